@@ -1,0 +1,90 @@
+/**
+ * Bearer tokens with a scope (user or account) and permissions. Areas call `guard.require` with what
+ * the spec asks for, and may map each failure to their own error codes (email has a table of them,
+ * the build service says "Invalid token").
+ */
+import { randomBytes } from "node:crypto";
+import type { FastifyRequest } from "fastify";
+import { EmulatorError, GENERIC_CODES } from "./http";
+import type { Store, StoredToken } from "./store";
+
+/** Permission names the emulator knows. A token with "*" holds all of them. */
+export const PERMISSIONS = [
+  "builds:edit",
+  "scripts:read",
+  "scripts:edit",
+  "email:send",
+  "zone:settings:edit",
+  "zone:edit",
+  "zone:read",
+  "rulesets:edit",
+  "custom_hostnames:edit",
+  "realtime:admin",
+  "realtime",
+  "registrar:edit",
+  "registrar:read",
+  "search:edit",
+  "search:run",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export type AuthFailure = "missing" | "invalid" | "wrong_account" | "bad_scope" | "forbidden";
+
+export interface AuthRequirement {
+  /** Every one of these is needed. */
+  all?: readonly Permission[];
+  /** At least one of these is needed. */
+  any?: readonly Permission[];
+  /** Refuse account-scoped tokens (the build service). */
+  userScoped?: boolean;
+  /** Account in the path, checked against the token's. */
+  accountId?: string;
+  /** Area-specific rendering of each failure. */
+  errors?: Partial<Record<AuthFailure, () => EmulatorError>>;
+}
+
+const DEFAULT_ERRORS: Record<AuthFailure, () => EmulatorError> = {
+  missing: () => new EmulatorError(401, { code: GENERIC_CODES.unauthorized, message: "Authentication error" }),
+  invalid: () => new EmulatorError(401, { code: GENERIC_CODES.unauthorized, message: "Authentication error" }),
+  wrong_account: () =>
+    new EmulatorError(403, { code: GENERIC_CODES.forbidden, message: "Unauthorized to access requested resource" }),
+  bad_scope: () => new EmulatorError(401, { code: GENERIC_CODES.unauthorized, message: "Invalid token" }),
+  forbidden: () =>
+    new EmulatorError(403, { code: GENERIC_CODES.forbidden, message: "Unauthorized to access requested resource" }),
+};
+
+export function newTokenValue(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+export class AuthGuard {
+  constructor(private readonly store: Store) {}
+
+  /** Returns the caller's token, or throws the (area-specific) error for the first unmet requirement. */
+  require(req: FastifyRequest, need: AuthRequirement = {}): StoredToken {
+    const fail = (f: AuthFailure): EmulatorError => (need.errors?.[f] ?? DEFAULT_ERRORS[f])();
+    const header = req.headers.authorization;
+    if (!header) throw fail("missing");
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    const token = m ? this.store.tokens.find((t) => t.value === m[1]) : undefined;
+    if (!token) throw fail("invalid");
+    if (need.accountId !== undefined && need.accountId !== token.accountId) throw fail("wrong_account");
+    if (need.userScoped && token.scope !== "user") throw fail("bad_scope");
+    const has = (p: Permission): boolean => token.permissions.includes("*") || token.permissions.includes(p);
+    if (need.all && !need.all.every(has)) throw fail("forbidden");
+    if (need.any && !need.any.some(has)) throw fail("forbidden");
+    return token;
+  }
+
+  add(token: Omit<StoredToken, "value" | "accountId"> & { value?: string; accountId?: string }): StoredToken {
+    const stored: StoredToken = {
+      value: token.value ?? newTokenValue(),
+      scope: token.scope,
+      permissions: [...token.permissions],
+      accountId: token.accountId ?? this.store.accountId,
+      ...(token.name ? { name: token.name } : {}),
+    };
+    this.store.tokens.push(stored);
+    return stored;
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * The emulator's HTTP server: Fastify with the API's envelope, bearer-token auth, fault injection, a
+ * request log, persistence, a control API under /__emulator, and the six areas under /client/v4.
+ */
+import { randomBytes } from "node:crypto";
+import Fastify, { type FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AreaContext, AreaModule } from "./area";
+import { AREAS } from "./areas";
+import { AuthGuard, PERMISSIONS, newTokenValue } from "./auth";
+import { OffsetClock, isAdvanceable, type Clock } from "./clock";
+import { FaultRuleSchema, Faults } from "./faults";
+import { EmulatorError, GENERIC_CODES, errorEnvelope, ok, parseWith } from "./http";
+import { Store } from "./store";
+
+export const API_PREFIX = "/client/v4";
+export const CONTROL_PREFIX = "/__emulator";
+
+export interface EmulatorOptions {
+  /** Account id; default ACCOUNT_API_ACCOUNT_ID when ACCOUNT_API_TOKEN is also set, else generated. */
+  accountId?: string;
+  /** Token with every permission, user-scoped; default ACCOUNT_API_TOKEN (see accountId), else generated. */
+  token?: string;
+  /** JSON file the state is loaded from and saved to. */
+  stateFile?: string;
+  clock?: Clock;
+  faultSeed?: number;
+  env?: NodeJS.ProcessEnv;
+  /** Largest request body accepted at all (areas enforce their own, smaller limits). */
+  bodyLimit?: number;
+}
+
+export interface RequestLogEntry {
+  at: number;
+  method: string;
+  url: string;
+  status: number;
+  durationMs: number;
+}
+
+export interface Emulator {
+  app: FastifyInstance;
+  store: Store;
+  clock: Clock;
+  faults: Faults;
+  auth: AuthGuard;
+  accountId: string;
+  token: string;
+  requestLog: RequestLogEntry[];
+}
+
+const REQUEST_LOG_LIMIT = 5_000;
+
+function initialIdentity(o: EmulatorOptions): { accountId: string; token: string } {
+  const env = o.env ?? process.env;
+  const fromEnv = env.ACCOUNT_API_TOKEN && env.ACCOUNT_API_ACCOUNT_ID;
+  return {
+    accountId: o.accountId ?? (fromEnv ? env.ACCOUNT_API_ACCOUNT_ID! : randomBytes(16).toString("hex")),
+    token: o.token ?? (fromEnv ? env.ACCOUNT_API_TOKEN! : newTokenValue()),
+  };
+}
+
+/** Builds the server without listening (tests may use `app.inject`). */
+export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const { accountId, token } = initialIdentity(options);
+  if (accountId.length > 32) throw new Error("accountId: must be at most 32 characters");
+  const store = new Store({
+    accountId,
+    tokens: [{ value: token, scope: "user", permissions: ["*"], accountId, name: "default" }],
+    file: options.stateFile,
+  });
+  if (!store.tokens.some((t) => t.value === token)) {
+    store.tokens.push({ value: token, scope: "user", permissions: ["*"], accountId: store.accountId, name: "default" });
+  }
+  const clock = options.clock ?? new OffsetClock();
+  const faults = new Faults(options.faultSeed);
+  const auth = new AuthGuard(store);
+  const requestLog: RequestLogEntry[] = [];
+  const app = Fastify({ bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024, logger: false });
+  let origin = "";
+  app.addHook("onListen", async () => {
+    const addr = app.server.address();
+    if (addr && typeof addr === "object") {
+      const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+      origin = `http://${host}:${addr.port}`;
+    }
+  });
+
+  // An empty JSON body is no body (POSTs such as create-job carry none).
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new EmulatorError(400, { code: GENERIC_CODES.badRequest, message: "body: malformed JSON" }), undefined);
+    }
+  });
+
+  app.addHook("onRequest", async (req, reply) => {
+    (req as { startedAt?: number }).startedAt = performance.now();
+    if (req.url.startsWith(CONTROL_PREFIX)) return;
+    const action = faults.decide(req.method, req.url.split("?")[0] ?? req.url);
+    if (action.latencyMs > 0) await new Promise((r) => setTimeout(r, action.latencyMs));
+    if (action.kind === "reset") {
+      req.raw.socket.resetAndDestroy();
+      return reply.hijack();
+    }
+    if (action.kind === "drop") (req as { dropResponse?: boolean }).dropResponse = true;
+    if (action.kind === "status") {
+      if (action.retryAfter !== undefined) reply.header("retry-after", action.retryAfter);
+      return reply
+        .code(action.status)
+        .send(errorEnvelope([{ code: action.status === 429 ? 10004 : 10002, message: "injected fault" }]));
+    }
+  });
+
+  app.addHook("onSend", async (req, _reply, payload) => {
+    if ((req as { dropResponse?: boolean }).dropResponse) req.raw.socket.resetAndDestroy();
+    return payload;
+  });
+
+  app.addHook("onResponse", async (req, reply) => {
+    const started = (req as { startedAt?: number }).startedAt ?? performance.now();
+    requestLog.push({
+      at: Date.now(),
+      method: req.method,
+      url: req.url,
+      status: reply.statusCode,
+      durationMs: Math.round(performance.now() - started),
+    });
+    if (requestLog.length > REQUEST_LOG_LIMIT) requestLog.splice(0, requestLog.length - REQUEST_LOG_LIMIT);
+    if (req.method !== "GET") store.save();
+  });
+
+  app.setErrorHandler((error, _req, reply) => {
+    if (error instanceof EmulatorError) {
+      for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+      return reply.code(error.status).send(errorEnvelope(error.errors));
+    }
+    const e = error as { code?: string; statusCode?: number; message?: string };
+    if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      return reply.code(413).send(errorEnvelope([{ code: GENERIC_CODES.tooLarge, message: "request body too large" }]));
+    }
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      return reply
+        .code(e.statusCode)
+        .send(errorEnvelope([{ code: GENERIC_CODES.badRequest, message: e.message ?? "bad request" }]));
+    }
+    return reply
+      .code(500)
+      .send(errorEnvelope([{ code: GENERIC_CODES.internal, message: `internal error: ${e.message ?? String(error)}` }]));
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    reply
+      .code(404)
+      .send(errorEnvelope([{ code: GENERIC_CODES.notFound, message: `no route for ${req.method} ${req.url.split("?")[0]}` }])),
+  );
+
+  const ctx: AreaContext = { store, clock, auth, origin: () => origin };
+  const emulator: Emulator = { app, store, clock, faults, auth, accountId: store.accountId, token, requestLog };
+  await app.register(async (control) => registerControl(control, emulator), { prefix: CONTROL_PREFIX });
+  for (const area of AREAS) await mountArea(app, area, ctx);
+  await app.ready();
+  return emulator;
+}
+
+async function mountArea(app: FastifyInstance, area: AreaModule, ctx: AreaContext): Promise<void> {
+  await app.register(async (scope) => area.api(scope, ctx), { prefix: API_PREFIX });
+  const control = area.control;
+  if (control) await app.register(async (scope) => control(scope, ctx), { prefix: `${CONTROL_PREFIX}/${area.name}` });
+  const edge = area.edge;
+  if (edge) await app.register(async (scope) => edge(scope, ctx));
+}
+
+const NewTokenSchema = z.strictObject({
+  scope: z.enum(["user", "account"]),
+  permissions: z.array(z.union([z.enum(PERMISSIONS), z.literal("*")])),
+  name: z.string().optional(),
+});
+
+function registerControl(app: FastifyInstance, em: Emulator): void {
+  app.get("/health", async (_req, reply) => ok(reply, { accountId: em.accountId, now: em.clock.now() }));
+  app.get("/faults", async (_req, reply) => ok(reply, em.faults.list()));
+  app.post("/faults", async (req, reply) => ok(reply, em.faults.add(parseWith(FaultRuleSchema, req.body))));
+  app.delete("/faults", async (_req, reply) => {
+    em.faults.clear();
+    return ok(reply, null);
+  });
+  app.delete<{ Params: { id: string } }>("/faults/:id", async (req, reply) =>
+    ok(reply, { removed: em.faults.remove(Number(req.params.id)) }),
+  );
+  app.get("/requests", async (_req, reply) => ok(reply, em.requestLog));
+  app.delete("/requests", async (_req, reply) => {
+    em.requestLog.length = 0;
+    return ok(reply, null);
+  });
+  app.post("/tokens", async (req, reply) => {
+    const body = parseWith(NewTokenSchema, req.body);
+    const t = em.auth.add({ scope: body.scope, permissions: body.permissions, ...(body.name ? { name: body.name } : {}) });
+    return ok(reply, { value: t.value, scope: t.scope, permissions: t.permissions });
+  });
+  app.post("/clock/advance", async (req, reply) => {
+    const { ms } = parseWith(z.strictObject({ ms: z.number().int().min(0) }), req.body);
+    if (!isAdvanceable(em.clock)) throw new EmulatorError(400, { code: 1001, message: "clock: cannot be advanced" });
+    em.clock.advance(ms);
+    return ok(reply, { now: em.clock.now() });
+  });
+  app.post("/reset", async (_req, reply) => {
+    em.store.reset();
+    em.faults.clear();
+    return ok(reply, null);
+  });
+  app.get("/state", async (_req, reply) => ok(reply, em.store.snapshot()));
+}
+
+export interface RunningEmulator extends Emulator {
+  /** API root, ending in /client/v4. */
+  url: string;
+  /** Server origin, for the control API and the markdown edge. */
+  origin: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the emulator on loopback (port 0 picks a free one). */
+export async function startEmulator(
+  options: EmulatorOptions & { port?: number; host?: string } = {},
+): Promise<RunningEmulator> {
+  const em = await buildEmulator(options);
+  const host = options.host ?? "127.0.0.1";
+  await em.app.listen({ port: options.port ?? 0, host });
+  const addr = em.app.server.address();
+  if (!addr || typeof addr !== "object") throw new Error("emulator: no address after listen");
+  const h = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  const origin = `http://${h}:${addr.port}`;
+  return {
+    ...em,
+    url: `${origin}${API_PREFIX}`,
+    origin,
+    stop: async () => {
+      em.store.save();
+      await em.app.close();
+    },
+  };
+}

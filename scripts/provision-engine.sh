@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Makes a `pulumi` CLI of the same version as the pinned @pulumi/pulumi available to this checkout.
+# Idempotent: reuses a matching `pulumi` on PATH, else a per-user cached build, else builds the CLI
+# from its Go module (the npm `pulumi` package is only a downloader, and nothing can be downloaded here).
+# Result: .engine/bin/ in the checkout holds `pulumi` and the dynamic-provider plugin; tests and
+# `npm start` put that folder first on PATH.
+set -euo pipefail
+started=$(date +%s%N)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+say() { printf '[engine] %s\n' "$*" >&2; }
+fail() { printf '[engine] ERROR: %s\n' "$*" >&2; printf '[engine] With the official CLI installed (https://www.pulumi.com/docs/install/), put a `pulumi` of version %s on PATH and this step reuses it without building.\n' "${version:-<pinned>}" >&2; exit 1; }
+
+# The Node that runs npm scripts must be >= 22 (current @pulumi/pulumi refuses older).
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+[ "$node_major" -ge 22 ] || fail "Node >= 22 is needed, found $(node --version 2>/dev/null || echo none). Run through npm (npm start / npm test), which uses the node@24 devDependency, or install Node 22+."
+
+sdk_pkg="$root/node_modules/@pulumi/pulumi/package.json"
+[ -f "$sdk_pkg" ] || fail "@pulumi/pulumi is not installed in $root/node_modules: run npm ci first."
+version=$(node -p "require('$sdk_pkg').version")
+plugin="$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+[ -x "$plugin" ] || plugin=$(find "$root/node_modules/@pulumi/pulumi" -name pulumi-resource-pulumi-nodejs -type f | head -n1)
+[ -n "$plugin" ] && [ -f "$plugin" ] || fail "the dynamic-provider plugin pulumi-resource-pulumi-nodejs is missing from @pulumi/pulumi $version."
+chmod +x "$plugin" 2>/dev/null || true
+
+cache_root="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-account-api/engine"
+cached="$cache_root/v$version/pulumi"
+bindir="$root/.engine/bin"
+mkdir -p "$bindir"
+
+cli_version() { "$1" version 2>/dev/null | tr -d 'v\r\n' || true; }
+
+chosen=""
+# 1. A matching pulumi already on PATH (but not our own link, which we are about to refresh).
+if onpath=$(PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -vx "$bindir" | paste -sd:) command -v pulumi 2>/dev/null); then
+  found=$(cli_version "$onpath")
+  if [ "$found" = "$version" ]; then chosen="$onpath"; say "reusing pulumi $found on PATH: $onpath";
+  else say "pulumi on PATH ($onpath) is version '${found:-unknown}', not $version: not used"; fi
+fi
+# 2. The per-user cache.
+if [ -z "$chosen" ] && [ -x "$cached" ] && [ "$(cli_version "$cached")" = "$version" ]; then
+  chosen="$cached"; say "reusing cached build $cached"
+fi
+# 3. Build from the Go module inside a wrapper module: pkg/v3's go.mod replaces sdk/v3 with ../sdk,
+#    which only resolves inside Pulumi's own repository, so we require pkg and sdk at one version and
+#    repeat their non-local replaces.
+if [ -z "$chosen" ]; then
+  command -v go >/dev/null || fail "Go is not installed; it is needed to build the pulumi CLI $version from its Go module."
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  say "building pulumi $version from github.com/pulumi/pulumi/pkg/v3 (first run only; takes several minutes)"
+  proxy=$(go env GOPROXY | cut -d, -f1)
+  modfile=$(curl -fsS "$proxy/github.com/pulumi/pulumi/pkg/v3/@v/v$version.mod" 2>&1) \
+    || fail "the Go module proxy ($proxy) cannot serve github.com/pulumi/pulumi/pkg/v3@v$version: $modfile"
+  sdkmod=$(curl -fsS "$proxy/github.com/pulumi/pulumi/sdk/v3/@v/v$version.mod" 2>&1) \
+    || fail "the Go module proxy ($proxy) cannot serve github.com/pulumi/pulumi/sdk/v3@v$version: $sdkmod"
+  {
+    echo "module pulumi-engine-wrapper"
+    echo
+    echo "go $(go env GOVERSION | sed 's/^go//')"
+    echo
+    echo "require ("
+    echo "  github.com/pulumi/pulumi/pkg/v3 v$version"
+    echo "  github.com/pulumi/pulumi/sdk/v3 v$version"
+    echo ")"
+    # Non-local replaces of both modules (a local one points into Pulumi's repository).
+    printf '%s\n%s\n' "$modfile" "$sdkmod" | grep -E '^replace ' | grep -v '=> \.' | sort -u
+  } > "$work/go.mod"
+  printf 'package main\n\nimport _ "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"\n' > "$work/tools.go"
+  say "wrapper go.mod:"; sed 's/^/[engine]   /' "$work/go.mod" >&2
+  ( cd "$work" && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>"$work/tidy.log" ) || { cat "$work/tidy.log" >&2; fail "go mod tidy failed for the wrapper module (is the Go module proxy reachable?)"; }
+  mkdir -p "$(dirname "$cached")"
+  ( cd "$work" && CGO_ENABLED=0 go build -trimpath -tags osusergo,grpcnotrace \
+      -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
+      -o "$cached.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi ) || fail "go build of the pulumi CLI $version failed (see above)."
+  mv "$cached.tmp" "$cached"
+  chosen="$cached"
+fi
+
+ln -sfn "$chosen" "$bindir/pulumi"
+ln -sfn "$plugin" "$bindir/pulumi-resource-pulumi-nodejs"
+say "$("$bindir/pulumi" version) ready in $bindir (with pulumi-resource-pulumi-nodejs from @pulumi/pulumi $version)"
+say "took $(( ($(date +%s%N) - started) / 1000000 )) ms"

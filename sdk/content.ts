@@ -1,0 +1,6 @@
+/** Client for the content area. */
+import type { ApiClient } from "./client";
+
+export class ContentApi {
+  constructor(readonly client: ApiClient) {}
+}

@@ -1,0 +1,39 @@
+/** The typed client: one object per area over one shared transport. */
+import { ApiClient, type ClientOptions } from "./client";
+import { BuildsApi } from "./builds";
+import { ContentApi } from "./content";
+import { EmailApi } from "./email";
+import { MeetingsApi } from "./meetings";
+import { RegistrarApi } from "./registrar";
+import { SearchApi } from "./search";
+
+export class AccountApi {
+  readonly client: ApiClient;
+  readonly builds: BuildsApi;
+  readonly email: EmailApi;
+  readonly content: ContentApi;
+  readonly meetings: MeetingsApi;
+  readonly registrar: RegistrarApi;
+  readonly search: SearchApi;
+
+  constructor(options: ClientOptions = {}) {
+    this.client = new ApiClient(options);
+    this.builds = new BuildsApi(this.client);
+    this.email = new EmailApi(this.client);
+    this.content = new ContentApi(this.client);
+    this.meetings = new MeetingsApi(this.client);
+    this.registrar = new RegistrarApi(this.client);
+    this.search = new SearchApi(this.client);
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
+
+export * from "./errors";
+export { ApiClient, path, retryDelay, parseRetryAfter, resolveConfig } from "./client";
+export type { ClientOptions, RequestSpec, TransportEvent, RetryOptions, ResultInfo, HttpMethod } from "./client";
+export { pageStyle, cursorStyle, collect } from "./paging";
+export { validate, describeIssues } from "./validate";
+export { BuildsApi, ContentApi, EmailApi, MeetingsApi, RegistrarApi, SearchApi };

@@ -1,0 +1,6 @@
+/** Client for the registrar area. */
+import type { ApiClient } from "./client";
+
+export class RegistrarApi {
+  constructor(readonly client: ApiClient) {}
+}

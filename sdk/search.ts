@@ -1,0 +1,6 @@
+/** Client for the search area. */
+import type { ApiClient } from "./client";
+
+export class SearchApi {
+  constructor(readonly client: ApiClient) {}
+}
