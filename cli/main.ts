@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+/** The package's command line: `account-api emulator …` and friends. */
+import { Command, InvalidArgumentError } from "commander";
+import { PACKAGE_VERSION } from "../sdk/version";
+import { startEmulator } from "../emulator/server";
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("must be an integer from 0 to 65535");
+  return n;
+}
+
+export function buildCli(): Command {
+  const program = new Command("account-api").version(PACKAGE_VERSION).description("pulumi-account-api command line");
+  program
+    .command("emulator")
+    .description("run the local, stateful emulator of the whole API")
+    .option("--port <n>", "port to listen on (0 picks a free one)", port, 8787)
+    .option("--host <address>", "address to bind (loopback by default)", "127.0.0.1")
+    .option("--state <file>", "JSON file to load the state from and save it to")
+    .action(async (opts: { port: number; host: string; state?: string }) => {
+      const em = await startEmulator({ port: opts.port, host: opts.host, ...(opts.state ? { stateFile: opts.state } : {}) });
+      const generated = !(process.env.ACCOUNT_API_TOKEN && process.env.ACCOUNT_API_ACCOUNT_ID);
+      console.log(`emulator listening: ${em.url}`);
+      console.log(`control API:        ${em.origin}/__emulator`);
+      console.log(`account id:         ${em.accountId}`);
+      if (generated) {
+        console.log(`token (generated):  ${em.token}`);
+        console.log(
+          `\nexport ACCOUNT_API_BASE_URL=${em.url} ACCOUNT_API_ACCOUNT_ID=${em.accountId} ACCOUNT_API_TOKEN=${em.token}`,
+        );
+      } else {
+        console.log("token:              from ACCOUNT_API_TOKEN");
+      }
+      const stop = async (): Promise<void> => {
+        await em.stop();
+        process.exit(0);
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+  return program;
+}
+
+if (require.main === module) {
+  buildCli()
+    .parseAsync(process.argv)
+    .catch((err: unknown) => {
+      console.error(err instanceof Error ? err.message : String(err));
+      process.exit(1);
+    });
+}

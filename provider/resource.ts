@@ -1,0 +1,58 @@
+/**
+ * What every resource class shares: the dynamic-provider type token, output placeholders and the
+ * options that keep secrets secret in state.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { dynamicProvider } from "./shim";
+import type { ResourceKind } from "./types";
+
+/** Type tokens read `pulumi-nodejs:dynamic/account-api:<Kind>`. */
+export const TYPE_MODULE = "account-api";
+
+/** Inputs every resource accepts. */
+export interface CommonArgs {
+  /** The account to act on; defaults to `account-api:accountId` / ACCOUNT_API_ACCOUNT_ID. Changing it replaces. */
+  accountId?: pulumi.Input<string>;
+  /**
+   * Adopt an existing object with this id on create instead of making a new one (the engine's own
+   * import path fails for dynamic resources: pulumi#16175). Ignored after creation.
+   */
+  importId?: pulumi.Input<string>;
+}
+
+/**
+ * Registers a dynamic resource of `kind`. `outputs` names the server-side outputs (declared as
+ * undefined so the engine knows them); `secretOutputs` are kept encrypted in state whatever the
+ * inputs were.
+ */
+export function registerArgs(
+  args: object,
+  outputs: readonly string[],
+): Record<string, unknown> {
+  const props: Record<string, unknown> = { ...args };
+  for (const name of outputs) if (!(name in props)) props[name] = undefined;
+  return props;
+}
+
+export function withSecretOutputs(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secretOutputs: readonly string[],
+): pulumi.CustomResourceOptions {
+  return {
+    ...opts,
+    additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs],
+  };
+}
+
+/** Base class: `super(kind, name, props, opts, secretOutputs)`. */
+export abstract class AccountApiResource extends pulumi.dynamic.Resource {
+  constructor(
+    kind: ResourceKind,
+    name: string,
+    props: Record<string, unknown>,
+    opts: pulumi.CustomResourceOptions | undefined,
+    secretOutputs: readonly string[] = [],
+  ) {
+    super(dynamicProvider(kind), name, props, withSecretOutputs(opts, secretOutputs), TYPE_MODULE, kind);
+  }
+}

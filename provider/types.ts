@@ -1,0 +1,80 @@
+/**
+ * The contract every resource handler implements. Handlers are plain objects over the sdk; the
+ * dynamic-provider shim (shim.ts) reaches them through runtime.ts at call time, so a fix here
+ * reaches stacks that already exist and nothing below is ever serialized into state.
+ */
+import type { AccountApi } from "../sdk";
+
+/** Provider configuration: Pulumi config `account-api:*`, with environment fallbacks. */
+export interface ProviderConfig {
+  apiToken?: string;
+  accountId?: string;
+  baseUrl?: string;
+}
+
+export interface HandlerContext {
+  /** The sdk, created once per provider process from the configuration. */
+  readonly api: AccountApi;
+  /** The account to act on: the resource's `accountId` input, else the configured one. */
+  accountId(override?: string): string;
+  /** A line the user sees in the engine's output. */
+  log(message: string): void;
+}
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export interface CheckResult<I> {
+  inputs?: I;
+  failures?: CheckFailure[];
+}
+
+export interface DiffResult {
+  changes: boolean;
+  replaces?: string[];
+  deleteBeforeReplace?: boolean;
+}
+
+export interface CreateResult<O> {
+  id: string;
+  outs: O;
+}
+
+export interface ReadResult<I, O> {
+  id: string;
+  props: O;
+  /** The live object projected onto the inputs, so refresh then preview shows drift. */
+  inputs: I;
+}
+
+export interface UpdateResult<O> {
+  outs: O;
+}
+
+/**
+ * I: the inputs as the engine stores them (camelCase, resolved). O: the outputs (inputs plus server
+ * fields). `olds` in diff/update/read/delete are the previous OUTPUTS; in check they are the
+ * previous INPUTS (the engine's own convention).
+ */
+export interface ResourceHandler<I extends object, O extends object> {
+  check(olds: Partial<I> | undefined, news: Record<string, unknown>, ctx: HandlerContext): Promise<CheckResult<I>>;
+  diff(id: string, olds: O, news: I, ctx: HandlerContext): Promise<DiffResult>;
+  create(inputs: I, ctx: HandlerContext): Promise<CreateResult<O>>;
+  /** Resolve to undefined when the object is gone (refresh then drops it from state). */
+  read(id: string, props: O, ctx: HandlerContext): Promise<ReadResult<I, O> | undefined>;
+  update(id: string, olds: O, news: I, ctx: HandlerContext): Promise<UpdateResult<O>>;
+  delete(id: string, props: O, ctx: HandlerContext): Promise<void>;
+}
+
+/** The names of the resources, which are also their Pulumi type names. */
+export type ResourceKind =
+  | "BuildTrigger"
+  | "TriggerEnvVars"
+  | "RepoConnection"
+  | "ZoneContentConverter"
+  | "ConfigRule"
+  | "MeetingTemplate"
+  | "DomainRegistration"
+  | "SearchInstance";

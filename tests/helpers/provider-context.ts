@@ -1,0 +1,14 @@
+/** A HandlerContext over an emulator fixture, to drive resource handlers directly in tests. */
+import type { HandlerContext } from "../../provider/types";
+import type { EmulatorFixture } from "./emulator";
+
+export function providerContext(fx: EmulatorFixture, logs: string[] = []): HandlerContext {
+  const api = fx.client();
+  return {
+    api,
+    accountId: (override?: string) => override ?? fx.em.accountId,
+    log: (message: string) => {
+      logs.push(message);
+    },
+  };
+}
