@@ -97,7 +97,7 @@ export function useE2E(suiteName = "e2e"): E2EFixture {
     const output: string[] = [];
     const onOutput = (line: string): void => {
       output.push(line);
-      process.stdout.write(`      [engine ${name}] ${line.endsWith("\n") ? line : `${line}\n`}`);
+      process.stdout.write(line);
     };
     return {
       stack,
