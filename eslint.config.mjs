@@ -15,6 +15,9 @@ export default tseslint.config(
   },
   {
     files: ["tests/**/*.ts"],
-    rules: { "@typescript-eslint/no-unused-expressions": "off", "@typescript-eslint/no-non-null-assertion": "off" },
+    rules: {
+      "@typescript-eslint/no-unused-expressions": "off",
+      "@typescript-eslint/no-non-null-assertion": "off",
+    },
   },
 );

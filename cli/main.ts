@@ -6,12 +6,15 @@ import { startEmulator } from "../emulator/server";
 
 function port(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("must be an integer from 0 to 65535");
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError("must be an integer from 0 to 65535");
   return n;
 }
 
 export function buildCli(): Command {
-  const program = new Command("account-api").version(PACKAGE_VERSION).description("pulumi-account-api command line");
+  const program = new Command("account-api")
+    .version(PACKAGE_VERSION)
+    .description("pulumi-account-api command line");
   program
     .command("emulator")
     .description("run the local, stateful emulator of the whole API")
@@ -19,7 +22,11 @@ export function buildCli(): Command {
     .option("--host <address>", "address to bind (loopback by default)", "127.0.0.1")
     .option("--state <file>", "JSON file to load the state from and save it to")
     .action(async (opts: { port: number; host: string; state?: string }) => {
-      const em = await startEmulator({ port: opts.port, host: opts.host, ...(opts.state ? { stateFile: opts.state } : {}) });
+      const em = await startEmulator({
+        port: opts.port,
+        host: opts.host,
+        ...(opts.state ? { stateFile: opts.state } : {}),
+      });
       const generated = !(process.env.ACCOUNT_API_TOKEN && process.env.ACCOUNT_API_ACCOUNT_ID);
       console.log(`emulator listening: ${em.url}`);
       console.log(`control API:        ${em.origin}/__emulator`);

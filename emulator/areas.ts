@@ -7,4 +7,11 @@ import { meetingsArea } from "./meetings/routes";
 import { registrarArea } from "./registrar/routes";
 import { searchArea } from "./search/routes";
 
-export const AREAS: readonly AreaModule[] = [buildsArea, emailArea, contentArea, meetingsArea, registrarArea, searchArea];
+export const AREAS: readonly AreaModule[] = [
+  buildsArea,
+  emailArea,
+  contentArea,
+  meetingsArea,
+  registrarArea,
+  searchArea,
+];

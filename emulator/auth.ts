@@ -44,13 +44,21 @@ export interface AuthRequirement {
 }
 
 const DEFAULT_ERRORS: Record<AuthFailure, () => EmulatorError> = {
-  missing: () => new EmulatorError(401, { code: GENERIC_CODES.unauthorized, message: "Authentication error" }),
-  invalid: () => new EmulatorError(401, { code: GENERIC_CODES.unauthorized, message: "Authentication error" }),
+  missing: () =>
+    new EmulatorError(401, { code: GENERIC_CODES.unauthorized, message: "Authentication error" }),
+  invalid: () =>
+    new EmulatorError(401, { code: GENERIC_CODES.unauthorized, message: "Authentication error" }),
   wrong_account: () =>
-    new EmulatorError(403, { code: GENERIC_CODES.forbidden, message: "Unauthorized to access requested resource" }),
+    new EmulatorError(403, {
+      code: GENERIC_CODES.forbidden,
+      message: "Unauthorized to access requested resource",
+    }),
   bad_scope: () => new EmulatorError(401, { code: GENERIC_CODES.unauthorized, message: "Invalid token" }),
   forbidden: () =>
-    new EmulatorError(403, { code: GENERIC_CODES.forbidden, message: "Unauthorized to access requested resource" }),
+    new EmulatorError(403, {
+      code: GENERIC_CODES.forbidden,
+      message: "Unauthorized to access requested resource",
+    }),
 };
 
 export function newTokenValue(): string {

@@ -14,7 +14,9 @@ export const FaultRuleSchema = z.strictObject({
   latencyMs: z.number().int().min(0).max(600_000).optional(),
   /** Fraction of matching requests that fail (0..1); default 1 when `status` or `reset` is set. */
   errorRate: z.number().min(0).max(1).optional(),
-  status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
+  status: z
+    .union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)])
+    .optional(),
   /** Retry-After value sent with the error status (seconds, or an HTTP date). */
   retryAfter: z.string().optional(),
   reset: z.boolean().optional(),

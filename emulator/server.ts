@@ -70,7 +70,13 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     file: options.stateFile,
   });
   if (!store.tokens.some((t) => t.value === token)) {
-    store.tokens.push({ value: token, scope: "user", permissions: ["*"], accountId: store.accountId, name: "default" });
+    store.tokens.push({
+      value: token,
+      scope: "user",
+      permissions: ["*"],
+      accountId: store.accountId,
+      name: "default",
+    });
   }
   const clock = options.clock ?? new OffsetClock();
   const faults = new Faults(options.faultSeed);
@@ -94,7 +100,10 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     try {
       done(null, JSON.parse(text));
     } catch {
-      done(new EmulatorError(400, { code: GENERIC_CODES.badRequest, message: "body: malformed JSON" }), undefined);
+      done(
+        new EmulatorError(400, { code: GENERIC_CODES.badRequest, message: "body: malformed JSON" }),
+        undefined,
+      );
     }
   });
 
@@ -141,7 +150,9 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     const e = error as { code?: string; statusCode?: number; message?: string };
     if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return reply.code(413).send(errorEnvelope([{ code: GENERIC_CODES.tooLarge, message: "request body too large" }]));
+      return reply
+        .code(413)
+        .send(errorEnvelope([{ code: GENERIC_CODES.tooLarge, message: "request body too large" }]));
     }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       return reply
@@ -150,17 +161,34 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     return reply
       .code(500)
-      .send(errorEnvelope([{ code: GENERIC_CODES.internal, message: `internal error: ${e.message ?? String(error)}` }]));
+      .send(
+        errorEnvelope([
+          { code: GENERIC_CODES.internal, message: `internal error: ${e.message ?? String(error)}` },
+        ]),
+      );
   });
 
   app.setNotFoundHandler((req, reply) =>
     reply
       .code(404)
-      .send(errorEnvelope([{ code: GENERIC_CODES.notFound, message: `no route for ${req.method} ${req.url.split("?")[0]}` }])),
+      .send(
+        errorEnvelope([
+          { code: GENERIC_CODES.notFound, message: `no route for ${req.method} ${req.url.split("?")[0]}` },
+        ]),
+      ),
   );
 
   const ctx: AreaContext = { store, clock, auth, origin: () => origin };
-  const emulator: Emulator = { app, store, clock, faults, auth, accountId: store.accountId, token, requestLog };
+  const emulator: Emulator = {
+    app,
+    store,
+    clock,
+    faults,
+    auth,
+    accountId: store.accountId,
+    token,
+    requestLog,
+  };
   await app.register(async (control) => registerControl(control, emulator), { prefix: CONTROL_PREFIX });
   for (const area of AREAS) await mountArea(app, area, ctx);
   await app.ready();
@@ -170,7 +198,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
 async function mountArea(app: FastifyInstance, area: AreaModule, ctx: AreaContext): Promise<void> {
   await app.register(async (scope) => area.api(scope, ctx), { prefix: API_PREFIX });
   const control = area.control;
-  if (control) await app.register(async (scope) => control(scope, ctx), { prefix: `${CONTROL_PREFIX}/${area.name}` });
+  if (control)
+    await app.register(async (scope) => control(scope, ctx), { prefix: `${CONTROL_PREFIX}/${area.name}` });
   const edge = area.edge;
   if (edge) await app.register(async (scope) => edge(scope, ctx));
 }
@@ -199,12 +228,17 @@ function registerControl(app: FastifyInstance, em: Emulator): void {
   });
   app.post("/tokens", async (req, reply) => {
     const body = parseWith(NewTokenSchema, req.body);
-    const t = em.auth.add({ scope: body.scope, permissions: body.permissions, ...(body.name ? { name: body.name } : {}) });
+    const t = em.auth.add({
+      scope: body.scope,
+      permissions: body.permissions,
+      ...(body.name ? { name: body.name } : {}),
+    });
     return ok(reply, { value: t.value, scope: t.scope, permissions: t.permissions });
   });
   app.post("/clock/advance", async (req, reply) => {
     const { ms } = parseWith(z.strictObject({ ms: z.number().int().min(0) }), req.body);
-    if (!isAdvanceable(em.clock)) throw new EmulatorError(400, { code: 1001, message: "clock: cannot be advanced" });
+    if (!isAdvanceable(em.clock))
+      throw new EmulatorError(400, { code: 1001, message: "clock: cannot be advanced" });
     em.clock.advance(ms);
     return ok(reply, { now: em.clock.now() });
   });

@@ -35,7 +35,8 @@ export class Store {
     this.#data = this.#fresh();
     if (this.#file && existsSync(this.#file)) {
       const loaded = JSON.parse(readFileSync(this.#file, "utf8")) as StoreData;
-      if (loaded.version !== 1) throw new Error(`state file ${this.#file}: unsupported version ${String(loaded.version)}`);
+      if (loaded.version !== 1)
+        throw new Error(`state file ${this.#file}: unsupported version ${String(loaded.version)}`);
       this.#data = loaded;
     }
   }

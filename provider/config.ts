@@ -11,7 +11,10 @@ export interface RawConfigReader {
   get(key: string): string | undefined;
 }
 
-export function readProviderConfig(reader: RawConfigReader | undefined, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
+export function readProviderConfig(
+  reader: RawConfigReader | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ProviderConfig {
   const get = (key: string): string | undefined => {
     const v = reader?.get(`${CONFIG_NAMESPACE}:${key}`);
     return typeof v === "string" && v !== "" ? v : undefined;

@@ -78,14 +78,18 @@ export function mapKeys(value: unknown, map: (k: string) => string, opaque: read
   return value;
 }
 
-export const toApi = (value: unknown, opaque: readonly string[] = []): unknown => mapKeys(value, camelToSnake, opaque);
-export const fromApi = (value: unknown, opaque: readonly string[] = []): unknown => mapKeys(value, snakeToCamel, opaque);
+export const toApi = (value: unknown, opaque: readonly string[] = []): unknown =>
+  mapKeys(value, camelToSnake, opaque);
+export const fromApi = (value: unknown, opaque: readonly string[] = []): unknown =>
+  mapKeys(value, snakeToCamel, opaque);
 
 /** Structural equality on JSON values, where an absent key equals undefined. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]))
+    );
   }
   if (a && b && typeof a === "object" && typeof b === "object") {
     const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
@@ -100,7 +104,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 export function changedKeys(olds: object, news: object, ignore: readonly string[] = []): string[] {
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
   return [...keys].filter(
-    (k) => !ignore.includes(k) && !deepEqual((olds as Record<string, unknown>)[k], (news as Record<string, unknown>)[k]),
+    (k) =>
+      !ignore.includes(k) &&
+      !deepEqual((olds as Record<string, unknown>)[k], (news as Record<string, unknown>)[k]),
   );
 }
 
@@ -110,7 +116,9 @@ export function changedKeys(olds: object, news: object, ignore: readonly string[
  * equal secrets in two fields do not look alike.
  */
 export function secretHash(field: string, value: unknown): string {
-  return `sha256:${createHash("sha256").update(`${field}\u0000${JSON.stringify(value)}`).digest("hex")}`;
+  return `sha256:${createHash("sha256")
+    .update(`${field}\u0000${JSON.stringify(value)}`)
+    .digest("hex")}`;
 }
 
 /** Keeps only the keys of `shape` that `live` has, in the shape's naming: the projection read uses. */

@@ -25,10 +25,7 @@ export interface CommonArgs {
  * undefined so the engine knows them); `secretOutputs` are kept encrypted in state whatever the
  * inputs were.
  */
-export function registerArgs(
-  args: object,
-  outputs: readonly string[],
-): Record<string, unknown> {
+export function registerArgs(args: object, outputs: readonly string[]): Record<string, unknown> {
   const props: Record<string, unknown> = { ...args };
   for (const name of outputs) if (!(name in props)) props[name] = undefined;
   return props;

@@ -33,7 +33,10 @@ export function openSession(reader: RawConfigReader | undefined): Session {
     },
     accountId(override?: string): string {
       const id = override ?? config.accountId;
-      if (!id) throw new Error("accountId: required (set account-api:accountId, ACCOUNT_API_ACCOUNT_ID, or the resource's accountId input)");
+      if (!id)
+        throw new Error(
+          "accountId: required (set account-api:accountId, ACCOUNT_API_ACCOUNT_ID, or the resource's accountId input)",
+        );
       return id;
     },
     log(message: string): void {
@@ -54,7 +57,12 @@ function withoutProviderKey<T>(value: T): T {
 }
 
 /** The shim's single entry: `holder` is the deserialized provider object carrying the session. */
-export async function dispatch(kind: string, method: Method, holder: { session?: unknown }, args: unknown[]): Promise<unknown> {
+export async function dispatch(
+  kind: string,
+  method: Method,
+  holder: { session?: unknown },
+  args: unknown[],
+): Promise<unknown> {
   const session = (holder.session as Session | undefined) ?? (holder.session = openSession(undefined));
   const handler = handlerFor(kind);
   const ctx = session.context;
@@ -65,7 +73,9 @@ export async function dispatch(kind: string, method: Method, holder: { session?:
         const [olds, news] = clean as [object | undefined, Record<string, unknown>];
         const result = await handler.check(olds, news, ctx);
         // The engine needs __provider back in the checked inputs.
-        const inputs = result.inputs ? { ...result.inputs, [PROVIDER_KEY]: (args[1] as Record<string, unknown>)[PROVIDER_KEY] } : args[1];
+        const inputs = result.inputs
+          ? { ...result.inputs, [PROVIDER_KEY]: (args[1] as Record<string, unknown>)[PROVIDER_KEY] }
+          : args[1];
         return { inputs, failures: result.failures ?? [] };
       }
       case "diff": {

@@ -59,7 +59,11 @@ export interface UpdateResult<O> {
  * previous INPUTS (the engine's own convention).
  */
 export interface ResourceHandler<I extends object, O extends object> {
-  check(olds: Partial<I> | undefined, news: Record<string, unknown>, ctx: HandlerContext): Promise<CheckResult<I>>;
+  check(
+    olds: Partial<I> | undefined,
+    news: Record<string, unknown>,
+    ctx: HandlerContext,
+  ): Promise<CheckResult<I>>;
   diff(id: string, olds: O, news: I, ctx: HandlerContext): Promise<DiffResult>;
   create(inputs: I, ctx: HandlerContext): Promise<CreateResult<O>>;
   /** Resolve to undefined when the object is gone (refresh then drops it from state). */

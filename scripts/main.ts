@@ -34,7 +34,11 @@ async function main(): Promise<void> {
           PULUMI_SKIP_UPDATE_CHECK: "true",
           PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
           PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
-          PATH: [join(root, ".engine", "bin"), join(root, "node_modules", ".bin"), process.env.PATH ?? ""].join(":"),
+          PATH: [
+            join(root, ".engine", "bin"),
+            join(root, "node_modules", ".bin"),
+            process.env.PATH ?? "",
+          ].join(":"),
         },
       },
     );
@@ -49,7 +53,8 @@ async function main(): Promise<void> {
     console.log("[main] pulumi up");
     const up = await stack.up({ onOutput: print });
     console.log(`[main] up: ${up.summary.result}; outputs:`);
-    for (const [k, v] of Object.entries(up.outputs)) console.log(`  ${k} = ${v.secret ? "[secret]" : JSON.stringify(v.value)}`);
+    for (const [k, v] of Object.entries(up.outputs))
+      console.log(`  ${k} = ${v.secret ? "[secret]" : JSON.stringify(v.value)}`);
     console.log("[main] pulumi preview --refresh --expect-no-changes");
     await stack.preview({ onOutput: print, expectNoChanges: true, refresh: true });
     if (destroy) {

@@ -33,7 +33,14 @@ export class AccountApi {
 
 export * from "./errors";
 export { ApiClient, path, retryDelay, parseRetryAfter, resolveConfig } from "./client";
-export type { ClientOptions, RequestSpec, TransportEvent, RetryOptions, ResultInfo, HttpMethod } from "./client";
+export type {
+  ClientOptions,
+  RequestSpec,
+  TransportEvent,
+  RetryOptions,
+  ResultInfo,
+  HttpMethod,
+} from "./client";
 export { pageStyle, cursorStyle, collect } from "./paging";
 export { validate, describeIssues } from "./validate";
 export { BuildsApi, ContentApi, EmailApi, MeetingsApi, RegistrarApi, SearchApi };

@@ -18,7 +18,10 @@ export function programApi(): AccountApi {
 }
 
 /** Runs `call` once the inputs are known, on `up` only; the client is closed afterwards. */
-export function onUp<A, T>(args: pulumi.Input<A>, call: (api: AccountApi, args: pulumi.Unwrap<A>) => Promise<T>): pulumi.Output<T | undefined> {
+export function onUp<A, T>(
+  args: pulumi.Input<A>,
+  call: (api: AccountApi, args: pulumi.Unwrap<A>) => Promise<T>,
+): pulumi.Output<T | undefined> {
   return pulumi.output(args).apply(async (resolved) => {
     if (pulumi.runtime.isDryRun()) return undefined;
     const api = programApi();

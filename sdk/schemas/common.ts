@@ -2,7 +2,10 @@
 import { z } from "zod";
 
 /** Account and app tags: at most 32 characters (spec, Limits). */
-export const IdentifierSchema = z.string().min(1, "must not be empty").max(32, "must be at most 32 characters");
+export const IdentifierSchema = z
+  .string()
+  .min(1, "must not be empty")
+  .max(32, "must be at most 32 characters");
 
 export const ApiErrorItemSchema = z.looseObject({ code: z.number(), message: z.string() });
 

@@ -47,7 +47,10 @@ describe("engine end to end (real pulumi CLI, file backend)", function () {
     assert.equal(up.summary.resourceChanges?.create, 2); // the stack and the probe
     assert.equal(up.outputs.id?.value, "probe-one");
     assert.match(String(up.outputs.loaded?.value), /^pulumi-account-api@\d+\.\d+\.\d+/);
-    assert.ok(stack.output.some((l) => /Probe/.test(l) && /created/.test(l)), "engine output shows the create");
+    assert.ok(
+      stack.output.some((l) => /Probe/.test(l) && /created/.test(l)),
+      "engine output shows the create",
+    );
 
     const preview = await stack.preview({ expectNoChanges: true });
     assert.equal(preview.changeSummary.create ?? 0, 0);
@@ -58,6 +61,9 @@ describe("engine end to end (real pulumi CLI, file backend)", function () {
     const destroy = await stack.destroy();
     assert.equal(destroy.summary.result, "succeeded");
     assert.equal(destroy.summary.resourceChanges?.delete, 2);
-    assert.ok(stack.output.some((l) => /deleted/.test(l)), "engine output shows the delete");
+    assert.ok(
+      stack.output.some((l) => /deleted/.test(l)),
+      "engine output shows the delete",
+    );
   });
 });

@@ -49,7 +49,10 @@ export interface E2EStack {
 
 export interface E2EFixture {
   emulator: RunningEmulator;
-  stack(program: PulumiFn, opts?: { config?: Record<string, { value: string; secret?: boolean }> }): Promise<E2EStack>;
+  stack(
+    program: PulumiFn,
+    opts?: { config?: Record<string, { value: string; secret?: boolean }> },
+  ): Promise<E2EStack>;
 }
 
 /** Call inside a mocha `describe`: one emulator and one backend for the suite. */

@@ -58,18 +58,18 @@ export function useEmulator(): EmulatorFixture {
       }
       const res = await request(url, { method: method as "GET", headers, body });
       const text = await res.body.text();
-      let json: unknown = undefined;
+      let json: unknown;
       try {
         json = JSON.parse(text);
       } catch {
-        json = undefined;
+        // not JSON: leave json undefined and let the test look at text
       }
       const flat: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(", ") : v;
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(", ") : v;
       return { status: res.statusCode, headers: flat, json, text };
     };
-    fx.token = (scope, permissions) =>
-      em.auth.add({ scope, permissions: permissions as never[] }).value;
+    fx.token = (scope, permissions) => em.auth.add({ scope, permissions: permissions as never[] }).value;
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));

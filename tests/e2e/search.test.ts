@@ -1,0 +1,136 @@
+/**
+ * SearchInstance and the search functions on the real engine: the full lifecycle in both namespace
+ * forms with out-of-band drift, secrets kept out of plaintext state, adoption, and a sync job run
+ * from a program on `up`.
+ */
+import { strict as assert } from "node:assert";
+import { triggerSyncJob, waitForJob } from "../../provider/functions/search";
+import { SearchInstance } from "../../provider/resources/search-instance";
+import { AccountApi } from "../../sdk";
+import { collect } from "../../sdk/paging";
+import { useE2E } from "./harness";
+
+const SECRET = "e2e-secret-access-key-4f1a";
+
+describe("search end to end (real engine)", function () {
+  this.timeout(600_000);
+  const e2e = useE2E("search");
+  let api: AccountApi;
+
+  before(async () => {
+    api = new AccountApi({
+      baseUrl: e2e.emulator.url,
+      token: e2e.emulator.token,
+      accountId: e2e.emulator.accountId,
+      env: {},
+    });
+    const res = await fetch(`${e2e.emulator.origin}/__emulator/search/namespaces`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "team-a" }),
+    });
+    assert.equal(res.status, 200);
+  });
+  after(async () => {
+    await api?.close();
+  });
+
+  it("creates, detects drift in both namespaces, reconciles, and destroys", async () => {
+    const stack = await e2e.stack(async () => {
+      const kb = new SearchInstance("kb", {
+        instanceId: "kb",
+        type: "r2",
+        source: "kb-bucket",
+        sourceParams: { prefix: "docs/" },
+        storageCredentials: { accessKeyId: "AKID-E2E", secretAccessKey: SECRET },
+        chunkSize: 512,
+      });
+      const team = new SearchInstance("team", {
+        namespace: "team-a",
+        instanceId: "kb",
+        type: "web-crawler",
+        source: "docs.example.com",
+        syncInterval: 3600,
+      });
+      return { kbId: kb.id, teamId: team.id, teamStatus: team.status, kbStats: kb.stats };
+    });
+
+    const up = await stack.up();
+    assert.equal(up.summary.result, "succeeded");
+    assert.equal(up.outputs.kbId?.value, "default/kb");
+    assert.equal(up.outputs.teamId?.value, "team-a/kb");
+    assert.equal(up.outputs.teamStatus?.value, "waiting");
+    assert.deepEqual(up.outputs.kbStats?.value, { queued: 0, running: 0, completed: 0, error: 0 });
+    assert.ok(!stack.rawState().includes(SECRET), "the storage secret is never plaintext in state");
+    assert.ok(!stack.output.join("").includes(SECRET), "nor in the engine's output");
+
+    await stack.preview({ expectNoChanges: true });
+
+    // Out of band: one setting in each namespace.
+    await api.search.updateInstance({
+      id: "kb",
+      type: "r2",
+      source: "kb-bucket",
+      source_params: { prefix: "docs/" },
+      chunk_size: 1024,
+    });
+    await api.search.updateInstance({ namespace: "team-a", id: "kb", sync_interval: 7200 });
+
+    const refresh = await stack.refresh();
+    assert.ok(
+      (refresh.summary.resourceChanges?.update ?? 0) >= 2,
+      JSON.stringify(refresh.summary.resourceChanges),
+    );
+    const drift = await stack.preview();
+    assert.equal(drift.changeSummary.update, 2);
+
+    const reconcile = await stack.up();
+    assert.equal(reconcile.summary.result, "succeeded");
+    assert.equal((await api.search.getInstance({ id: "kb" })).chunk_size, 512);
+    assert.equal((await api.search.getInstance({ namespace: "team-a", id: "kb" })).sync_interval, 3600);
+    await stack.preview({ expectNoChanges: true });
+
+    const destroy = await stack.destroy();
+    assert.equal(destroy.summary.result, "succeeded");
+    assert.deepEqual(await collect(api.search.listInstances()), []);
+    assert.deepEqual(await collect(api.search.listInstances({ namespace: "team-a" })), []);
+  });
+
+  it("adopts an existing instance with importId and runs a sync job from the program", async () => {
+    await api.search.createInstance({ id: "legacy", type: "r2", source: "kb-bucket", chunk_size: 2048 });
+    const stack = await e2e.stack(async () => {
+      const legacy = new SearchInstance("legacy", {
+        instanceId: "legacy",
+        importId: "legacy",
+        type: "r2",
+        source: "kb-bucket",
+      });
+      const started = triggerSyncJob({ instanceId: legacy.instanceId });
+      const ended = waitForJob({
+        instanceId: legacy.instanceId,
+        jobId: started.apply((j) => j?.id ?? ""),
+        deadlineMs: 60_000,
+        pollIntervalMs: 250,
+      });
+      return {
+        chunkSize: legacy.chunkSize,
+        endReason: ended.apply((j) => j?.endReason),
+        jobId: started.apply((j) => j?.id),
+      };
+    });
+    const up = await stack.up();
+    assert.equal(up.summary.result, "succeeded");
+    assert.equal(up.outputs.chunkSize?.value, 256);
+    assert.equal(up.outputs.endReason?.value, "completed");
+    const jobs = await collect(api.search.listJobs({ id: "legacy" }));
+    assert.deepEqual(
+      jobs.map((j) => j.id),
+      [up.outputs.jobId?.value],
+    );
+    const stats = await api.search.instanceStats({ id: "legacy" });
+    assert.equal(stats.completed, 3);
+
+    await stack.destroy();
+    assert.deepEqual(await collect(api.search.listInstances()), []);
+  });
+});
