@@ -4,6 +4,7 @@
  */
 import type { FastifyReply } from "fastify";
 import type { z } from "zod";
+import { describeIssues } from "../sdk/validate";
 
 export interface ErrorItem {
   code: number;
@@ -57,10 +58,7 @@ export function parseWith<S extends z.ZodType>(
   if (result.success) return result.data;
   throw new EmulatorError(
     400,
-    result.error.issues.map((i) => ({
-      code,
-      message: `${i.path.map(String).join(".") || "body"}: ${i.message}`,
-    })),
+    describeIssues(result.error).map((i) => ({ code, message: `${i.field || "body"}: ${i.rule}` })),
   );
 }
 

@@ -1,5 +1,69 @@
-/** The Pulumi side: resources and functions for programs. */
+/** The Pulumi side: the eight resources and the functions for programs. */
 export { AccountApiResource, TYPE_MODULE } from "./resource";
 export type { CommonArgs } from "./resource";
 export { PartialCreateError, ResourceInputError } from "./errors";
 export type { ProviderConfig, ResourceKind } from "./types";
+
+export { BuildTrigger } from "./resources/build-trigger";
+export type { BuildTriggerArgs, BuildTriggerInputs, BuildTriggerOutputs } from "./resources/build-trigger";
+export { TriggerEnvVars } from "./resources/trigger-env-vars";
+export type {
+  TriggerEnvVarsArgs,
+  TriggerEnvVarsInputs,
+  TriggerEnvVarsOutputs,
+  TriggerEnvVarInput,
+} from "./resources/trigger-env-vars";
+export { RepoConnection } from "./resources/repo-connection";
+export type {
+  RepoConnectionArgs,
+  RepoConnectionInputs,
+  RepoConnectionOutputs,
+} from "./resources/repo-connection";
+export { ZoneContentConverter } from "./resources/zone-content-converter";
+export type {
+  ZoneContentConverterArgs,
+  ZoneContentConverterInputs,
+  ZoneContentConverterOutputs,
+} from "./resources/zone-content-converter";
+export { ConfigRule } from "./resources/config-rule";
+export type { ConfigRuleArgs, ConfigRuleInputs, ConfigRuleOutputs } from "./resources/config-rule";
+export { MeetingTemplate } from "./resources/meeting-template";
+export type {
+  MeetingTemplateArgs,
+  MeetingTemplateInputs,
+  MeetingTemplateOutputs,
+} from "./resources/meeting-template";
+export { DomainRegistration } from "./resources/domain-registration";
+export type {
+  DomainRegistrationArgs,
+  DomainRegistrationInputs,
+  DomainRegistrationOutputs,
+} from "./resources/domain-registration";
+export { SearchInstance } from "./resources/search-instance";
+export type {
+  SearchInstanceArgs,
+  SearchInstanceInputs,
+  SearchInstanceOutputs,
+} from "./resources/search-instance";
+
+export {
+  triggerBuild,
+  waitForBuild,
+  buildLogs,
+  cancelBuild,
+  redeployActiveDeployment,
+  purgeBuildCache,
+} from "./functions/builds";
+export type {
+  TriggerBuildParams,
+  WaitForBuildParams,
+  BuildInfo,
+  RedeployParams,
+  PurgeBuildCacheParams,
+} from "./functions/builds";
+export { sendEmail } from "./functions/email";
+export type { SendEmailArgs } from "./functions/email";
+export { checkDomain, searchDomains, quoteDomain } from "./functions/registrar";
+export type { CheckDomainArgs, SearchDomainsArgs, QuoteDomainArgs, QuoteResult } from "./functions/registrar";
+export { triggerSyncJob, waitForJob, waitForSyncJob } from "./functions/search";
+export type { TriggerSyncJobArgs, WaitForJobArgs, SyncJob } from "./functions/search";

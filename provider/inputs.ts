@@ -48,9 +48,16 @@ export function checkWith(
       }
       return true;
     })
-    .map((issue) => {
-      const field = fieldName(issue.path.map(String).join("."));
-      return { property: field || "(inputs)", reason: `${field || "inputs"}: ${issue.message}` };
+    .flatMap((issue) => {
+      // An unknown key is named as the field itself, as the sdk's describeIssues does.
+      const paths =
+        issue.code === "unrecognized_keys"
+          ? issue.keys.map((k) => [...issue.path.map(String), k])
+          : [issue.path.map(String)];
+      return paths.map((p) => {
+        const field = fieldName(p.join("."));
+        return { property: field || "(inputs)", reason: `${field || "inputs"}: ${issue.message}` };
+      });
     });
 }
 

@@ -8,9 +8,12 @@ import type { z } from "zod";
 import {
   AbortedError,
   AccountApiError,
+  ConfigurationError,
   ConnectionError,
+  InvalidPathError,
   ResponseShapeError,
   TimeoutError,
+  ValidationError,
   errorFromResponse,
   type ApiErrorItem,
 } from "./errors";
@@ -26,17 +29,25 @@ export interface ResultInfo {
   cursor?: string;
 }
 
-/** What the observer sees. Headers are already redacted: the token never appears. */
+/** What the observer sees. Headers, URLs and error messages are already redacted: the token never appears. */
 export type TransportEvent =
   | { type: "request"; method: string; url: string; attempt: number; headers: Record<string, string> }
-  | { type: "response"; method: string; url: string; attempt: number; status: number; durationMs: number }
+  | {
+      type: "response";
+      method: string;
+      url: string;
+      attempt: number;
+      status: number;
+      durationMs: number;
+      requestId?: string;
+    }
   | { type: "retry"; method: string; url: string; attempt: number; delayMs: number; reason: string }
   | { type: "error"; method: string; url: string; attempt: number; error: AccountApiError };
 
 export interface RetryOptions {
   /** Further attempts after the first. */
   maxRetries: number;
-  /** First backoff step; doubles each attempt, with full jitter. */
+  /** First backoff step; doubles each attempt, with jitter over its upper half. */
   baseDelayMs: number;
   /** Cap on one computed backoff step. */
   maxDelayMs: number;
@@ -54,7 +65,7 @@ export interface ClientOptions {
   /** Per-attempt timeout in ms (default 60 000). */
   timeoutMs?: number;
   retry?: Partial<RetryOptions>;
-  /** Observer hook for logging and tests. */
+  /** Observer hook for logging and tests. An exception it throws is ignored. */
   onEvent?: (event: TransportEvent) => void;
   /** Bring your own dispatcher (otherwise one keep-alive Agent per client). */
   dispatcher?: Dispatcher;
@@ -65,6 +76,8 @@ export interface ClientOptions {
   /** Injectable for tests: sleep and randomness used by the backoff. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** Injectable clock (ms since the epoch) for `Retry-After` dates. Default Date.now. */
+  now?: () => number;
   /** Environment to read fallbacks from (default process.env). */
   env?: NodeJS.ProcessEnv;
 }
@@ -75,7 +88,9 @@ export interface RequestSpec<T> {
   method: HttpMethod;
   /** Path below the base URL, built with the `path` template. */
   path: string;
+  /** Query parameters; undefined (and null) values are left out, arrays repeat the key. */
   query?: Record<string, string | number | boolean | readonly string[] | undefined>;
+  /** JSON-encoded, except a FormData (multipart) or bytes (Uint8Array/ArrayBuffer), which go as they are. */
   body?: unknown;
   headers?: Record<string, string>;
   /** Schema of the unwrapped payload. */
@@ -106,37 +121,76 @@ export interface RawResponse {
   body: string;
 }
 
-const DEFAULT_RETRY: RetryOptions = { maxRetries: 2, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+const DEFAULT_RETRY: RetryOptions = {
+  maxRetries: 2,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** Longest delay a Node timer supports; a larger timeout would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Methods that may be repeated without changing the outcome (RFC 9110 idempotent methods we use). */
 const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(["GET", "PUT", "PATCH", "DELETE"]);
-/** Statuses worth another attempt: timeouts, lock conflicts, throttling, server trouble. */
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 429, 500, 502, 503, 504]);
-/** Connection-level failures worth another attempt (undici and errno codes). */
+/**
+ * Statuses worth another attempt: request timeout, throttling, server trouble. 409 is left out on
+ * purpose: in this API it is a business conflict (already exists), which a retry cannot fix. 501 and
+ * 505 are left out as they will not change either.
+ */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+/** Connection-level failures worth another attempt for a request that is safe to repeat. */
 const RETRYABLE_ERROR_CODES: ReadonlySet<string> = new Set([
   "ECONNRESET",
   "ECONNREFUSED",
   "EPIPE",
   "ETIMEDOUT",
-  "ENOTFOUND",
   "EAI_AGAIN",
   "ENETUNREACH",
   "EHOSTUNREACH",
   "UND_ERR_SOCKET",
   "UND_ERR_CONNECT_TIMEOUT",
   "UND_ERR_CLOSED",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
+/**
+ * Failures that happen before a connection exists, so the request provably never reached the server:
+ * repeating even a creating POST cannot make a duplicate.
+ */
+const NOT_SENT_ERROR_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+/** undici's own timers; reported as our TimeoutError. */
+const TIMEOUT_ERROR_CODES: ReadonlySet<string> = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+/** Request headers that carry credentials: shown to the observer as `[redacted]`. */
+const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "x-auth-key",
 ]);
 
 /**
- * Encodes each interpolated value as one path segment and refuses `.`/`..` and empty segments, so a
- * value can never climb out of the path it is placed in.
+ * Encodes each interpolated value as one path segment and refuses `.`/`..`, empty segments and
+ * missing values, so a value can never climb out of the path it is placed in nor silently become
+ * "undefined".
  */
 export function path(strings: TemplateStringsArray, ...values: readonly (string | number)[]): string {
   let out = strings[0] ?? "";
   values.forEach((value, i) => {
+    if (typeof value === "number" ? !Number.isFinite(value) : typeof value !== "string") {
+      throw new InvalidPathError(
+        `path segment ${i + 1}: must be a string or a finite number, got ${String(value)}`,
+      );
+    }
     const s = String(value);
     if (s === "" || s === "." || s === "..") {
-      throw new AccountApiError("ERR_PATH_SEGMENT", `path segment ${JSON.stringify(s)} is not allowed`);
+      throw new InvalidPathError(`path segment ${JSON.stringify(s)} is not allowed`);
     }
     out += encodeURIComponent(s) + (strings[i + 1] ?? "");
   });
@@ -144,12 +198,17 @@ export function path(strings: TemplateStringsArray, ...values: readonly (string 
 }
 
 /**
- * Decides whether and how long to wait before the next attempt. Returns undefined to stop.
- * - Only idempotent requests are repeated.
- * - A status outside RETRYABLE_STATUSES, or a non-connection error, is final.
- * - `retry-after-ms` and `Retry-After` (seconds or HTTP date) win over our backoff; one beyond
- *   maxRetryAfterMs ends the retries rather than hanging the caller.
- * - Otherwise exponential backoff with full jitter, capped at maxDelayMs.
+ * The whole retry policy. Returns how long to wait before the next attempt, or undefined to stop.
+ * Rules, in order:
+ * 1. At most `maxRetries` further attempts.
+ * 2. An HTTP answer is repeated only if the request is safe to repeat (`idempotent`) and its status
+ *    is in RETRYABLE_STATUSES; 4xx other than 408/429 are final.
+ * 3. A connection failure is repeated if the request is safe to repeat and the errno/undici code is in
+ *    RETRYABLE_ERROR_CODES — or, for any method, if it is in NOT_SENT_ERROR_CODES (nothing was sent).
+ * 4. The server's word wins: `retry-after-ms`, then `Retry-After` (seconds or HTTP date). One beyond
+ *    `maxRetryAfterMs` ends the retries and surfaces the error rather than hanging the caller.
+ * 5. Otherwise exponential backoff `base * 2^(attempt-1)` capped at `maxDelayMs`, with "equal jitter"
+ *    (uniform over the upper half of the step) so that clients spread out yet each wait still grows.
  */
 export function retryDelay(args: {
   attempt: number;
@@ -162,36 +221,45 @@ export function retryDelay(args: {
   now?: number;
 }): number | undefined {
   const { attempt, options } = args;
-  if (!args.idempotent || attempt > options.maxRetries) return undefined;
-  if (args.status !== undefined && !RETRYABLE_STATUSES.has(args.status)) return undefined;
-  if (args.status === undefined && !(args.errorCode && RETRYABLE_ERROR_CODES.has(args.errorCode))) return undefined;
+  if (attempt > options.maxRetries) return undefined;
+  if (args.status !== undefined) {
+    if (!args.idempotent || !RETRYABLE_STATUSES.has(args.status)) return undefined;
+  } else {
+    const code = args.errorCode;
+    if (!code) return undefined;
+    const safe = NOT_SENT_ERROR_CODES.has(code) || (args.idempotent && RETRYABLE_ERROR_CODES.has(code));
+    if (!safe) return undefined;
+  }
   const fromServer = parseRetryAfter(args.headers ?? {}, args.now ?? Date.now());
   if (fromServer !== undefined) return fromServer <= options.maxRetryAfterMs ? fromServer : undefined;
   const step = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(step * args.random());
+  const jitter = Math.min(1, Math.max(0, args.random()));
+  return Math.round(step / 2 + (step / 2) * jitter);
 }
 
-/** `retry-after-ms`, then `Retry-After` as delta-seconds or an HTTP date. */
+/** `retry-after-ms`, then `Retry-After` as delta-seconds or an HTTP date. Malformed values are ignored. */
 export function parseRetryAfter(headers: Record<string, string>, now: number): number | undefined {
-  const ms = headers["retry-after-ms"];
-  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.ceil(Number(ms));
+  const ms = headers["retry-after-ms"]?.trim();
+  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms)) return Math.ceil(Number(ms));
   const value = headers["retry-after"]?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // Every HTTP-date form starts with a day name; without this check Date.parse("1.5") would be a date.
+  if (!/^[A-Za-z]{3}/.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError("wait"));
+    if (signal?.aborted) return reject(new AbortedError("wait", { cause: signal.reason }));
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(new AbortedError("wait"));
+      reject(new AbortedError("wait", { cause: signal?.reason }));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
   });
@@ -203,35 +271,82 @@ export interface ResolvedConfig {
   accountId: string | undefined;
 }
 
+/** An option, else its environment variable; an empty environment variable counts as unset. */
+function pick(option: unknown, envValue: string | undefined, name: string): string | undefined {
+  if (option !== undefined) {
+    if (typeof option !== "string") throw new ConfigurationError(`${name}: must be a string`);
+    return option.trim();
+  }
+  const v = envValue?.trim();
+  return v ? v : undefined;
+}
+
 /** Options win over the environment; fails fast on a missing or malformed value. */
 export function resolveConfig(options: ClientOptions): ResolvedConfig {
   const env = options.env ?? process.env;
-  const baseUrl = (options.baseUrl ?? env.ACCOUNT_API_BASE_URL ?? "").replace(/\/+$/, "");
-  const token = options.token ?? env.ACCOUNT_API_TOKEN ?? "";
-  const accountId = options.accountId ?? env.ACCOUNT_API_ACCOUNT_ID ?? undefined;
-  if (!baseUrl) {
-    throw new AccountApiError("ERR_CONFIG", "baseUrl: required (option baseUrl or ACCOUNT_API_BASE_URL)");
-  }
+  const baseUrl = (pick(options.baseUrl, env.ACCOUNT_API_BASE_URL, "baseUrl") ?? "").replace(/\/+$/, "");
+  const token = pick(options.token, env.ACCOUNT_API_TOKEN, "token") ?? "";
+  const accountId = pick(options.accountId, env.ACCOUNT_API_ACCOUNT_ID, "accountId");
+  if (!baseUrl) throw new ConfigurationError("baseUrl: required (option baseUrl or ACCOUNT_API_BASE_URL)");
   let parsed: URL;
   try {
     parsed = new URL(baseUrl);
   } catch {
-    throw new AccountApiError("ERR_CONFIG", `baseUrl: not a URL: ${JSON.stringify(baseUrl)}`);
+    throw new ConfigurationError(`baseUrl: not a URL: ${JSON.stringify(baseUrl)}`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new AccountApiError("ERR_CONFIG", "baseUrl: must be http or https");
+    throw new ConfigurationError("baseUrl: must be http or https");
   }
-  if (!token) throw new AccountApiError("ERR_CONFIG", "token: required (option token or ACCOUNT_API_TOKEN)");
+  if (parsed.username || parsed.password) {
+    throw new ConfigurationError("baseUrl: must not carry credentials (use token)");
+  }
+  if (parsed.search || parsed.hash || baseUrl.includes("?") || baseUrl.includes("#")) {
+    throw new ConfigurationError("baseUrl: must not have a query or fragment");
+  }
+  if (!token) throw new ConfigurationError("token: required (option token or ACCOUNT_API_TOKEN)");
+  // The value itself is never quoted: it is the secret.
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new ConfigurationError("token: must be printable ASCII without spaces");
+  }
   if (accountId !== undefined && (accountId.length === 0 || accountId.length > 32)) {
-    throw new AccountApiError("ERR_CONFIG", "accountId: must be 1 to 32 characters");
+    throw new ConfigurationError("accountId: must be 1 to 32 characters");
   }
   return { baseUrl, token, accountId };
+}
+
+function checkTimeout(value: unknown, name: string): number {
+  if (typeof value !== "number" || !(value > 0) || value > MAX_TIMER_MS) {
+    throw new ConfigurationError(`${name}: must be a number of ms between 1 and ${MAX_TIMER_MS}`);
+  }
+  return Math.ceil(value);
+}
+
+function checkRetry(retry: RetryOptions): RetryOptions {
+  if (!Number.isInteger(retry.maxRetries) || retry.maxRetries < 0) {
+    throw new ConfigurationError("retry.maxRetries: must be an integer >= 0");
+  }
+  for (const key of ["baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const) {
+    const v = retry[key];
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
+      throw new ConfigurationError(`retry.${key}: must be a finite number >= 0`);
+    }
+  }
+  return retry;
+}
+
+function checkFunction(value: unknown, name: string): void {
+  if (value !== undefined && typeof value !== "function")
+    throw new ConfigurationError(`${name}: must be a function`);
 }
 
 export class ApiClient {
   readonly baseUrl: string;
   readonly defaultAccountId: string | undefined;
+  /** `pulumi-account-api/<version> node/<version>[ suffix]`. */
+  readonly userAgent: string;
   readonly #token: string;
+  /** The token as it may appear in text: raw and URL-encoded. */
+  readonly #secrets: readonly string[];
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #timeoutMs: number;
@@ -239,35 +354,54 @@ export class ApiClient {
   readonly #onEvent: ((e: TransportEvent) => void) | undefined;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #random: () => number;
-  readonly #userAgent: string;
+  readonly #now: () => number;
 
   constructor(options: ClientOptions = {}) {
+    if (options === null || typeof options !== "object")
+      throw new ConfigurationError("options: must be an object");
     const cfg = resolveConfig(options);
     this.baseUrl = cfg.baseUrl;
     this.#token = cfg.token;
+    this.#secrets = [...new Set([cfg.token, encodeURIComponent(cfg.token)])];
     this.defaultAccountId = cfg.accountId;
-    this.#timeoutMs = options.timeoutMs ?? 60_000;
-    if (!(this.#timeoutMs > 0)) throw new AccountApiError("ERR_CONFIG", "timeoutMs: must be > 0");
-    this.#retry = { ...DEFAULT_RETRY, ...options.retry };
-    if (!(this.#retry.maxRetries >= 0)) throw new AccountApiError("ERR_CONFIG", "retry.maxRetries: must be >= 0");
+    this.#timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, "timeoutMs");
+    this.#retry = checkRetry({ ...DEFAULT_RETRY, ...options.retry });
+    for (const name of ["onEvent", "sleep", "random", "now"] as const) checkFunction(options[name], name);
     this.#onEvent = options.onEvent;
     this.#sleep = options.sleep ?? defaultSleep;
     this.#random = options.random ?? Math.random;
+    this.#now = options.now ?? Date.now;
+    const connections = options.connections ?? 16;
+    if (!Number.isInteger(connections) || connections < 1) {
+      throw new ConfigurationError("connections: must be an integer >= 1");
+    }
+    if (options.dispatcher !== undefined && typeof options.dispatcher?.request !== "function") {
+      throw new ConfigurationError("dispatcher: must be an undici Dispatcher");
+    }
+    const suffix = options.userAgentSuffix;
+    if (suffix !== undefined && (typeof suffix !== "string" || /[\r\n]/.test(suffix))) {
+      throw new ConfigurationError("userAgentSuffix: must be a string on one line");
+    }
     this.#ownsDispatcher = !options.dispatcher;
     this.#dispatcher =
-      options.dispatcher ??
-      new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: options.connections ?? 16 });
-    this.#userAgent =
-      `${PACKAGE_NAME}/${PACKAGE_VERSION} node/${process.versions.node}` +
-      (options.userAgentSuffix ? ` ${options.userAgentSuffix}` : "");
+      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections });
+    this.userAgent =
+      `${PACKAGE_NAME}/${PACKAGE_VERSION} node/${process.versions.node}` + (suffix ? ` ${suffix}` : "");
   }
 
   /** The account to act on: an explicit one, else the client's default. */
   account(accountId?: string): string {
     const id = accountId ?? this.defaultAccountId;
-    if (!id) throw new AccountApiError("ERR_CONFIG", "accountId: required (option accountId or ACCOUNT_API_ACCOUNT_ID)");
-    if (id.length > 32) throw new AccountApiError("ERR_CONFIG", "accountId: at most 32 characters");
+    if (!id) throw new ConfigurationError("accountId: required (option accountId or ACCOUNT_API_ACCOUNT_ID)");
+    if (id.length > 32) throw new ConfigurationError("accountId: at most 32 characters");
     return id;
+  }
+
+  /** Replaces every occurrence of the token (raw or URL-encoded) with `[redacted]`. */
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.#secrets) out = out.split(secret).join("[redacted]");
+    return out;
   }
 
   async request<T>(spec: RequestSpec<T>): Promise<T> {
@@ -275,40 +409,56 @@ export class ApiClient {
   }
 
   async requestWithInfo<T>(spec: RequestSpec<T>): Promise<ApiResponse<T>> {
-    const res = await this.#send(spec.method, this.baseUrl + spec.path + queryString(spec.query), {
+    if (typeof spec.path !== "string" || !spec.path.startsWith("/") || spec.path.includes("#")) {
+      throw new InvalidPathError(
+        `path: must start with "/" and have no fragment, got ${JSON.stringify(spec.path)}`,
+      );
+    }
+    const displayPath = spec.path.split("?")[0]!;
+    const res = await this.#send(spec.method, this.baseUrl + spec.path + queryString(spec.query, spec.path), {
       body: spec.body,
       headers: spec.headers,
       idempotent: spec.idempotent ?? IDEMPOTENT_METHODS.has(spec.method),
       signal: spec.signal,
       timeoutMs: spec.timeoutMs,
       authorized: true,
+      displayPath,
     });
-    const displayPath = spec.path;
     let json: unknown;
     try {
-      json = res.body.length ? JSON.parse(res.body) : null;
+      json = res.body.trim().length ? JSON.parse(res.body) : null;
     } catch {
-      if (res.status >= 400) throw this.#apiError(spec.method, displayPath, res, null);
-      throw new ResponseShapeError(spec.method, displayPath, "body is not JSON");
-    }
-    if (res.status >= 400) throw this.#apiError(spec.method, displayPath, res, json);
-    const envelope = (json ?? {}) as Record<string, unknown>;
-    const unwrap = spec.unwrap ?? "result";
-    const payload = unwrap === "body" ? json : envelope[unwrap];
-    const parsed = spec.schema.safeParse(payload);
-    if (!parsed.success) {
-      throw new ResponseShapeError(
+      if (res.status >= 400) throw this.#apiError(spec.method, displayPath, res, undefined);
+      throw this.#shapeError(
         spec.method,
         displayPath,
-        parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; "),
+        `body is not JSON (content-type ${res.headers["content-type"] ?? "none"})`,
       );
+    }
+    // An empty body (204) is an empty envelope: the schema decides whether nothing is acceptable.
+    const envelope = isRecord(json) ? json : json === null ? {} : undefined;
+    // A 2xx whose envelope says it failed is still a failure.
+    if (res.status >= 400 || envelope?.success === false)
+      throw this.#apiError(spec.method, displayPath, res, json);
+    const unwrap = spec.unwrap ?? "result";
+    if (unwrap !== "body" && !envelope) {
+      throw this.#shapeError(spec.method, displayPath, `expected an envelope object with "${unwrap}"`);
+    }
+    const payload = unwrap === "body" ? json : envelope![unwrap];
+    const parsed = spec.schema.safeParse(payload);
+    if (!parsed.success) {
+      const prefix = unwrap === "body" ? "" : unwrap;
+      const detail = parsed.error.issues
+        .map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join(".") || "(root)"}: ${i.message}`)
+        .join("; ");
+      throw this.#shapeError(spec.method, displayPath, detail);
     }
     return {
       value: parsed.data,
       status: res.status,
       headers: res.headers,
-      resultInfo: envelope.result_info as ResultInfo | undefined,
-      messages: Array.isArray(envelope.messages) ? envelope.messages : [],
+      resultInfo: isRecord(envelope?.result_info) ? (envelope.result_info as ResultInfo) : undefined,
+      messages: Array.isArray(envelope?.messages) ? envelope.messages : [],
     };
   }
 
@@ -334,14 +484,39 @@ export class ApiClient {
   }
 
   #apiError(method: string, path: string, res: RawResponse, json: unknown): Error {
+    const snippet = json === undefined ? res.body.trim().slice(0, 200) : "";
     return errorFromResponse({
       status: res.status,
-      errors: extractErrors(json),
+      errors: extractErrors(json).map((e) => ({ code: e.code, message: this.redact(e.message) })),
       method,
-      path,
+      path: this.redact(path),
       requestId: res.headers["x-request-id"] ?? res.headers["cf-ray"],
-      body: json,
+      body: json === undefined ? this.redact(res.body) : this.#redactDeep(json),
+      hint: snippet ? `body: ${this.redact(snippet)}` : undefined,
     });
+  }
+
+  #shapeError(method: string, path: string, detail: string): ResponseShapeError {
+    return new ResponseShapeError(method, this.redact(path), this.redact(detail));
+  }
+
+  #redactDeep(value: unknown): unknown {
+    if (typeof value === "string") return this.redact(value);
+    if (Array.isArray(value)) return value.map((v) => this.#redactDeep(v));
+    if (isRecord(value)) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.redact(k), this.#redactDeep(v)]));
+    }
+    return value;
+  }
+
+  /** The observer must never break a request, so what it throws is dropped. */
+  #emit(event: TransportEvent): void {
+    if (!this.#onEvent) return;
+    try {
+      this.#onEvent(event);
+    } catch {
+      // a failing logger is not the request's failure
+    }
   }
 
   async #send(
@@ -354,33 +529,51 @@ export class ApiClient {
       signal?: AbortSignal;
       timeoutMs?: number;
       authorized: boolean;
+      /** How errors name the path: the API path below the base URL, never the query. */
+      displayPath?: string;
     },
   ): Promise<RawResponse> {
-    const timeoutMs = o.timeoutMs ?? this.#timeoutMs;
+    const timeoutMs = o.timeoutMs === undefined ? this.#timeoutMs : checkTimeout(o.timeoutMs, "timeoutMs");
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new ValidationError("request", [{ field: "url", rule: "must be an absolute http or https URL" }]);
+    }
+    if (target.protocol !== "http:" && target.protocol !== "https:") {
+      throw new ValidationError("request", [{ field: "url", rule: "must be an absolute http or https URL" }]);
+    }
+    const { origin, pathname, search } = target;
+    const shownUrl = this.redact(url);
+    const shownPath = this.redact(o.displayPath ?? pathname);
+    const what = `${method} ${shownPath}`;
     const headers: Record<string, string> = {
       accept: "application/json",
-      "user-agent": this.#userAgent,
+      "user-agent": this.userAgent,
       ...lowerKeys(o.headers ?? {}),
     };
-    let payload: string | undefined;
-    if (o.body !== undefined) {
-      payload = JSON.stringify(o.body);
-      headers["content-type"] ??= "application/json";
-    }
-    const redacted = { ...headers };
-    if (o.authorized) {
-      headers.authorization = `Bearer ${this.#token}`;
-      redacted.authorization = "Bearer [redacted]";
-    }
-    const { origin, pathname, search } = new URL(url);
+    const encoded = await encodeBody(o.body);
+    if (encoded?.contentType) headers["content-type"] ??= encoded.contentType;
+    if (o.authorized) headers.authorization = `Bearer ${this.#token}`;
+    const shownHeaders = Object.fromEntries(
+      Object.entries(headers).map(([k, v]) => [k, SECRET_HEADERS.has(k) ? redactHeader(v) : this.redact(v)]),
+    );
+
     for (let attempt = 1; ; attempt++) {
-      if (o.signal?.aborted) throw new AbortedError(`${method} ${pathname}`);
-      this.#onEvent?.({ type: "request", method, url, attempt, headers: redacted });
+      if (o.signal?.aborted) throw new AbortedError(what, { cause: o.signal.reason });
+      this.#emit({ type: "request", method, url: shownUrl, attempt, headers: { ...shownHeaders } });
       const started = performance.now();
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
-      let status: number | undefined;
-      let resHeaders: Record<string, string> = {};
+      // One controller per attempt, fed by our timer and the caller's signal; both are detached in
+      // `finally`, so a long-lived caller signal reused for many requests collects no listeners.
+      const attempt$ = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        attempt$.abort(new DOMException(`no response within ${timeoutMs} ms`, "TimeoutError"));
+      }, timeoutMs);
+      const onCallerAbort = (): void => attempt$.abort(o.signal?.reason);
+      o.signal?.addEventListener("abort", onCallerAbort, { once: true });
+      let result: RawResponse | undefined;
       let failure: AccountApiError | undefined;
       let errorCode: string | undefined;
       try {
@@ -389,54 +582,116 @@ export class ApiClient {
           path: pathname + search,
           method,
           headers,
-          body: payload,
-          signal,
+          body: encoded?.payload,
+          signal: attempt$.signal,
+          // Our per-attempt timeout governs; undici's own 300 s timers would cut a longer one short.
+          headersTimeout: 0,
+          bodyTimeout: 0,
         });
-        status = res.statusCode;
-        resHeaders = flattenHeaders(res.headers);
-        const text = await res.body.text();
-        this.#onEvent?.({
-          type: "response",
-          method,
-          url,
-          attempt,
-          status,
-          durationMs: Math.round(performance.now() - started),
-        });
-        const result: RawResponse = { status, headers: resHeaders, body: text };
-        const delay = retryDelay({
-          attempt,
-          idempotent: o.idempotent,
-          status,
-          headers: resHeaders,
-          options: this.#retry,
-          random: this.#random,
-        });
-        if (status < 400 || delay === undefined) return result;
-        this.#onEvent?.({ type: "retry", method, url, attempt, delayMs: delay, reason: `HTTP ${status}` });
-        await this.#sleep(delay, o.signal);
-        continue;
+        const resHeaders = flattenHeaders(res.headers);
+        result = { status: res.statusCode, headers: resHeaders, body: await res.body.text() };
+        // undici hands a kept-alive socket back to its pool one event-loop turn after the response
+        // (setImmediate); waiting that turn lets the caller's next request reuse it instead of
+        // opening a second connection.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       } catch (err) {
-        if (err instanceof AccountApiError) throw err;
-        if (o.signal?.aborted) failure = new AbortedError(`${method} ${pathname}`);
-        else if (timeout.aborted) {
-          failure = new TimeoutError(method, pathname, timeoutMs);
+        errorCode = errorCodeOf(err);
+        if (o.signal?.aborted) {
+          failure = new AbortedError(what, { cause: o.signal.reason });
+        } else if (timedOut || (errorCode && TIMEOUT_ERROR_CODES.has(errorCode))) {
+          failure = new TimeoutError(method, shownPath, timeoutMs);
           errorCode = "ETIMEDOUT";
         } else {
-          failure = new ConnectionError(method, pathname, err);
-          errorCode = errorCodeOf(err);
+          failure = new ConnectionError(method, shownPath, err);
+          failure.message = this.redact(failure.message);
         }
+      } finally {
+        clearTimeout(timer);
+        o.signal?.removeEventListener("abort", onCallerAbort);
       }
-      this.#onEvent?.({ type: "error", method, url, attempt, error: failure });
-      const delay =
-        failure instanceof AbortedError
-          ? undefined
-          : retryDelay({ attempt, idempotent: o.idempotent, errorCode, options: this.#retry, random: this.#random });
-      if (delay === undefined) throw failure;
-      this.#onEvent?.({ type: "retry", method, url, attempt, delayMs: delay, reason: failure.code });
-      await this.#sleep(delay, o.signal);
+
+      let delay: number | undefined;
+      let reason: string;
+      if (result) {
+        this.#emit({
+          type: "response",
+          method,
+          url: shownUrl,
+          attempt,
+          status: result.status,
+          durationMs: Math.round(performance.now() - started),
+          requestId: result.headers["x-request-id"] ?? result.headers["cf-ray"],
+        });
+        if (result.status < 400) return result;
+        delay = retryDelay({
+          attempt,
+          idempotent: o.idempotent,
+          status: result.status,
+          headers: result.headers,
+          options: this.#retry,
+          random: this.#random,
+          now: this.#now(),
+        });
+        if (delay === undefined) return result;
+        reason = `HTTP ${result.status}`;
+      } else {
+        const error = failure!;
+        this.#emit({ type: "error", method, url: shownUrl, attempt, error });
+        delay =
+          error instanceof AbortedError
+            ? undefined
+            : retryDelay({
+                attempt,
+                idempotent: o.idempotent,
+                errorCode,
+                options: this.#retry,
+                random: this.#random,
+              });
+        if (delay === undefined) throw error;
+        reason = errorCode ? `${error.code} ${errorCode}` : error.code;
+      }
+      this.#emit({ type: "retry", method, url: shownUrl, attempt, delayMs: delay, reason });
+      await this.#wait(delay, o.signal, what);
     }
   }
+
+  /** Sleeps between attempts; an abort while waiting is the caller's AbortedError, not the sleeper's. */
+  async #wait(ms: number, signal: AbortSignal | undefined, what: string): Promise<void> {
+    try {
+      await this.#sleep(ms, signal);
+    } catch (err) {
+      if (signal?.aborted) throw new AbortedError(what, { cause: signal.reason });
+      throw err;
+    }
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === "object" && !Array.isArray(v);
+}
+
+function redactHeader(value: string): string {
+  const scheme = /^(\w+)\s/.exec(value)?.[1];
+  return scheme ? `${scheme} [redacted]` : "[redacted]";
+}
+
+/** JSON unless the caller hands us multipart or bytes; re-sendable as is on every attempt. */
+async function encodeBody(
+  body: unknown,
+): Promise<{ payload: string | Uint8Array; contentType?: string } | undefined> {
+  if (body === undefined) return undefined;
+  if (body instanceof FormData) {
+    // Serialise once through the platform's encoder: undici refuses a FormData of another realm.
+    const res = new Response(body);
+    return {
+      payload: new Uint8Array(await res.arrayBuffer()),
+      contentType: res.headers.get("content-type") ?? undefined,
+    };
+  }
+  if (body instanceof Uint8Array) return { payload: body, contentType: "application/octet-stream" };
+  if (body instanceof ArrayBuffer)
+    return { payload: new Uint8Array(body), contentType: "application/octet-stream" };
+  return { payload: JSON.stringify(body), contentType: "application/json" };
 }
 
 function errorCodeOf(err: unknown): string | undefined {
@@ -450,24 +705,28 @@ function errorCodeOf(err: unknown): string | undefined {
 }
 
 function extractErrors(json: unknown): ApiErrorItem[] {
-  if (!json || typeof json !== "object") return [];
-  const body = json as { errors?: unknown; error?: unknown };
-  const list = Array.isArray(body.errors) ? body.errors : body.error ? [body.error] : [];
-  return list
-    .filter((e): e is Record<string, unknown> => !!e && typeof e === "object")
-    .map((e) => ({ code: Number(e.code ?? 0), message: String(e.message ?? "") }));
+  if (!isRecord(json)) return [];
+  const list = Array.isArray(json.errors) ? json.errors : json.error ? [json.error] : [];
+  return list.filter(isRecord).map((e) => {
+    const code = Number(e.code ?? 0);
+    return { code: Number.isFinite(code) ? code : 0, message: String(e.message ?? "") };
+  });
 }
 
-function queryString(query: RequestSpec<unknown>["query"]): string {
+/** RFC 3986 encoding (`%20`, not `+`): not every server reads form-encoding in a query. */
+function queryString(query: RequestSpec<unknown>["query"], path: string): string {
   if (!query) return "";
-  const params = new URLSearchParams();
+  const parts: string[] = [];
+  const add = (k: string, v: unknown): void => {
+    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  };
   for (const [key, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) params.append(key, v);
-    else params.append(key, String(value));
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const v of value) add(key, v);
+    else add(key, value);
   }
-  const s = params.toString();
-  return s ? `?${s}` : "";
+  if (!parts.length) return "";
+  return (path.includes("?") ? "&" : "?") + parts.join("&");
 }
 
 function lowerKeys(h: Record<string, string>): Record<string, string> {
@@ -476,6 +735,7 @@ function lowerKeys(h: Record<string, string>): Record<string, string> {
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
   return out;
 }

@@ -1,6 +1,108 @@
-/** Client for the email area. */
-import type { ApiClient } from "./client";
+/** Client for the email area: one send operation, validated locally before anything goes on the wire. */
+import { path, type ApiClient } from "./client";
+import { ApiError, ValidationError } from "./errors";
+import {
+  EMAIL_ERRORS,
+  EMAIL_MAX_BYTES,
+  EmailErrorCode,
+  SendEmailResultSchema,
+  SendEmailSchema,
+  emailBodyBytes,
+  isEmailErrorCode,
+  type SendEmailBody,
+} from "./schemas/email";
+import { validate } from "./validate";
+
+export {
+  EMAIL_ERRORS,
+  EMAIL_MAX_BYTES,
+  EmailErrorCode,
+  emailBodyBytes,
+  type Address,
+  type Attachment,
+  type SendEmailBody,
+} from "./schemas/email";
+
+export type SendEmailParams = SendEmailBody & { accountId?: string };
+
+export interface SendEmailResult {
+  /** Delivered immediately. */
+  delivered: string[];
+  /** Bounced permanently: do not retry these. */
+  permanentBounces: string[];
+  /** Accepted; delivery will be attempted later. */
+  queued: string[];
+  messageId?: string;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** An email error recognised from the table: its code, the table's message and condition. */
+export interface EmailErrorInfo {
+  code: EmailErrorCode;
+  status: number;
+  message: string;
+  condition: string;
+  /** Field-level details the server gave (`errors[].detail`), e.g. `to: must be an email address`. */
+  details: string[];
+}
+
+/**
+ * Recognises an `ApiError` carrying one of the email table's codes (its `apiCode`); `code` narrows to
+ * one row. Undefined for anything else, so it can guard a branch: `if (emailError(e, EmailErrorCode.TooBig))`.
+ */
+export function emailError(err: unknown, code?: EmailErrorCode): EmailErrorInfo | undefined {
+  if (!(err instanceof ApiError) || !isEmailErrorCode(err.apiCode)) return undefined;
+  if (code !== undefined && err.apiCode !== code) return undefined;
+  const row = EMAIL_ERRORS[err.apiCode];
+  const raw = (err.body as { errors?: unknown } | null | undefined)?.errors;
+  const details = Array.isArray(raw)
+    ? raw.flatMap((e: unknown) => {
+        const d = (e as { detail?: unknown } | null)?.detail;
+        return typeof d === "string" ? [d] : [];
+      })
+    : [];
+  return { code: err.apiCode, status: row.status, message: row.message, condition: row.condition, details };
+}
 
 export class EmailApi {
   constructor(readonly client: ApiClient) {}
+
+  /**
+   * Sends one message. Checks every rule it can locally (addresses, shapes, allowed headers,
+   * attachments, a body present, base64, the 5 MiB limit on the JSON body as sent) and throws a
+   * `ValidationError` naming the field without making a request. Not retried: a repeated send would
+   * deliver the message twice.
+   */
+  async sendEmail(params: SendEmailParams, options: CallOptions = {}): Promise<SendEmailResult> {
+    const { accountId, ...rest } = params;
+    const body = validate(SendEmailSchema, rest, "sendEmail");
+    const bytes = emailBodyBytes(body);
+    if (bytes > EMAIL_MAX_BYTES) {
+      throw new ValidationError("sendEmail", [
+        {
+          field: "body",
+          rule: `must be at most ${EMAIL_MAX_BYTES} bytes (5 MiB) as sent, attachments included; it is ${bytes} bytes`,
+        },
+      ]);
+    }
+    const account = this.client.account(accountId);
+    const result = await this.client.request({
+      method: "POST",
+      path: path`/accounts/${account}/email/sending/send`,
+      body,
+      schema: SendEmailResultSchema,
+      idempotent: false,
+      ...options,
+    });
+    return {
+      delivered: result.delivered,
+      permanentBounces: result.permanent_bounces,
+      queued: result.queued,
+      ...(result.message_id !== undefined ? { messageId: result.message_id } : {}),
+    };
+  }
 }

@@ -20,6 +20,27 @@ export class AccountApiError extends Error {
   }
 }
 
+/** A client option (or its environment fallback) is missing or malformed: thrown by the constructor. */
+export class ConfigurationError extends AccountApiError {
+  constructor(message: string) {
+    super("ERR_CONFIG", message);
+  }
+}
+
+/** A request path, or a value given to the `path` template, that would not make a safe URL path. */
+export class InvalidPathError extends AccountApiError {
+  constructor(message: string) {
+    super("ERR_PATH_SEGMENT", message);
+  }
+}
+
+/** A listing did not end within its page budget (a server that keeps answering past the end). */
+export class PagingError extends AccountApiError {
+  constructor(message: string) {
+    super("ERR_PAGING", message);
+  }
+}
+
 /** Input rejected locally, before any request: names the field and the rule it broke. */
 export class ValidationError extends AccountApiError {
   readonly issues: readonly { field: string; rule: string }[];
@@ -34,29 +55,43 @@ export class ValidationError extends AccountApiError {
 
 /** A response whose body does not have the shape the spec promises. */
 export class ResponseShapeError extends AccountApiError {
+  readonly method: string;
+  readonly path: string;
   constructor(method: string, path: string, detail: string) {
     super("ERR_RESPONSE_SHAPE", `${method} ${path}: unexpected response shape: ${detail}`);
+    this.method = method;
+    this.path = path;
   }
 }
 
-/** The connection failed (refused, reset, DNS) before a response arrived. */
+/** The connection failed (refused, reset, DNS) before a whole response arrived. */
 export class ConnectionError extends AccountApiError {
+  readonly method: string;
+  readonly path: string;
   constructor(method: string, path: string, cause: unknown) {
     super("ERR_CONNECTION", `${method} ${path}: connection failed: ${describeCause(cause)}`, { cause });
+    this.method = method;
+    this.path = path;
   }
 }
 
 /** No response within the request's timeout. */
 export class TimeoutError extends AccountApiError {
+  readonly method: string;
+  readonly path: string;
+  readonly timeoutMs: number;
   constructor(method: string, path: string, timeoutMs: number) {
     super("ERR_TIMEOUT", `${method} ${path}: no response within ${timeoutMs} ms`);
+    this.method = method;
+    this.path = path;
+    this.timeoutMs = timeoutMs;
   }
 }
 
 /** The caller's AbortSignal fired. */
 export class AbortedError extends AccountApiError {
-  constructor(what: string) {
-    super("ERR_ABORTED", `${what}: aborted`);
+  constructor(what: string, options?: { cause?: unknown }) {
+    super("ERR_ABORTED", `${what}: aborted`, options);
   }
 }
 
@@ -77,7 +112,7 @@ export interface ApiErrorDetails {
   hint?: string;
 }
 
-/** A non-2xx answer from the API. */
+/** A non-2xx answer from the API (or a 2xx whose envelope says `success: false`). */
 export class ApiError extends AccountApiError {
   readonly status: number;
   readonly errors: readonly ApiErrorItem[];
@@ -113,6 +148,8 @@ export class ConflictError extends ApiError {}
 export class UnprocessableEntityError extends ApiError {}
 export class RateLimitError extends ApiError {}
 export class InternalServerError extends ApiError {}
+/** 503: still an InternalServerError, told apart because it is the usual "try later" answer. */
+export class ServiceUnavailableError extends InternalServerError {}
 
 /** The one place that maps an HTTP status to an error class, so callers can test `instanceof`. */
 export function errorFromResponse(d: ApiErrorDetails): ApiError {
@@ -131,6 +168,8 @@ export function errorFromResponse(d: ApiErrorDetails): ApiError {
       return new UnprocessableEntityError(d);
     case 429:
       return new RateLimitError(d);
+    case 503:
+      return new ServiceUnavailableError(d);
     default:
       return d.status >= 500 ? new InternalServerError(d) : new ApiError(d);
   }

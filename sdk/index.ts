@@ -44,3 +44,21 @@ export type {
 export { pageStyle, cursorStyle, collect } from "./paging";
 export { validate, describeIssues } from "./validate";
 export { BuildsApi, ContentApi, EmailApi, MeetingsApi, RegistrarApi, SearchApi };
+
+// Each area's full surface (types, helpers, errors) as a namespace, e.g. `registrar.WorkflowFailedError`;
+// also importable as `pulumi-account-api/sdk/<area>`.
+export * as builds from "./builds";
+export * as email from "./email";
+export * as content from "./content";
+export * as meetings from "./meetings";
+export * as registrar from "./registrar";
+export * as search from "./search";
+
+// The names most programs reach for, at the top level.
+export { RedeployError, ScriptNotFoundError, REDEPLOY_STEPS } from "./builds";
+export { EmailErrorCode, EMAIL_ERRORS, EMAIL_MAX_BYTES, emailError, emailBodyBytes } from "./email";
+export { parseMarkdownDocument, parseContentSignal } from "./content";
+export type { MarkdownFetchResult } from "./content";
+export { WorkflowFailedError, NotRegistrableError, registrationTotal, compareDecimal } from "./registrar";
+export type { Registration, WorkflowStatus, WaitOutcome, Quote } from "./registrar";
+export type { SearchInstance, SearchJob, SearchStats } from "./search";

@@ -6,7 +6,10 @@ function findPackageJson(): { name: string; version: string } {
   // Works from sources (sdk/) and from the build (dist/sdk/): walk up to our own package.json.
   for (let dir = __dirname, i = 0; i < 4; dir = join(dir, ".."), i++) {
     try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === "pulumi-account-api" && pkg.version) return { name: pkg.name, version: pkg.version };
     } catch {
       // not here; keep walking up

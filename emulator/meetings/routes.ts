@@ -1,9 +1,110 @@
-/** HTTP layer of the meetings area: one thin handler per operation over ./state. */
-import type { AreaModule } from "../area";
+/**
+ * HTTP layer of the meetings area: one thin handler per operation over ./state. Success bodies are
+ * `{ success, data }` (listings add `result_info`); errors use the standard envelope with the
+ * emulator's generic codes, one `errors[]` entry per issue naming the field.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { IdentifierSchema } from "../../sdk/schemas/common";
+import { MeetingCreateSchema, MeetingUpdateSchema, meetingRuleIssues } from "../../sdk/schemas/meetings";
+import type { AreaContext, AreaModule } from "../area";
+import { EmulatorError, GENERIC_CODES, notFound, ok, paginate } from "../http";
+import { MeetingsModel, view, type StoredMeeting } from "./state";
+
+type AppRoute = { Params: { account_id: string; app_id: string } };
+type MeetingRoute = { Params: { account_id: string; app_id: string; meeting_id: string } };
+
+const BASE = "/accounts/:account_id/realtime/kit/:app_id/meetings";
+
+type Issue = { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] };
+
+/** 400 with one entry per issue, `field: rule`; an unknown key is named as the field itself. */
+function invalid(issues: readonly Issue[], prefix: readonly string[] = []): EmulatorError {
+  return new EmulatorError(
+    400,
+    issues.flatMap((i) => {
+      const base = [...prefix, ...i.path.map(String)];
+      const fields = i.code === "unrecognized_keys" && i.keys ? i.keys.map((k) => [...base, k]) : [base];
+      return fields.map((f) => ({
+        code: GENERIC_CODES.badRequest,
+        message: `${f.join(".") || "body"}: ${i.message}`,
+      }));
+    }),
+  );
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, prefix: readonly string[] = []): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw invalid(r.error.issues, prefix);
+  return r.data;
+}
+
+function data(
+  reply: FastifyReply,
+  value: unknown,
+  status = 200,
+  resultInfo?: Record<string, unknown>,
+): FastifyReply {
+  return reply
+    .code(status)
+    .send({ success: true, data: value, ...(resultInfo ? { result_info: resultInfo } : {}) });
+}
+
+function authorize(req: FastifyRequest<AppRoute>, ctx: AreaContext): void {
+  ctx.auth.require(req, { accountId: req.params.account_id, any: ["realtime:admin", "realtime"] });
+  parse(IdentifierSchema, req.params.app_id, ["app_id"]);
+}
+
+function apiRoutes(app: FastifyInstance, ctx: AreaContext, model: MeetingsModel): void {
+  const find = (req: FastifyRequest<MeetingRoute>): StoredMeeting => {
+    const { account_id, app_id, meeting_id } = req.params;
+    const m = model.get(account_id, app_id, meeting_id);
+    if (!m) throw notFound(`meeting ${meeting_id} in app ${app_id}`);
+    return m;
+  };
+
+  app.post<AppRoute>(BASE, async (req, reply) => {
+    authorize(req, ctx);
+    const body = parse(MeetingCreateSchema, req.body ?? {});
+    return data(reply, view(model.create(req.params.account_id, req.params.app_id, body)), 201);
+  });
+
+  app.get<AppRoute>(BASE, async (req, reply) => {
+    authorize(req, ctx);
+    const page = paginate(
+      model.list(req.params.account_id, req.params.app_id),
+      req.query as Record<string, unknown>,
+    );
+    return data(reply, page.items.map(view), 200, page.resultInfo);
+  });
+
+  app.get<MeetingRoute>(`${BASE}/:meeting_id`, async (req, reply) => {
+    authorize(req, ctx);
+    return data(reply, view(find(req)));
+  });
+
+  app.patch<MeetingRoute>(`${BASE}/:meeting_id`, async (req, reply) => {
+    authorize(req, ctx);
+    const patch = parse(MeetingUpdateSchema, req.body ?? {});
+    const m = find(req);
+    const rules = meetingRuleIssues(model.merged(m, patch));
+    if (rules.length) throw invalid(rules);
+    return data(reply, view(model.update(m, patch)));
+  });
+}
+
+function controlRoutes(app: FastifyInstance, model: MeetingsModel): void {
+  // The stored meeting, write-only storage fields included: lets a test see what reached the service.
+  app.get<MeetingRoute>("/accounts/:account_id/apps/:app_id/meetings/:meeting_id", async (req, reply) => {
+    const { account_id, app_id, meeting_id } = req.params;
+    const m = model.get(account_id, app_id, meeting_id);
+    if (!m) throw notFound(`meeting ${meeting_id} in app ${app_id}`);
+    return ok(reply, m);
+  });
+}
 
 export const meetingsArea: AreaModule = {
   name: "meetings",
-  api: () => {
-    // routes come with the meetings area
-  },
+  api: (app, ctx) => apiRoutes(app, ctx, new MeetingsModel(ctx.store, () => ctx.clock.now())),
+  control: (app, ctx) => controlRoutes(app, new MeetingsModel(ctx.store, () => ctx.clock.now())),
 };

@@ -1,9 +1,190 @@
 /** HTTP layer of the search area: one thin handler per operation over ./state. */
-import type { AreaModule } from "../area";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { AreaContext, AreaModule } from "../area";
+import { EmulatorError, GENERIC_CODES, ok, paginate, parseWith } from "../http";
+import {
+  CancelJobBodySchema,
+  CreateInstanceBodySchema,
+  SearchListQuerySchema,
+  UpdateInstanceBodySchema,
+} from "../../sdk/schemas/search";
+import {
+  initialState,
+  SearchModel,
+  type InstanceRecord,
+  type NamespaceRecord,
+  type SearchState,
+} from "./state";
+
+interface SearchParams {
+  account_id: string;
+  namespace?: string;
+  id?: string;
+  job_id?: string;
+}
+
+type RouteTypes = { Params: SearchParams; Querystring: Record<string, string> };
+type Req = FastifyRequest<RouteTypes>;
+
+/** The same operations under the default and under a named namespace (spec F). */
+const BASES = [
+  "/accounts/:account_id/ai-search/instances",
+  "/accounts/:account_id/ai-search/namespaces/:namespace/instances",
+] as const;
+
+/** Spec F, Authentication: a token with both search Edit and Run, for every operation. */
+const REQUIRED = ["search:edit", "search:run"] as const;
+
+/**
+ * parseWith, except that an unknown field is named as the field itself (`chunksize: is not an
+ * allowed field`), one entry per key, as the sdk's local validation names it.
+ */
+function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
+  const errors = result.error.issues.flatMap((issue) => {
+    const base = issue.path.map(String);
+    const fields =
+      issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...base, k].join(".")) : [base.join(".")];
+    return fields.map((field) => ({
+      code: GENERIC_CODES.badRequest,
+      message: `${field || "body"}: ${issue.message}`,
+    }));
+  });
+  throw new EmulatorError(400, errors);
+}
+
+function open(ctx: AreaContext, req: Req): { model: SearchModel; ns: NamespaceRecord; actor: string } {
+  const token = ctx.auth.require(req, { accountId: req.params.account_id, all: REQUIRED });
+  const model = new SearchModel(ctx.store.area<SearchState>("search", initialState), ctx.clock.now());
+  return {
+    model,
+    ns: model.namespace(req.params.account_id, req.params.namespace),
+    actor: token.name ?? "api-token",
+  };
+}
+
+function instanceOf(
+  ctx: AreaContext,
+  req: Req,
+): { model: SearchModel; ns: NamespaceRecord; inst: InstanceRecord; actor: string } {
+  const c = open(ctx, req);
+  return { ...c, inst: c.model.instance(c.ns, req.params.id ?? "") };
+}
+
+function routes(app: FastifyInstance, ctx: AreaContext, base: string): void {
+  app.post<RouteTypes>(base, async (req, reply) => {
+    const { model, ns, actor } = open(ctx, req);
+    const body = parseBody(CreateInstanceBodySchema, req.body);
+    return ok(reply, model.instanceView(ns, model.createInstance(ns, body, actor)));
+  });
+
+  app.get<RouteTypes>(base, async (req, reply) => {
+    const { model, ns } = open(ctx, req);
+    const query = parseWith(SearchListQuerySchema, req.query);
+    const page = paginate(model.listInstances(ns), query);
+    return ok(
+      reply,
+      page.items.map((i) => model.instanceView(ns, i)),
+      { resultInfo: page.resultInfo },
+    );
+  });
+
+  app.get<RouteTypes>(`${base}/:id`, async (req, reply) => {
+    const { model, ns, inst } = instanceOf(ctx, req);
+    return ok(reply, model.instanceView(ns, inst));
+  });
+
+  app.put<RouteTypes>(`${base}/:id`, async (req, reply) => {
+    const { model, ns, actor } = open(ctx, req);
+    const body = parseBody(UpdateInstanceBodySchema, req.body);
+    return ok(reply, model.instanceView(ns, model.updateInstance(ns, req.params.id ?? "", body, actor)));
+  });
+
+  app.delete<RouteTypes>(`${base}/:id`, async (req, reply) => {
+    const { model, ns } = open(ctx, req);
+    const inst = model.instance(ns, req.params.id ?? "");
+    const view = model.instanceView(ns, inst);
+    model.deleteInstance(ns, inst.id);
+    return ok(reply, view);
+  });
+
+  app.get<RouteTypes>(`${base}/:id/stats`, async (req, reply) => {
+    const { model, inst } = instanceOf(ctx, req);
+    return ok(reply, model.statsView(inst));
+  });
+
+  app.post<RouteTypes>(`${base}/:id/jobs`, async (req, reply) => {
+    const { model, inst } = instanceOf(ctx, req);
+    return ok(reply, model.jobView(inst, model.createJob(inst)));
+  });
+
+  app.get<RouteTypes>(`${base}/:id/jobs`, async (req, reply) => {
+    const { model, inst } = instanceOf(ctx, req);
+    const page = paginate(model.jobViews(inst), parseWith(SearchListQuerySchema, req.query));
+    return ok(reply, page.items, { resultInfo: page.resultInfo });
+  });
+
+  app.get<RouteTypes>(`${base}/:id/jobs/:job_id`, async (req, reply) => {
+    const { model, inst } = instanceOf(ctx, req);
+    return ok(reply, model.jobView(inst, model.job(inst, req.params.job_id ?? "")));
+  });
+
+  app.patch<RouteTypes>(`${base}/:id/jobs/:job_id`, async (req, reply) => {
+    const { model, inst } = instanceOf(ctx, req);
+    parseBody(CancelJobBodySchema, req.body);
+    return ok(reply, model.jobView(inst, model.cancelJob(inst, req.params.job_id ?? "")));
+  });
+
+  app.get<RouteTypes>(`${base}/:id/jobs/:job_id/logs`, async (req, reply) => {
+    const { model, inst } = instanceOf(ctx, req);
+    const job = model.job(inst, req.params.job_id ?? "");
+    const page = paginate(model.logViews(inst, job), parseWith(SearchListQuerySchema, req.query));
+    return ok(reply, page.items, { resultInfo: page.resultInfo });
+  });
+}
+
+const NamespaceBodySchema = z.strictObject({
+  name: z.string({ error: "is required and must be a string" }),
+  account_id: z.string({ error: "must be a string" }).optional(),
+});
+
+/**
+ * Control routes (no auth, under /__emulator/search): namespaces have no public create operation,
+ * so tests and users seed them here. The "default" namespace always exists.
+ */
+function control(app: FastifyInstance, ctx: AreaContext): void {
+  const model = (): SearchModel =>
+    new SearchModel(ctx.store.area<SearchState>("search", initialState), ctx.clock.now());
+  const view = (ns: NamespaceRecord) => ({
+    name: ns.name,
+    created_at: new Date(ns.created_at).toISOString(),
+    instances: Object.keys(ns.instances).length,
+  });
+  app.get<{ Querystring: { account_id?: string } }>("/namespaces", async (req, reply) =>
+    ok(
+      reply,
+      model()
+        .listNamespaces(req.query.account_id ?? ctx.store.accountId)
+        .map(view),
+    ),
+  );
+  app.post("/namespaces", async (req, reply) => {
+    const body = parseWith(NamespaceBodySchema, req.body ?? {});
+    return ok(reply, view(model().createNamespace(body.account_id ?? ctx.store.accountId, body.name)));
+  });
+  app.delete<{ Params: { name: string }; Querystring: { account_id?: string } }>(
+    "/namespaces/:name",
+    async (req, reply) =>
+      ok(reply, view(model().deleteNamespace(req.query.account_id ?? ctx.store.accountId, req.params.name))),
+  );
+}
 
 export const searchArea: AreaModule = {
   name: "search",
-  api: () => {
-    // routes come with the search area
+  api: (app, ctx) => {
+    for (const base of BASES) routes(app, ctx, base);
   },
+  control,
 };

@@ -1,0 +1,106 @@
+/**
+ * Stored shapes of the builds area. Everything is plain JSON (the store is persisted and reloaded):
+ * times are epoch milliseconds, collections are records keyed by id.
+ */
+import type { TriggerKind } from "../../sdk/schemas/builds";
+
+export interface EnvVarRecord {
+  value: string;
+  is_secret: boolean;
+}
+
+export interface VersionRecord {
+  id: string;
+  number: number;
+  created_on: number;
+  source: "upload" | "build";
+  build_uuid?: string;
+  metadata: Record<string, unknown>;
+}
+
+export interface DeploymentRecord {
+  id: string;
+  seq: number;
+  created_on: number;
+  source: "upload" | "api" | "build";
+  versions: { version_id: string; percentage: number }[];
+}
+
+export interface ScriptRecord {
+  name: string;
+  tag: string;
+  created_on: number;
+  modified_on: number;
+  versions: VersionRecord[];
+  deployments: DeploymentRecord[];
+}
+
+export interface RepoConnectionRecord {
+  repo_connection_uuid: string;
+  provider_type: string;
+  provider_account_id: string;
+  provider_account_name: string;
+  repo_id: string;
+  repo_name: string;
+  created_on: number;
+  modified_on: number;
+}
+
+export interface BuildTokenRecord {
+  build_token_uuid: string;
+  build_token_name: string;
+  created_on: number;
+}
+
+export interface TriggerRecord {
+  trigger_uuid: string;
+  trigger_name: string;
+  external_script_id: string;
+  repo_connection_uuid: string;
+  build_token_uuid: string;
+  build_command: string;
+  deploy_command: string;
+  root_directory: string;
+  branch_includes: string[];
+  branch_excludes: string[];
+  path_includes: string[];
+  path_excludes: string[];
+  build_caching_enabled: boolean;
+  environment_variables: Record<string, EnvVarRecord>;
+  created_on: number;
+  modified_on: number;
+  cache_purged_on?: number;
+}
+
+export interface BuildRecord {
+  build_uuid: string;
+  seq: number;
+  script_tag: string;
+  script_name: string;
+  kind: TriggerKind;
+  /** The trigger as it was when the build started (a later PATCH or delete does not change a build). */
+  trigger: TriggerRecord;
+  repo: RepoConnectionRecord | null;
+  build_token_name: string | null;
+  branch: string;
+  commit_hash: string;
+  commit_message: string;
+  author: string;
+  created_on: number;
+  cache_restored: boolean;
+  cancelled_on?: number;
+  /** Set once a successful build's version (and deployment) were written to its script. */
+  applied?: boolean;
+}
+
+export interface AccountBuilds {
+  scripts: Record<string, ScriptRecord>;
+  triggers: Record<string, TriggerRecord>;
+  builds: Record<string, BuildRecord>;
+  tokens: BuildTokenRecord[];
+  repoConnections: Record<string, RepoConnectionRecord>;
+}
+
+export interface BuildsState {
+  accounts: Record<string, AccountBuilds>;
+}

@@ -1,0 +1,133 @@
+/** Wire shapes of the builds area: stored records → the JSON the public API returns. */
+import { iso } from "../clock";
+import type {
+  BuildRecord,
+  BuildTokenRecord,
+  DeploymentRecord,
+  EnvVarRecord,
+  RepoConnectionRecord,
+  ScriptRecord,
+  TriggerRecord,
+  VersionRecord,
+} from "./model";
+import { viewBuild } from "./timeline";
+
+/** Secrets never leave the emulator: their value is null in every response. */
+export function envVars(
+  vars: Record<string, EnvVarRecord>,
+): Record<string, { value: string | null; is_secret: boolean }> {
+  return Object.fromEntries(
+    Object.entries(vars).map(([k, v]) => [
+      k,
+      { value: v.is_secret ? null : v.value, is_secret: v.is_secret },
+    ]),
+  );
+}
+
+export function script(s: ScriptRecord): Record<string, unknown> {
+  return { id: s.name, tag: s.tag, created_on: iso(s.created_on), modified_on: iso(s.modified_on) };
+}
+
+export function version(v: VersionRecord): Record<string, unknown> {
+  return {
+    id: v.id,
+    number: v.number,
+    created_on: iso(v.created_on),
+    metadata: { ...v.metadata, created_on: iso(v.created_on) },
+  };
+}
+
+export function deployment(d: DeploymentRecord): Record<string, unknown> {
+  return {
+    id: d.id,
+    created_on: iso(d.created_on),
+    source: d.source,
+    strategy: "percentage",
+    versions: d.versions.map((v) => ({ ...v })),
+  };
+}
+
+export function repoConnection(c: RepoConnectionRecord): Record<string, unknown> {
+  return {
+    repo_connection_uuid: c.repo_connection_uuid,
+    provider_type: c.provider_type,
+    provider_account_id: c.provider_account_id,
+    provider_account_name: c.provider_account_name,
+    repo_id: c.repo_id,
+    repo_name: c.repo_name,
+    created_on: iso(c.created_on),
+    modified_on: iso(c.modified_on),
+    deleted_on: null,
+  };
+}
+
+export function token(t: BuildTokenRecord): Record<string, unknown> {
+  return { build_token_uuid: t.build_token_uuid, build_token_name: t.build_token_name };
+}
+
+export function trigger(
+  t: TriggerRecord,
+  repo: RepoConnectionRecord | null,
+  tokenName: string | null,
+): Record<string, unknown> {
+  return {
+    trigger_uuid: t.trigger_uuid,
+    trigger_name: t.trigger_name,
+    external_script_id: t.external_script_id,
+    repo_connection_uuid: t.repo_connection_uuid,
+    ...(repo ? { repo_connection: repoConnection(repo) } : {}),
+    build_token_uuid: t.build_token_uuid,
+    ...(tokenName !== null ? { build_token_name: tokenName } : {}),
+    build_command: t.build_command,
+    deploy_command: t.deploy_command,
+    root_directory: t.root_directory,
+    branch_includes: [...t.branch_includes],
+    branch_excludes: [...t.branch_excludes],
+    path_includes: [...t.path_includes],
+    path_excludes: [...t.path_excludes],
+    build_caching_enabled: t.build_caching_enabled,
+    environment_variables: envVars(t.environment_variables),
+    created_on: iso(t.created_on),
+    modified_on: iso(t.modified_on),
+  };
+}
+
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+export function build(b: BuildRecord, now: number): Record<string, unknown> {
+  const v = viewBuild(b, now);
+  const t = b.trigger;
+  return {
+    build_uuid: b.build_uuid,
+    status: v.status,
+    build_outcome: v.outcome,
+    branch: b.branch,
+    created_at: iso(b.created_on),
+    created_on: iso(b.created_on),
+    initializing_on: isoOrNull(v.initializingOn),
+    running_on: isoOrNull(v.runningOn),
+    stopped_on: isoOrNull(v.stoppedOn),
+    modified_on: iso(v.modifiedOn),
+    trigger: trigger(t, b.repo, b.build_token_name),
+    build_trigger_metadata: {
+      build_trigger_source: "api",
+      branch: b.branch,
+      commit_hash: b.commit_hash,
+      commit_message: b.commit_message,
+      author: b.author,
+      build_command: t.build_command,
+      deploy_command: t.deploy_command,
+      root_directory: t.root_directory,
+      environment_variables: envVars(t.environment_variables),
+      build_token_uuid: t.build_token_uuid,
+      ...(b.build_token_name !== null ? { build_token_name: b.build_token_name } : {}),
+      ...(b.repo
+        ? {
+            provider_type: b.repo.provider_type,
+            provider_account_name: b.repo.provider_account_name,
+            repo_name: b.repo.repo_name,
+          }
+        : {}),
+    },
+  };
+}

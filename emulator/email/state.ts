@@ -1,0 +1,248 @@
+/**
+ * State of the email area, per account: entitlement, sending switches, sender domains, a throttle on
+ * the emulator clock, forced failures and the outbox. Plain JSON (persisted with the store); never
+ * sees HTTP. Failures are `EmailFailure`s carrying a table code; routes render them.
+ */
+import {
+  EMAIL_ERRORS,
+  addressesOf,
+  addressOf,
+  domainOf,
+  type EmailErrorCode,
+  type SendEmailBody,
+} from "../../sdk/schemas/email";
+import type { Store } from "../store";
+
+export type ForcedFailureKind = "internal" | "not_implemented" | "upstream_auth";
+
+export const FORCED_CODES: Readonly<Record<ForcedFailureKind, EmailErrorCode>> = {
+  internal: 10002,
+  not_implemented: 10003,
+  upstream_auth: 10100,
+};
+
+export interface SenderDomain {
+  domain: string;
+  sending_disabled: boolean;
+  created_at: string;
+}
+
+export interface OutboxEntry {
+  message_id: string;
+  accepted_at: string;
+  bytes: number;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  reply_to: string[];
+  /** The body as received: html and text clipped at 64 Ki characters, attachments summarised. */
+  message: Omit<SendEmailBody, "attachments"> & {
+    attachments?: {
+      filename: string;
+      type: string;
+      disposition: string;
+      content_id?: string;
+      size: number;
+    }[];
+  };
+  result: { delivered: string[]; permanent_bounces: string[]; queued: string[] };
+}
+
+export interface EmailAccountState {
+  entitled: boolean;
+  sending_disabled: boolean;
+  /** At most `limit` accepted sends in any `window_ms` of emulator time; null is unlimited. */
+  throttle: { limit: number; window_ms: number } | null;
+  /** The next sends fail with this; `remaining` null means until cleared. */
+  forced_failure: { kind: ForcedFailureKind; remaining: number | null } | null;
+  domains: Record<string, SenderDomain>;
+  /** Emulator-clock times (ms) of accepted sends still inside the throttle window. */
+  recent_sends: number[];
+  outbox: OutboxEntry[];
+}
+
+interface EmailState {
+  accounts: Record<string, EmailAccountState>;
+}
+
+/** The outbox is persisted with the store after every send, so it is kept small. */
+const OUTBOX_LIMIT = 200;
+const OUTBOX_BODY_CHARS = 64 * 1024;
+
+function clip(body: string | undefined): string | undefined {
+  if (body === undefined || body.length <= OUTBOX_BODY_CHARS) return body;
+  return `${body.slice(0, OUTBOX_BODY_CHARS)}…[${body.length - OUTBOX_BODY_CHARS} more characters not kept]`;
+}
+
+/** A failure from the table; `retryAfterS` becomes a Retry-After header. */
+export class EmailFailure extends Error {
+  readonly code: EmailErrorCode;
+  readonly details: string[];
+  readonly retryAfterS: number | undefined;
+  constructor(code: EmailErrorCode, details: string[] = [], retryAfterS?: number) {
+    super(EMAIL_ERRORS[code].message);
+    this.code = code;
+    this.details = details;
+    this.retryAfterS = retryAfterS;
+  }
+}
+
+export function freshAccount(): EmailAccountState {
+  return {
+    entitled: true,
+    sending_disabled: false,
+    throttle: null,
+    forced_failure: null,
+    domains: {},
+    recent_sends: [],
+    outbox: [],
+  };
+}
+
+/**
+ * Which recipient ends where, by the local part (case-insensitive): `bounce…` bounces permanently,
+ * `queue…` is queued, anything else is delivered.
+ */
+export function fateOf(address: string): "delivered" | "permanent_bounces" | "queued" {
+  const local = address.slice(0, address.lastIndexOf("@")).toLowerCase();
+  if (local.startsWith("bounce")) return "permanent_bounces";
+  if (local.startsWith("queue")) return "queued";
+  return "delivered";
+}
+
+export class EmailModel {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
+
+  private get state(): EmailState {
+    return this.store.area<EmailState>("email", () => ({ accounts: {} }));
+  }
+
+  account(accountId: string): EmailAccountState {
+    const accounts = this.state.accounts;
+    accounts[accountId] ??= freshAccount();
+    return accounts[accountId];
+  }
+
+  /** Consumes one use of a forced failure of one of `kinds`, throwing it. */
+  takeForced(accountId: string, kinds: readonly ForcedFailureKind[]): void {
+    const acct = this.account(accountId);
+    const forced = acct.forced_failure;
+    if (!forced || !kinds.includes(forced.kind)) return;
+    if (forced.remaining !== null) {
+      forced.remaining -= 1;
+      if (forced.remaining <= 0) acct.forced_failure = null;
+    }
+    throw new EmailFailure(FORCED_CODES[forced.kind]);
+  }
+
+  /** Account-level gates checked before the body is read: entitlement, the switch, the throttle. */
+  admit(accountId: string): void {
+    const acct = this.account(accountId);
+    if (!acct.entitled) throw new EmailFailure(10105, ["account: not entitled to email sending"]);
+    if (acct.sending_disabled)
+      throw new EmailFailure(10203, ["account: sending is disabled for this account"]);
+    const t = acct.throttle;
+    if (!t) return;
+    const now = this.now();
+    acct.recent_sends = acct.recent_sends.filter((at) => at > now - t.window_ms);
+    if (acct.recent_sends.length >= t.limit) {
+      const oldest = acct.recent_sends[0]!;
+      const waitMs = oldest + t.window_ms - now;
+      throw new EmailFailure(
+        10004,
+        [`rate: at most ${t.limit} sends per ${t.window_ms} ms`],
+        Math.max(1, Math.ceil(waitMs / 1000)),
+      );
+    }
+  }
+
+  /** The registered domain `from` falls under (itself or a parent), most specific first. */
+  senderDomain(accountId: string, address: string): SenderDomain | undefined {
+    const domains = this.account(accountId).domains;
+    const labels = domainOf(address).split(".");
+    for (let i = 0; i < labels.length - 1; i++) {
+      const found = domains[labels.slice(i).join(".")];
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** Delivers a valid body: checks the sender domain, applies the recipient rule, records the outbox. */
+  send(accountId: string, body: SendEmailBody, bytes: number): OutboxEntry {
+    const acct = this.account(accountId);
+    const from = addressOf(body.from);
+    const domain = this.senderDomain(accountId, from);
+    if (!domain)
+      throw new EmailFailure(10000, [`from: ${domainOf(from)} is not a sending domain of this account`]);
+    if (domain.sending_disabled) {
+      throw new EmailFailure(10203, [`from: sending is disabled for the domain ${domain.domain}`]);
+    }
+    const result: OutboxEntry["result"] = { delivered: [], permanent_bounces: [], queued: [] };
+    const seen = new Set<string>();
+    for (const address of [...addressesOf(body.to), ...addressesOf(body.cc), ...addressesOf(body.bcc)]) {
+      const key = address.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      result[fateOf(address)].push(address);
+    }
+    const n = this.store.next("email.message");
+    const now = this.now();
+    const { attachments, ...message } = body;
+    const entry: OutboxEntry = {
+      message_id: `<${n}.emulator@${domainOf(from)}>`,
+      accepted_at: new Date(now).toISOString(),
+      bytes,
+      from,
+      to: addressesOf(body.to),
+      cc: addressesOf(body.cc),
+      bcc: addressesOf(body.bcc),
+      reply_to: addressesOf(body.reply_to),
+      message: {
+        ...message,
+        ...(message.html !== undefined ? { html: clip(message.html) } : {}),
+        ...(message.text !== undefined ? { text: clip(message.text) } : {}),
+        ...(attachments
+          ? {
+              attachments: attachments.map((a) => ({
+                filename: a.filename,
+                type: a.type,
+                disposition: a.disposition,
+                ...(a.content_id !== undefined ? { content_id: a.content_id } : {}),
+                size: Buffer.from(a.content, "base64").length,
+              })),
+            }
+          : {}),
+      },
+      result,
+    };
+    if (acct.throttle) acct.recent_sends.push(now);
+    acct.outbox.push(entry);
+    if (acct.outbox.length > OUTBOX_LIMIT) acct.outbox.splice(0, acct.outbox.length - OUTBOX_LIMIT);
+    return entry;
+  }
+
+  putDomain(accountId: string, domain: string, sendingDisabled: boolean): SenderDomain {
+    const domains = this.account(accountId).domains;
+    const key = domain.toLowerCase();
+    const existing = domains[key];
+    const entry: SenderDomain = {
+      domain: key,
+      sending_disabled: sendingDisabled,
+      created_at: existing?.created_at ?? new Date(this.now()).toISOString(),
+    };
+    domains[key] = entry;
+    return entry;
+  }
+
+  deleteDomain(accountId: string, domain: string): boolean {
+    const domains = this.account(accountId).domains;
+    const key = domain.toLowerCase();
+    if (!domains[key]) return false;
+    delete domains[key];
+    return true;
+  }
+}

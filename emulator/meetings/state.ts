@@ -1,0 +1,116 @@
+/**
+ * State of the meetings area: meetings per account and app, in creation order. Plain JSON (persisted
+ * with the store); never sees HTTP. Write-only storage fields are kept (a control route can show them)
+ * but never leave through `view`.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  VORBIS_VIDEO_CODECS,
+  WRITE_ONLY_STORAGE_FIELDS,
+  type MeetingCreate,
+  type MeetingUpdate,
+} from "../../sdk/schemas/meetings";
+import type { Store } from "../store";
+
+export interface StoredMeeting {
+  id: string;
+  app_id: string;
+  status: "ACTIVE" | "INACTIVE";
+  created_at: string;
+  updated_at: string;
+  /** Every field as last written, write-only ones included. */
+  fields: MeetingCreate;
+}
+
+interface AppMeetings {
+  meetings: Record<string, StoredMeeting>;
+  order: string[];
+}
+
+interface MeetingsState {
+  accounts: Record<string, { apps: Record<string, AppMeetings> }>;
+}
+
+/** What the service fills in when a create body leaves a field out. */
+export const MEETING_DEFAULTS = {
+  live_stream_on_start: false,
+  persist_chat: false,
+  record_on_start: false,
+  session_keep_alive_time_in_secs: 60,
+  summarize_on_end: false,
+  transcribe_on_end: false,
+} as const;
+
+export type MeetingView = Record<string, unknown> & { id: string; status: string };
+
+/** The meeting as the API returns it: defaults filled, vorbis forced by VP8/VP9, write-only fields gone. */
+export function view(m: StoredMeeting): MeetingView {
+  const fields = structuredClone(m.fields) as Record<string, unknown> & MeetingCreate;
+  const rec = fields.recording_config;
+  if (rec?.storage_config) {
+    const storage = rec.storage_config as Record<string, unknown>;
+    for (const f of WRITE_ONLY_STORAGE_FIELDS) delete storage[f];
+  }
+  if (rec?.video_config?.codec && VORBIS_VIDEO_CODECS.includes(rec.video_config.codec)) {
+    (rec as Record<string, unknown>).audio_config = { ...rec.audio_config, codec: "vorbis" };
+  }
+  return {
+    id: m.id,
+    ...MEETING_DEFAULTS,
+    ...fields,
+    status: m.status,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+  };
+}
+
+export class MeetingsModel {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
+
+  private app(accountId: string, appId: string): AppMeetings {
+    const state = this.store.area<MeetingsState>("meetings", () => ({ accounts: {} }));
+    const account = (state.accounts[accountId] ??= { apps: {} });
+    return (account.apps[appId] ??= { meetings: {}, order: [] });
+  }
+
+  create(accountId: string, appId: string, fields: MeetingCreate): StoredMeeting {
+    const at = new Date(this.now()).toISOString();
+    const m: StoredMeeting = {
+      id: randomUUID(),
+      app_id: appId,
+      status: "ACTIVE",
+      created_at: at,
+      updated_at: at,
+      fields: structuredClone(fields),
+    };
+    const app = this.app(accountId, appId);
+    app.meetings[m.id] = m;
+    app.order.push(m.id);
+    return m;
+  }
+
+  get(accountId: string, appId: string, id: string): StoredMeeting | undefined {
+    return this.app(accountId, appId).meetings[id];
+  }
+
+  list(accountId: string, appId: string): StoredMeeting[] {
+    const app = this.app(accountId, appId);
+    return app.order.map((id) => app.meetings[id]!);
+  }
+
+  /** The fields an update would leave: each top-level field in the patch replaces the stored one. */
+  merged(m: StoredMeeting, patch: MeetingUpdate): MeetingCreate {
+    const { status: _status, ...fields } = patch;
+    return { ...m.fields, ...structuredClone(fields) };
+  }
+
+  update(m: StoredMeeting, patch: MeetingUpdate): StoredMeeting {
+    m.fields = this.merged(m, patch);
+    if (patch.status) m.status = patch.status;
+    m.updated_at = new Date(this.now()).toISOString();
+    return m;
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * The build-service resources on the real engine: RepoConnection, two BuildTriggers (by script name)
+ * and TriggerEnvVars with a secret, through up → preview → drift → refresh → up → preview, a third
+ * trigger failing at preview, the triggerBuild function on up, adoption with importId, and destroy.
+ */
+import { strict as assert } from "node:assert";
+import { request } from "undici";
+import { triggerBuild } from "../../provider/functions/builds";
+import { BuildTrigger } from "../../provider/resources/build-trigger";
+import { RepoConnection } from "../../provider/resources/repo-connection";
+import { TriggerEnvVars } from "../../provider/resources/trigger-env-vars";
+import { AccountApi } from "../../sdk";
+import { useE2E } from "./harness";
+
+const SECRET = "super-secret-build-value";
+
+describe("builds end to end (real engine)", function () {
+  this.timeout(600_000);
+  const e2e = useE2E("builds");
+  let api: AccountApi;
+
+  before(() => {
+    api = new AccountApi({
+      baseUrl: e2e.emulator.url,
+      token: e2e.emulator.token,
+      accountId: e2e.emulator.accountId,
+      env: {},
+    });
+  });
+  after(() => api?.close());
+
+  async function uploadScript(name: string): Promise<string> {
+    const res = await request(
+      `${e2e.emulator.url}/accounts/${e2e.emulator.accountId}/workers/scripts/${name}`,
+      {
+        method: "PUT",
+        headers: { authorization: `Bearer ${e2e.emulator.token}`, "content-type": "application/json" },
+        body: "{}",
+      },
+    );
+    const json = (await res.body.json()) as { result: { tag: string } };
+    return json.result.tag;
+  }
+
+  it("manages a repository connection, two triggers and their variables, with drift, limits and a build", async () => {
+    const tag = await uploadScript("shop");
+    const [token] = await api.builds.listTokens();
+    const phase = { third: false, build: false };
+    const stack = await e2e.stack(async () => {
+      const repo = new RepoConnection("repo", {
+        providerType: "github",
+        providerAccountId: "acme",
+        providerAccountName: "Acme",
+        repoId: "shop",
+        repoName: "shop",
+      });
+      const common = {
+        scriptName: "shop",
+        repoConnectionUuid: repo.repoConnectionUuid,
+        buildTokenUuid: token!.build_token_uuid,
+      };
+      const prod = new BuildTrigger("prod", { ...common, kind: "production", buildCommand: "npm run build" });
+      const preview = new BuildTrigger("preview", { ...common, kind: "preview", branchExcludes: ["main"] });
+      new TriggerEnvVars("vars", {
+        triggerUuid: prod.triggerUuid,
+        variables: { MODE: { value: "fast" }, API_KEY: { value: SECRET, isSecret: true } },
+      });
+      if (phase.third) new BuildTrigger("third", { ...common, kind: "production", triggerName: "another" });
+      const out: Record<string, unknown> = {
+        prod: prod.triggerUuid,
+        preview: preview.triggerUuid,
+        tag: prod.externalScriptId,
+      };
+      if (phase.build) out.build = triggerBuild({ triggerUuid: prod.triggerUuid, branch: "main" });
+      return out;
+    });
+
+    const up = await stack.up();
+    assert.equal(up.summary.result, "succeeded");
+    assert.equal(up.summary.resourceChanges?.create, 5);
+    assert.equal(up.outputs.tag?.value, tag);
+    const prodUuid = String(up.outputs.prod?.value);
+    const triggers = await api.builds.listTriggers(tag);
+    assert.deepEqual(triggers.map((t) => t.trigger_name).sort(), ["preview", "production"]);
+    assert.deepEqual(await api.builds.getEnvironmentVariables(prodUuid), {
+      MODE: { value: "fast", is_secret: false },
+      API_KEY: { value: null, is_secret: true },
+    });
+    const state = stack.rawState();
+    assert.ok(!state.includes(SECRET), "the secret value is not in state in plain text");
+    assert.ok(!state.includes(e2e.emulator.token), "the token is not in state");
+
+    await stack.preview({ expectNoChanges: true });
+
+    // Out of band: a setting, a plain value and a secret's key.
+    await api.builds.updateTrigger(prodUuid, { build_command: "changed by hand" });
+    await api.builds.patchEnvironmentVariables(prodUuid, {
+      variables: { MODE: { value: "slow", is_secret: false } },
+    });
+    await api.builds.deleteEnvironmentVariable(prodUuid, "API_KEY");
+    const refresh = await stack.refresh();
+    assert.ok(
+      (refresh.summary.resourceChanges?.update ?? 0) >= 2,
+      JSON.stringify(refresh.summary.resourceChanges),
+    );
+
+    const reconcile = await stack.up();
+    assert.ok((reconcile.summary.resourceChanges?.update ?? 0) >= 2);
+    const prodLive = (await api.builds.listTriggers(tag)).find((t) => t.trigger_uuid === prodUuid)!;
+    assert.equal(prodLive.build_command, "npm run build");
+    assert.deepEqual(await api.builds.getEnvironmentVariables(prodUuid), {
+      MODE: { value: "fast", is_secret: false },
+      API_KEY: { value: null, is_secret: true },
+    });
+    await stack.preview({ expectNoChanges: true });
+
+    // Spec Limits: a third trigger for the script fails at preview, before anything changes.
+    phase.third = true;
+    await assert.rejects(stack.preview(), /already has a production trigger "production"/);
+    phase.third = false;
+
+    // Functions run on up only.
+    phase.build = true;
+    const withBuild = await stack.up();
+    const build = withBuild.outputs.build?.value as {
+      buildUuid: string;
+      triggerUuid: string;
+      branch: string;
+    };
+    assert.equal(build.triggerUuid, prodUuid);
+    assert.equal(build.branch, "main");
+    assert.equal((await api.builds.getBuild(build.buildUuid)).trigger?.trigger_uuid, prodUuid);
+
+    const destroy = await stack.destroy();
+    assert.equal(destroy.summary.result, "succeeded");
+    assert.deepEqual(await api.builds.listTriggers(tag), []);
+    assert.deepEqual(await api.builds.listRepoConnections(), []);
+  });
+
+  it("adopts a trigger made by hand with importId and brings it to the program", async () => {
+    const tag = await uploadScript("blog");
+    const [token] = await api.builds.listTokens();
+    const repo = await api.builds.upsertRepoConnection({
+      provider_type: "github",
+      provider_account_id: "acme",
+      provider_account_name: "Acme",
+      repo_id: "blog",
+      repo_name: "blog",
+    });
+    const byHand = await api.builds.createTrigger({
+      external_script_id: tag,
+      repo_connection_uuid: repo.repo_connection_uuid,
+      build_token_uuid: token!.build_token_uuid,
+      trigger_name: "by hand",
+      build_command: "",
+      deploy_command: "npx wrangler deploy",
+      root_directory: "/",
+      branch_includes: ["main"],
+    });
+    const stack = await e2e.stack(async () => {
+      const t = new BuildTrigger("adopted", {
+        externalScriptId: tag,
+        repoConnectionUuid: repo.repo_connection_uuid,
+        buildTokenUuid: token!.build_token_uuid,
+        kind: "production",
+        triggerName: "managed",
+        importId: byHand.trigger_uuid,
+      });
+      return { uuid: t.triggerUuid };
+    });
+    const up = await stack.up();
+    assert.equal(up.outputs.uuid?.value, byHand.trigger_uuid);
+    assert.equal((await api.builds.listTriggers(tag))[0]!.trigger_name, "managed");
+    await stack.preview({ expectNoChanges: true });
+    await stack.destroy();
+    assert.deepEqual(await api.builds.listTriggers(tag), []);
+    await api.builds.deleteRepoConnection(repo.repo_connection_uuid);
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * ZoneContentConverter and ConfigRule on the real engine: three rules of one zone created in parallel
+ * beside a rule made by hand, custom-hostname metadata, out-of-band drift seen by refresh and
+ * reconciled by up, destroy leaving the hand-made rule and the setting off, and adoption by importId.
+ */
+import { strict as assert } from "node:assert";
+import { ConfigRule } from "../../provider/resources/config-rule";
+import { ZoneContentConverter } from "../../provider/resources/zone-content-converter";
+import { AccountApi } from "../../sdk";
+import { useE2E } from "./harness";
+
+describe("content end to end (real engine)", function () {
+  this.timeout(600_000);
+  const e2e = useE2E("content");
+  let api: AccountApi;
+  let zoneId: string;
+  let shopId: string;
+
+  before(async () => {
+    api = new AccountApi({
+      baseUrl: e2e.emulator.url,
+      token: e2e.emulator.token,
+      accountId: e2e.emulator.accountId,
+      env: {},
+    });
+    zoneId = (await api.content.createZone({ name: "e2e.example.com" })).id;
+    shopId = (
+      await api.content.createCustomHostname({
+        zoneId,
+        hostname: "shop.customer.net",
+        custom_metadata: { tier: "gold" },
+      })
+    ).id;
+  });
+  after(async () => {
+    await api?.close();
+  });
+
+  const putHandRule = () =>
+    api.content.putConfigRuleset({
+      zoneId,
+      rules: [
+        {
+          ref: "hand",
+          expression: 'http.host eq "hand.e2e.example.com"',
+          action: "set_config",
+          action_parameters: { content_converter: true },
+          description: "made by hand",
+        },
+      ],
+    });
+  const rules = async () => (await api.content.getConfigRuleset({ zoneId }))?.rules ?? [];
+
+  it("goes up in parallel, keeps foreign rules, reconciles drift and destroys", async () => {
+    await putHandRule();
+    const stack = await e2e.stack(async () => {
+      const setting = new ZoneContentConverter("setting", { zoneId });
+      const privateOff = new ConfigRule("private", {
+        zoneId,
+        pathPrefix: "/private/",
+        contentConverter: false,
+        ref: "private",
+      });
+      const docs = new ConfigRule("docs", { zoneId, host: "docs.e2e.example.com", ref: "docs" });
+      const saas = new ConfigRule("saas", {
+        zoneId,
+        customHostnameMetadata: true,
+        customHostnameIds: [shopId],
+        ref: "saas",
+      });
+      return {
+        value: setting.value,
+        docsExpr: docs.ruleExpression,
+        saasRule: saas.ruleId,
+        privateRef: privateOff.ref,
+      };
+    });
+
+    const up = await stack.up();
+    assert.equal(up.summary.result, "succeeded");
+    assert.equal(up.summary.resourceChanges?.create, 5);
+    assert.equal(up.outputs.value?.value, "on");
+    assert.equal(up.outputs.docsExpr?.value, 'http.host eq "docs.e2e.example.com"');
+    assert.deepEqual((await rules()).map((r) => r.ref).sort(), ["docs", "hand", "private", "saas"]);
+    assert.equal((await api.content.getContentConverter({ zoneId })).value, "on");
+    const shop = await api.content.getCustomHostname({ zoneId, customHostnameId: shopId });
+    assert.deepEqual(shop.custom_metadata, { tier: "gold", content_converter: "enabled" });
+
+    await stack.preview({ expectNoChanges: true });
+
+    // out of band: the setting off, the docs rule pointed elsewhere, the hostname opted out
+    await api.content.setContentConverter({ zoneId, value: "off" });
+    await api.content.putConfigRuleset({
+      zoneId,
+      rules: (await rules()).map((r) => ({
+        id: r.id,
+        expression: r.ref === "docs" ? 'http.host eq "elsewhere.e2e.example.com"' : r.expression,
+        action: "set_config" as const,
+        action_parameters: { content_converter: r.action_parameters!.content_converter! },
+        description: r.description ?? "",
+      })),
+    });
+    await api.content.updateCustomHostname({
+      zoneId,
+      customHostnameId: shopId,
+      custom_metadata: { tier: "gold" },
+    });
+
+    const refresh = await stack.refresh();
+    assert.ok(
+      (refresh.summary.resourceChanges?.update ?? 0) >= 3,
+      JSON.stringify(refresh.summary.resourceChanges),
+    );
+
+    const fix = await stack.up();
+    assert.equal(fix.summary.resourceChanges?.update, 3);
+    assert.equal((await api.content.getContentConverter({ zoneId })).value, "on");
+    const docs = (await rules()).find((r) => r.ref === "docs")!;
+    assert.equal(docs.expression, 'http.host eq "docs.e2e.example.com"');
+    assert.equal(
+      (await api.content.getCustomHostname({ zoneId, customHostnameId: shopId })).custom_metadata
+        ?.content_converter,
+      "enabled",
+    );
+    assert.ok(
+      (await rules()).some((r) => r.ref === "hand"),
+      "the hand-made rule survived",
+    );
+
+    await stack.preview({ expectNoChanges: true });
+
+    const destroy = await stack.destroy();
+    assert.equal(destroy.summary.result, "succeeded");
+    assert.deepEqual(
+      (await rules()).map((r) => r.ref),
+      ["hand"],
+    );
+    assert.equal((await api.content.getContentConverter({ zoneId })).value, "off");
+    assert.deepEqual(
+      (await api.content.getCustomHostname({ zoneId, customHostnameId: shopId })).custom_metadata,
+      {
+        tier: "gold",
+      },
+    );
+    assert.ok(
+      stack.output.some((l) => l.includes("set off (a zone setting cannot be deleted)")),
+      "the destroy output says the setting was turned off",
+    );
+  });
+
+  it("adopts an existing rule and the setting through importId", async () => {
+    await putHandRule();
+    const handId = (await rules()).find((r) => r.ref === "hand")!.id;
+    const stack = await e2e.stack(async () => {
+      const rule = new ConfigRule("adopted", {
+        zoneId,
+        importId: handId,
+        ref: "managed",
+        pathPrefix: "/docs/",
+        description: "managed now",
+      });
+      const setting = new ZoneContentConverter("setting", { zoneId, importId: zoneId, value: "off" });
+      return { ruleId: rule.ruleId, value: setting.value };
+    });
+    const up = await stack.up();
+    assert.equal(up.outputs.ruleId?.value, handId);
+    const adopted = (await rules()).find((r) => r.id === handId)!;
+    assert.equal(adopted.ref, "managed");
+    assert.equal(adopted.expression, 'starts_with(http.request.uri.path, "/docs/")');
+    await stack.preview({ expectNoChanges: true });
+    await stack.destroy();
+    assert.deepEqual(await rules(), []);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * MeetingTemplate on the real engine: up, no-op preview, out-of-band drift seen by refresh and
+ * reconciled by up, credentials never in plaintext in state, destroy leaving the meeting INACTIVE,
+ * and adoption through importId.
+ */
+import { strict as assert } from "node:assert";
+import { MeetingTemplate } from "../../provider/resources/meeting-template";
+import { AccountApi } from "../../sdk";
+import { useE2E } from "./harness";
+
+const APP = "app-e2e";
+
+describe("MeetingTemplate end to end", function () {
+  this.timeout(600_000);
+  const e2e = useE2E("meetings");
+  let api: AccountApi;
+
+  before(() => {
+    api = new AccountApi({
+      baseUrl: e2e.emulator.url,
+      token: e2e.emulator.token,
+      accountId: e2e.emulator.accountId,
+      env: {},
+    });
+  });
+  after(() => api?.close());
+
+  it("goes up, detects and reconciles drift, keeps credentials secret, and destroys to INACTIVE", async () => {
+    const stack = await e2e.stack(async () => {
+      const m = new MeetingTemplate("standup", {
+        appId: APP,
+        title: "Standup",
+        transcribeOnEnd: true,
+        summarizeOnEnd: true,
+        aiConfig: { summarization: { summaryType: "daily_standup", wordLimit: 200 } },
+        recordingConfig: {
+          maxSeconds: 3600,
+          videoConfig: { codec: "VP8", width: 1280, height: 720 },
+          storageConfig: {
+            type: "aws",
+            accessKey: "AK-E2E-PLAIN",
+            secret: "SECRET-E2E-PLAIN",
+            bucket: "rec",
+          },
+        },
+      });
+      return { id: m.id, status: m.status, hash: m.storageCredentialsHash, recording: m.recordingConfig };
+    });
+
+    const up = await stack.up();
+    assert.equal(up.summary.result, "succeeded");
+    assert.equal(up.summary.resourceChanges?.create, 2);
+    const id = String(up.outputs.id?.value);
+    assert.equal(up.outputs.status?.value, "ACTIVE");
+    assert.match(String(up.outputs.hash?.value), /^sha256:/);
+    const live = await api.meetings.getMeeting({ appId: APP, meetingId: id });
+    assert.equal(live.title, "Standup");
+
+    const state = stack.rawState();
+    assert.ok(!state.includes("AK-E2E-PLAIN"), "access key in plaintext in state");
+    assert.ok(!state.includes("SECRET-E2E-PLAIN"), "secret in plaintext in state");
+
+    await stack.preview({ expectNoChanges: true });
+
+    await api.meetings.updateMeeting({ appId: APP, meetingId: id, title: "Hijacked", record_on_start: true });
+    const refresh = await stack.refresh();
+    assert.ok(
+      (refresh.summary.resourceChanges?.update ?? 0) >= 1,
+      JSON.stringify(refresh.summary.resourceChanges),
+    );
+
+    const fix = await stack.up();
+    assert.equal(fix.summary.resourceChanges?.update, 1);
+    const fixed = await api.meetings.getMeeting({ appId: APP, meetingId: id });
+    assert.equal(fixed.title, "Standup");
+    assert.equal(fixed.record_on_start, false);
+
+    await stack.preview({ expectNoChanges: true });
+
+    const destroy = await stack.destroy();
+    assert.equal(destroy.summary.result, "succeeded");
+    assert.equal((await api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "INACTIVE");
+    assert.ok(
+      stack.output.some((l) => l.includes("set INACTIVE")),
+      "the destroy output says the meeting was set INACTIVE",
+    );
+  });
+
+  it("adopts an existing meeting through importId", async () => {
+    const existing = await api.meetings.createMeeting({
+      appId: APP,
+      title: "Made by hand",
+      persist_chat: true,
+    });
+    const stack = await e2e.stack(async () => {
+      const m = new MeetingTemplate("adopted", { appId: APP, importId: existing.id, title: "Managed now" });
+      return { id: m.id };
+    });
+    const up = await stack.up();
+    assert.equal(up.outputs.id?.value, existing.id);
+    const live = await api.meetings.getMeeting({ appId: APP, meetingId: existing.id });
+    assert.equal(live.title, "Managed now");
+    assert.equal(live.persist_chat, false);
+    await stack.preview({ expectNoChanges: true });
+    await stack.destroy();
+    assert.equal((await api.meetings.getMeeting({ appId: APP, meetingId: existing.id })).status, "INACTIVE");
+  });
+});

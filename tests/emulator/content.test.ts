@@ -1,0 +1,543 @@
+import { strict as assert } from "node:assert";
+import {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  PermissionDeniedError,
+  ValidationError,
+  collect,
+} from "../../sdk";
+import type { ConfigRuleRequest } from "../../sdk/content";
+import { useEmulator } from "../helpers/emulator";
+
+type Envelope = { success: boolean; errors: { code: number; message: string }[]; result: unknown };
+
+const rule = (expression: string, on = true, extra: Partial<ConfigRuleRequest> = {}): ConfigRuleRequest => ({
+  expression,
+  action: "set_config",
+  action_parameters: { content_converter: on },
+  description: `rule for ${expression}`,
+  ...extra,
+});
+
+describe("content area: zones, setting, rules, custom hostnames", () => {
+  const fx = useEmulator();
+
+  /** Requests the emulator saw under the API prefix, to prove local validation sent nothing. */
+  const apiRequests = (): number => fx.em.requestLog.filter((r) => r.url.startsWith("/client/v4/")).length;
+
+  const assertLocal = async (call: () => Promise<unknown>, message: RegExp): Promise<void> => {
+    const before = apiRequests();
+    await assert.rejects(call, (e: unknown) => e instanceof ValidationError && message.test(e.message));
+    assert.equal(apiRequests(), before, "no request was made");
+  };
+
+  const assert400 = (res: { status: number; json: unknown }, message: string | RegExp): void => {
+    assert.equal(res.status, 400);
+    const env = res.json as Envelope;
+    assert.equal(env.success, false);
+    const messages = env.errors.map((e) => e.message);
+    assert.ok(
+      messages.some((m) => (typeof message === "string" ? m === message : message.test(m))),
+      `expected ${String(message)} in ${JSON.stringify(messages)}`,
+    );
+  };
+
+  describe("zones", () => {
+    it("creates, finds by name and gets a zone", async () => {
+      const zone = await fx.api.content.createZone({ name: "Example.COM" });
+      assert.equal(zone.name, "example.com");
+      assert.equal(zone.account.id, fx.em.accountId);
+      assert.equal(zone.status, "active");
+      assert.match(zone.id, /^[0-9a-f]{32}$/);
+      assert.equal(zone.created_on, "2026-01-01T00:00:00.000Z");
+
+      assert.deepEqual(await fx.api.content.getZone({ zoneId: zone.id }), zone);
+      assert.deepEqual(await fx.api.content.findZone({ name: "example.com" }), zone);
+      assert.equal(await fx.api.content.findZone({ name: "other.com" }), undefined);
+    });
+
+    it("sends POST /zones with {name, account:{id}} on the wire", async () => {
+      const res = await fx.http("POST", "/zones", {
+        body: { name: "wire.com", account: { id: fx.em.accountId } },
+      });
+      assert.equal(res.status, 200);
+      const env = res.json as Envelope & { result: { name: string } };
+      assert.equal(env.success, true);
+      assert.equal(env.result.name, "wire.com");
+      const list = await fx.http("GET", "/zones?name=wire.com");
+      const listed = list.json as Envelope & { result: unknown[]; result_info: { total_count: number } };
+      assert.equal(listed.result.length, 1);
+      assert.equal(listed.result_info.total_count, 1);
+    });
+
+    it("lists zones page by page", async () => {
+      for (let i = 0; i < 55; i++) await fx.api.content.createZone({ name: `z${i}.example.com` });
+      const names = (await collect(fx.api.content.listZones())).map((z) => z.name);
+      assert.equal(names.length, 55);
+      assert.equal(names[54], "z54.example.com");
+      assert.ok(fx.em.requestLog.some((r) => r.url.includes("/zones?page=2&per_page=50")));
+    });
+
+    it("refuses a second zone of the same name with 409", async () => {
+      await fx.api.content.createZone({ name: "dup.com" });
+      await assert.rejects(
+        fx.api.content.createZone({ name: "dup.com" }),
+        (e: unknown) =>
+          e instanceof ConflictError && e.apiCode === 1061 && /zone dup\.com already exists/.test(e.message),
+      );
+    });
+
+    it("returns 404 for an unknown zone", async () => {
+      await assert.rejects(
+        fx.api.content.getZone({ zoneId: "0".repeat(32) }),
+        (e: unknown) =>
+          e instanceof NotFoundError && e.apiCode === 1002 && /zone 0{32} not found/.test(e.message),
+      );
+    });
+
+    it("finds the zone after the create's answer was lost instead of creating it twice", async () => {
+      await fx.http("POST", "/__emulator/faults", {
+        body: { method: "POST", path: "^/client/v4/zones$", commitThenDrop: true, times: 1 },
+      });
+      const zone = await fx.api.content.createZone({ name: "lost.com" });
+      assert.equal(zone.name, "lost.com");
+      assert.equal((await collect(fx.api.content.listZones())).length, 1);
+    });
+
+    it("validates locally before any request", async () => {
+      await assertLocal(
+        () => fx.api.content.createZone({ name: "no_underscores.com" }),
+        /createZone: name: must be a hostname/,
+      );
+      await assertLocal(
+        () => fx.api.content.createZone({ name: "single" }),
+        /createZone: name: must be a hostname/,
+      );
+      const before = apiRequests();
+      await assert.rejects(
+        fx.api.content.createZone({ name: "a.com", accountId: "x".repeat(33) }),
+        /accountId: at most 32 characters/,
+      );
+      assert.equal(apiRequests(), before);
+      await assertLocal(() => fx.api.content.getZone({ zoneId: "" }), /getZone: zoneId: must not be empty/);
+    });
+
+    it("answers 400 naming the field", async () => {
+      assert400(
+        await fx.http("POST", "/zones", { body: { name: "a.com" } }),
+        "account: Invalid input: expected object, received undefined",
+      );
+      assert400(
+        await fx.http("POST", "/zones", { body: { name: "bad name", account: { id: fx.em.accountId } } }),
+        /^name: must be a hostname/,
+      );
+      assert400(
+        await fx.http("POST", "/zones", {
+          body: { name: "a.com", account: { id: fx.em.accountId }, plan: "pro" },
+        }),
+        /unrecognized key.*plan/i,
+      );
+    });
+  });
+
+  describe("the content_converter setting", () => {
+    it("starts off, turns on with PATCH {value}, and reports modified_on", async () => {
+      const zone = await fx.api.content.createZone({ name: "s.com" });
+      assert.deepEqual(await fx.api.content.getContentConverter({ zoneId: zone.id }), {
+        id: "content_converter",
+        value: "off",
+        editable: true,
+        modified_on: null,
+      });
+      fx.clock.advance(60_000);
+      const on = await fx.api.content.setContentConverter({ zoneId: zone.id, value: "on" });
+      assert.deepEqual(on, {
+        id: "content_converter",
+        value: "on",
+        editable: true,
+        modified_on: "2026-01-01T00:01:00.000Z",
+      });
+      assert.equal((await fx.api.content.getContentConverter({ zoneId: zone.id })).value, "on");
+    });
+
+    it("refuses other values locally and on the wire", async () => {
+      const zone = await fx.api.content.createZone({ name: "s.com" });
+      await assertLocal(
+        () => fx.api.content.setContentConverter({ zoneId: zone.id, value: "yes" as "on" }),
+        /setContentConverter: value: must be "on" or "off"/,
+      );
+      const res = await fx.http("PATCH", `/zones/${zone.id}/settings/content_converter`, {
+        body: { value: true },
+      });
+      assert400(res, 'value: must be "on" or "off"');
+    });
+
+    it("answers 404 for an unknown setting or zone", async () => {
+      const zone = await fx.api.content.createZone({ name: "s.com" });
+      const res = await fx.http("GET", `/zones/${zone.id}/settings/brotli`);
+      assert.equal(res.status, 404);
+      assert.equal((res.json as Envelope).errors[0]!.message, "zone setting brotli not found");
+      await assert.rejects(
+        fx.api.content.setContentConverter({ zoneId: "f".repeat(32), value: "on" }),
+        (e: unknown) => e instanceof NotFoundError && /zone f{32} not found/.test(e.message),
+      );
+    });
+  });
+
+  describe("the http_config_settings entrypoint", () => {
+    it("is absent (404 → undefined) until the first PUT", async () => {
+      const zone = await fx.api.content.createZone({ name: "r.com" });
+      const raw = await fx.http("GET", `/zones/${zone.id}/rulesets/phases/http_config_settings/entrypoint`);
+      assert.equal(raw.status, 404);
+      assert.equal(
+        (raw.json as Envelope).errors[0]!.message,
+        "entrypoint ruleset of phase http_config_settings not found",
+      );
+      assert.equal(await fx.api.content.getConfigRuleset({ zoneId: zone.id }), undefined);
+    });
+
+    it("assigns ids, versions and last_updated; keeps identity by ref and bumps only changed rules", async () => {
+      const zone = await fx.api.content.createZone({ name: "r.com" });
+      const first = await fx.api.content.putConfigRuleset({
+        zoneId: zone.id,
+        rules: [
+          rule('http.host eq "docs.r.com"', true, { ref: "docs" }),
+          rule('starts_with(http.request.uri.path, "/blog/")'),
+        ],
+      });
+      assert.equal(first.kind, "zone");
+      assert.equal(first.phase, "http_config_settings");
+      assert.equal(first.version, "1");
+      assert.equal(first.rules.length, 2);
+      const [docs, blog] = first.rules;
+      assert.equal(docs!.ref, "docs");
+      assert.equal(docs!.version, "1");
+      assert.equal(docs!.last_updated, "2026-01-01T00:00:00.000Z");
+      assert.match(blog!.id, /^[0-9a-f]{32}$/);
+      assert.equal(blog!.ref, blog!.id, "a rule without ref gets its id as ref");
+      assert.equal(docs!.enabled, true);
+
+      fx.clock.advance(1000);
+      const second = await fx.api.content.putConfigRuleset({
+        zoneId: zone.id,
+        rules: [
+          rule('starts_with(http.request.uri.path, "/blog/")', true, { ref: blog!.ref }),
+          rule('http.host eq "docs.r.com"', false, { ref: "docs" }),
+          rule('http.host eq "new.r.com"'),
+        ],
+      });
+      assert.equal(second.id, first.id);
+      assert.equal(second.version, "2");
+      const [blog2, docs2, added] = second.rules;
+      assert.equal(blog2!.id, blog!.id);
+      assert.equal(blog2!.version, "1", "unchanged rule keeps its version");
+      assert.equal(blog2!.last_updated, "2026-01-01T00:00:00.000Z");
+      assert.equal(docs2!.id, docs!.id);
+      assert.equal(docs2!.version, "2");
+      assert.equal(docs2!.last_updated, "2026-01-01T00:00:01.000Z");
+      assert.equal(docs2!.action_parameters?.content_converter, false);
+      assert.ok(![docs!.id, blog!.id].includes(added!.id));
+
+      // an id from a read keeps identity too; a PUT of nothing empties the rules but keeps the ruleset
+      const third = await fx.api.content.putConfigRuleset({
+        zoneId: zone.id,
+        rules: [{ ...rule('http.host eq "docs.r.com"', false), id: docs!.id }],
+      });
+      assert.equal(third.version, "3");
+      assert.equal(third.rules[0]!.id, docs!.id);
+      assert.equal(third.rules[0]!.ref, "docs");
+      const empty = await fx.api.content.putConfigRuleset({ zoneId: zone.id, rules: [] });
+      assert.equal(empty.version, "4");
+      assert.deepEqual(empty.rules, []);
+      assert.deepEqual(await fx.api.content.getConfigRuleset({ zoneId: zone.id }), empty);
+    });
+
+    it("answers 400 naming the rule index for an unsupported expression", async () => {
+      const zone = await fx.api.content.createZone({ name: "r.com" });
+      const res = await fx.http("PUT", `/zones/${zone.id}/rulesets/phases/http_config_settings/entrypoint`, {
+        body: {
+          rules: [rule('http.host eq "a.r.com"'), rule('http.cookie eq "x"'), rule('http.host matches "x"')],
+        },
+      });
+      assert.equal(res.status, 400);
+      const errors = (res.json as Envelope).errors;
+      assert.equal(errors.length, 2);
+      assert.equal(errors[0]!.code, 20021);
+      assert.match(
+        errors[0]!.message,
+        /^rules\.1\.expression: unsupported field "http\.cookie" .* at offset 0$/,
+      );
+      assert.match(errors[1]!.message, /^rules\.2\.expression: unsupported operator "matches"/);
+      await assert.rejects(
+        fx.api.content.putConfigRuleset({ zoneId: zone.id, rules: [rule('http.cookie eq "x"')] }),
+        (e: unknown) =>
+          e instanceof BadRequestError && e.apiCode === 20021 && /rules\.0\.expression/.test(e.message),
+      );
+      assert.equal(
+        await fx.api.content.getConfigRuleset({ zoneId: zone.id }),
+        undefined,
+        "nothing was stored",
+      );
+    });
+
+    it("answers 400 naming the field for bad rule bodies", async () => {
+      const zone = await fx.api.content.createZone({ name: "r.com" });
+      const put = (body: unknown) =>
+        fx.http("PUT", `/zones/${zone.id}/rulesets/phases/http_config_settings/entrypoint`, { body });
+      assert400(
+        await put({ rules: [{ ...rule('http.host eq "a"'), action: "rewrite" }] }),
+        'rules.0.action: must be "set_config"',
+      );
+      assert400(
+        await put({
+          rules: [{ ...rule('http.host eq "a"'), action_parameters: { content_converter: "on" } }],
+        }),
+        "rules.0.action_parameters.content_converter: must be a boolean",
+      );
+      assert400(
+        await put({
+          rules: [
+            { ...rule('http.host eq "a"'), action_parameters: { content_converter: true, polish: "off" } },
+          ],
+        }),
+        /^rules\.0\.action_parameters\.polish: Unrecognized key.*polish/,
+      );
+      assert400(await put({ rules: [rule("")] }), "rules.0.expression: must not be empty");
+      assert400(
+        await put({ rules: [rule("x".repeat(4097))] }),
+        "rules.0.expression: must be at most 4096 characters",
+      );
+      assert400(
+        await put({
+          rules: [rule('http.host eq "a"', true, { ref: "x" }), rule('http.host eq "b"', true, { ref: "x" })],
+        }),
+        "rules.1.ref: must be unique within the ruleset",
+      );
+      assert400(
+        await put({ rules: [{ ...rule('http.host eq "a"'), id: "nope" }] }),
+        "rules.0.id: no rule with this id in the entrypoint",
+      );
+      assert400(await put({}), "rules: must be an array of rules");
+      const phase = await fx.http(
+        "PUT",
+        `/zones/${zone.id}/rulesets/phases/http_request_firewall_custom/entrypoint`,
+        {
+          body: { rules: [] },
+        },
+      );
+      assert400(phase, "phase: must be http_config_settings (the only phase the emulator serves)");
+    });
+
+    it("validates rules locally", async () => {
+      const zone = await fx.api.content.createZone({ name: "r.com" });
+      await assertLocal(
+        () =>
+          fx.api.content.putConfigRuleset({
+            zoneId: zone.id,
+            rules: [{ ...rule('http.host eq "a"'), action: "block" as "set_config" }],
+          }),
+        /putConfigRuleset: rules\.0\.action: must be "set_config"/,
+      );
+      await assertLocal(
+        () =>
+          fx.api.content.putConfigRuleset({
+            zoneId: zone.id,
+            rules: [
+              rule('http.host eq "a"', true, { ref: "x" }),
+              rule('http.host eq "b"', true, { ref: "x" }),
+            ],
+          }),
+        /rules\.1\.ref: must be unique within the ruleset/,
+      );
+      await assertLocal(
+        () =>
+          fx.api.content.putConfigRuleset({
+            zoneId: zone.id,
+            rules: [rule('http.host eq "a"', true, { description: "d".repeat(501) })],
+          }),
+        /rules\.0\.description: must be at most 500 characters/,
+      );
+    });
+  });
+
+  describe("custom hostnames", () => {
+    it("creates, lists, gets, patches metadata and deletes", async () => {
+      const zone = await fx.api.content.createZone({ name: "saas.com" });
+      const created = await fx.api.content.createCustomHostname({
+        zoneId: zone.id,
+        hostname: "Shop.Customer.net",
+        ssl: { method: "txt", type: "dv" },
+      });
+      assert.equal(created.hostname, "shop.customer.net");
+      assert.equal(created.status, "active");
+      assert.deepEqual(created.ssl, { status: "active", method: "txt", type: "dv" });
+      assert.equal(created.custom_metadata, undefined);
+
+      const patched = await fx.api.content.updateCustomHostname({
+        zoneId: zone.id,
+        customHostnameId: created.id,
+        custom_metadata: { content_converter: "enabled" },
+      });
+      assert.deepEqual(patched.custom_metadata, { content_converter: "enabled" });
+      assert.deepEqual(
+        await fx.api.content.getCustomHostname({ zoneId: zone.id, customHostnameId: created.id }),
+        patched,
+      );
+
+      await fx.api.content.createCustomHostname({ zoneId: zone.id, hostname: "b.customer.net" });
+      const all = await collect(fx.api.content.listCustomHostnames({ zoneId: zone.id }));
+      assert.deepEqual(
+        all.map((h) => h.hostname),
+        ["shop.customer.net", "b.customer.net"],
+      );
+      const one = await collect(
+        fx.api.content.listCustomHostnames({ zoneId: zone.id, hostname: "b.customer.net" }),
+      );
+      assert.equal(one.length, 1);
+
+      const cleared = await fx.api.content.updateCustomHostname({
+        zoneId: zone.id,
+        customHostnameId: created.id,
+        custom_metadata: {},
+      });
+      assert.equal(cleared.custom_metadata, undefined);
+
+      assert.deepEqual(
+        await fx.api.content.deleteCustomHostname({ zoneId: zone.id, customHostnameId: created.id }),
+        { id: created.id },
+      );
+      await assert.rejects(
+        fx.api.content.getCustomHostname({ zoneId: zone.id, customHostnameId: created.id }),
+        (e: unknown) =>
+          e instanceof NotFoundError && e.message.includes(`custom hostname ${created.id} not found`),
+      );
+      await assert.rejects(
+        fx.api.content.deleteCustomHostname({ zoneId: zone.id, customHostnameId: created.id }),
+        (e: unknown) => e instanceof NotFoundError,
+      );
+    });
+
+    it("refuses a hostname that exists already, in any zone", async () => {
+      const a = await fx.api.content.createZone({ name: "a.com" });
+      const b = await fx.api.content.createZone({ name: "b.com" });
+      await fx.api.content.createCustomHostname({ zoneId: a.id, hostname: "x.customer.net" });
+      await assert.rejects(
+        fx.api.content.createCustomHostname({ zoneId: b.id, hostname: "x.customer.net" }),
+        (e: unknown) =>
+          e instanceof ConflictError &&
+          e.apiCode === 1406 &&
+          /custom hostname x\.customer\.net already exists/.test(e.message),
+      );
+    });
+
+    it("answers 400 naming the field, and validates locally", async () => {
+      const zone = await fx.api.content.createZone({ name: "saas.com" });
+      const base = `/zones/${zone.id}/custom_hostnames`;
+      assert400(
+        await fx.http("POST", base, { body: { hostname: "-bad-.com" } }),
+        /^hostname: must be a hostname/,
+      );
+      assert400(
+        await fx.http("POST", base, {
+          body: { hostname: "ok.com", custom_metadata: { content_converter: true } },
+        }),
+        "custom_metadata.content_converter: must be a string",
+      );
+      assert400(
+        await fx.http("POST", base, { body: { hostname: "ok.com", ssl: { method: "dns" } } }),
+        'ssl.method: must be "http", "txt" or "email"',
+      );
+      const created = await fx.api.content.createCustomHostname({ zoneId: zone.id, hostname: "ok.com" });
+      assert400(
+        await fx.http("PATCH", `${base}/${created.id}`, { body: {} }),
+        "body: must set at least one of ssl, custom_metadata",
+      );
+      await assertLocal(
+        () =>
+          fx.api.content.updateCustomHostname({
+            zoneId: zone.id,
+            customHostnameId: created.id,
+            custom_metadata: { content_converter: 1 as unknown as string },
+          }),
+        /updateCustomHostname: custom_metadata\.content_converter: must be a string/,
+      );
+      await assertLocal(
+        () => fx.api.content.createCustomHostname({ zoneId: zone.id, hostname: "nodot" }),
+        /createCustomHostname: hostname: must be a hostname/,
+      );
+    });
+  });
+
+  describe("authentication", () => {
+    it("refuses a missing or unknown token with 401", async () => {
+      const missing = await fx.http("GET", "/zones", { token: null });
+      assert.equal(missing.status, 401);
+      assert.equal((missing.json as Envelope).errors[0]!.message, "Authentication error");
+      const wrong = fx.client({ token: "not-a-token" });
+      await assert.rejects(
+        wrong.content.listZones().next(),
+        (e: unknown) => e instanceof AuthenticationError && e.apiCode === 10000,
+      );
+    });
+
+    it("requires the permission of each operation", async () => {
+      const zone = await fx.api.content.createZone({ name: "p.com" });
+      const reader = fx.client({ token: fx.token("account", ["zone:read"]) });
+      assert.equal((await reader.content.getZone({ zoneId: zone.id })).id, zone.id);
+      assert.equal((await reader.content.getContentConverter({ zoneId: zone.id })).value, "off");
+      const denied = (e: unknown): boolean =>
+        e instanceof PermissionDeniedError &&
+        e.apiCode === 9109 &&
+        /Unauthorized to access requested resource/.test(e.message);
+      await assert.rejects(reader.content.createZone({ name: "q.com" }), denied);
+      await assert.rejects(reader.content.setContentConverter({ zoneId: zone.id, value: "on" }), denied);
+      await assert.rejects(reader.content.putConfigRuleset({ zoneId: zone.id, rules: [] }), denied);
+      await assert.rejects(
+        reader.content.createCustomHostname({ zoneId: zone.id, hostname: "c.net" }),
+        denied,
+      );
+
+      const settings = fx.client({ token: fx.token("account", ["zone:settings:edit"]) });
+      assert.equal(
+        (await settings.content.setContentConverter({ zoneId: zone.id, value: "on" })).value,
+        "on",
+      );
+      await assert.rejects(settings.content.getZone({ zoneId: zone.id }), denied);
+      const rules = fx.client({ token: fx.token("account", ["rulesets:edit"]) });
+      assert.equal((await rules.content.putConfigRuleset({ zoneId: zone.id, rules: [] })).version, "1");
+      const hostnames = fx.client({ token: fx.token("account", ["custom_hostnames:edit"]) });
+      assert.equal(
+        (await hostnames.content.createCustomHostname({ zoneId: zone.id, hostname: "c.net" })).hostname,
+        "c.net",
+      );
+      const zones = fx.client({ token: fx.token("account", ["zone:edit"]) });
+      assert.equal((await zones.content.createZone({ name: "q.com" })).name, "q.com");
+    });
+
+    it("refuses a token of another account with 403 and hides its zones from listings", async () => {
+      const zone = await fx.api.content.createZone({ name: "mine.com" });
+      const other = fx.em.auth.add({
+        scope: "account",
+        permissions: ["*"] as never[],
+        accountId: "other-account",
+      }).value;
+      const client = fx.client({ token: other, accountId: "other-account" });
+      await assert.rejects(
+        client.content.getZone({ zoneId: zone.id }),
+        (e: unknown) => e instanceof PermissionDeniedError && e.status === 403,
+      );
+      await assert.rejects(
+        client.content.putConfigRuleset({ zoneId: zone.id, rules: [] }),
+        (e: unknown) => e instanceof PermissionDeniedError,
+      );
+      assert.deepEqual(await collect(client.content.listZones()), []);
+      const res = await fx.http("POST", "/zones", {
+        body: { name: "theirs.com", account: { id: fx.em.accountId } },
+        token: other,
+      });
+      assert.equal(res.status, 403);
+    });
+  });
+});

@@ -1,0 +1,516 @@
+import { strict as assert } from "node:assert";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { UNKNOWN } from "../../provider/inputs";
+import {
+  METADATA_EXPRESSION,
+  applyDefaults,
+  checkInputs as checkRule,
+  handler as rule,
+  planRemoval,
+  planUpsert,
+  quote,
+  ruleBody,
+  ruleExpression,
+  updateEntrypoint,
+  type ConfigRuleInputs,
+  type ConfigRuleOutputs,
+} from "../../provider/resources/config-rule";
+import {
+  checkInputs as checkSetting,
+  handler as setting,
+  type ZoneContentConverterInputs,
+} from "../../provider/resources/zone-content-converter";
+import type { HandlerContext } from "../../provider/types";
+import type { AccountApi } from "../../sdk";
+import type { ConfigRule as LiveRule, ConfigRuleRequest } from "../../sdk/content";
+import { useEmulator } from "../helpers/emulator";
+import { providerContext } from "../helpers/provider-context";
+
+const live = (ref: string, expression = `http.host eq "${ref}.com"`, on = true): LiveRule => ({
+  id: `id-${ref}`,
+  ref,
+  version: "1",
+  expression,
+  action: "set_config",
+  action_parameters: { content_converter: on },
+  description: "",
+  enabled: true,
+  last_updated: "2026-01-01T00:00:00.000Z",
+});
+
+const foreignRule = (ref: string, expression: string): ConfigRuleRequest => ({
+  ref,
+  expression,
+  action: "set_config",
+  action_parameters: { content_converter: false },
+  description: "made by hand",
+});
+
+describe("content resources: pure planning", () => {
+  it("quotes string literals of the expression language", () => {
+    assert.equal(quote('a"b\\c'), '"a\\"b\\\\c"');
+  });
+
+  describe("ruleExpression", () => {
+    const table: [Partial<ConfigRuleInputs>, string][] = [
+      [{ host: "Docs.Example.com" }, 'http.host eq "docs.example.com"'],
+      [{ pathPrefix: "/docs/" }, 'starts_with(http.request.uri.path, "/docs/")'],
+      [
+        { customHostnameMetadata: true },
+        'lookup_json_string(cf.hostname.metadata, "content_converter") eq "enabled"',
+      ],
+      [
+        { host: "a.com", pathPrefix: '/say "hi"/' },
+        'http.host eq "a.com" and starts_with(http.request.uri.path, "/say \\"hi\\"/")',
+      ],
+      [{ expression: 'http.host in {"a.com" "b.com"}' }, 'http.host in {"a.com" "b.com"}'],
+    ];
+    for (const [inputs, expected] of table) {
+      it(`${JSON.stringify(inputs)} → ${expected}`, () => assert.equal(ruleExpression(inputs), expected));
+    }
+  });
+
+  describe("ConfigRule check", () => {
+    const ZONE = "z".repeat(32);
+    const table: [Record<string, unknown>, string[]][] = [
+      [{ zoneId: ZONE, host: "a.com" }, []],
+      [{ zoneId: ZONE, pathPrefix: "/docs/", host: UNKNOWN }, []],
+      [
+        { zoneId: ZONE },
+        ["expression: one of host, pathPrefix, customHostnameMetadata or expression is required"],
+      ],
+      [{ host: "a.com" }, ["zoneId: required"]],
+      [{ zoneId: "x".repeat(33), host: "a.com" }, ["zoneId: must be at most 32 characters"]],
+      [
+        { zoneId: ZONE, host: "not a host" },
+        ["host: must be a hostname of at least two labels (letters, digits, inner hyphens; at most 253)"],
+      ],
+      [{ zoneId: ZONE, pathPrefix: "docs/" }, ['pathPrefix: must start with "/"']],
+      [
+        { zoneId: ZONE, host: "a.com", expression: 'http.host eq "b"' },
+        ["expression: cannot be combined with host"],
+      ],
+      [
+        { zoneId: ZONE, host: "a.com", customHostnameIds: ["abc"] },
+        ["customHostnameIds: needs customHostnameMetadata: true (the rule must read the metadata it sets)"],
+      ],
+      [
+        { zoneId: ZONE, customHostnameMetadata: true, customHostnameIds: ["a", "a"] },
+        ["customHostnameIds: must not repeat an id"],
+      ],
+      [{ zoneId: ZONE, host: "a.com", contentConverter: "yes" }, ["contentConverter: must be a boolean"]],
+      [
+        { zoneId: ZONE, host: "a.com", description: "d".repeat(501) },
+        ["description: must be at most 500 characters"],
+      ],
+      [{ zoneId: ZONE, expression: "x".repeat(4097) }, ["expression: must be at most 4096 characters"]],
+      [{ zoneId: ZONE, host: "a.com", ref: "r".repeat(65) }, ["ref: must be at most 64 characters"]],
+      [{ zoneId: ZONE, host: "a.com", hostname: "typo" }, ["hostname: is not a known field"]],
+    ];
+    for (const [news, reasons] of table) {
+      it(`${JSON.stringify(news).slice(0, 90)} → ${reasons.length ? reasons.join("; ") : "ok"}`, () =>
+        assert.deepEqual(
+          checkRule(news).map((f) => f.reason),
+          reasons,
+        ));
+    }
+
+    it("fills defaults and keeps a generated ref stable across checks", () => {
+      const first = applyDefaults({ zoneId: ZONE, host: "a.com" }, undefined);
+      assert.equal(first.contentConverter, true);
+      assert.equal(first.enabled, true);
+      assert.equal(first.description, "");
+      assert.match(first.ref, /^pulumi-[0-9a-f]{16}$/);
+      assert.equal(applyDefaults({ zoneId: ZONE, host: "b.com" }, first).ref, first.ref);
+      assert.equal(applyDefaults({ zoneId: ZONE, host: "b.com", ref: "mine" }, first).ref, "mine");
+    });
+  });
+
+  describe("ZoneContentConverter check", () => {
+    const table: [Record<string, unknown>, string[]][] = [
+      [{ zoneId: "z1" }, []],
+      [{ zoneId: "z1", value: "off" }, []],
+      [{ zoneId: "z1", value: "yes" }, ['value: must be "on" or "off"']],
+      [{}, ["zoneId: required"]],
+      [{ zoneId: "z1", importId: "z2" }, ["importId: must equal zoneId (the setting's id is its zone's)"]],
+      [{ zoneId: "z1", enabled: true }, ["enabled: is not a known field"]],
+    ];
+    for (const [news, reasons] of table) {
+      it(`${JSON.stringify(news)} → ${reasons.join("; ") || "ok"}`, () =>
+        assert.deepEqual(
+          checkSetting(news).map((f) => f.reason),
+          reasons,
+        ));
+    }
+  });
+
+  describe("planning the entrypoint", () => {
+    const mine: ConfigRuleRequest = {
+      ref: "mine",
+      expression: 'http.host eq "mine.com"',
+      action: "set_config",
+      action_parameters: { content_converter: true },
+      description: "",
+      enabled: true,
+    };
+
+    it("appends its rule and writes every other rule back with its id", () => {
+      const planned = planUpsert([live("a"), live("b")], mine)!;
+      assert.deepEqual(
+        planned.map((r) => [r.id, r.ref]),
+        [
+          ["id-a", "a"],
+          ["id-b", "b"],
+          [undefined, "mine"],
+        ],
+      );
+    });
+
+    it("replaces its own rule in place, and plans nothing when it is already as wanted", () => {
+      const current = [live("a"), live("mine", 'http.host eq "old.com"'), live("b")];
+      const planned = planUpsert(current, mine)!;
+      assert.equal(planned[1]!.id, "id-mine");
+      assert.equal(planned[1]!.expression, 'http.host eq "mine.com"');
+      assert.equal(planned.length, 3);
+      assert.equal(planUpsert([live("a"), live("mine", 'http.host eq "mine.com"')], mine), undefined);
+    });
+
+    it("adopts a rule by id or ref, taking it over in place", () => {
+      const planned = planUpsert([live("a"), live("hand")], mine, "id-hand")!;
+      assert.deepEqual(planned[1], { ...mine, id: "id-hand" });
+      assert.deepEqual(planUpsert([live("hand")], mine, "hand")![0], { ...mine, id: "id-hand" });
+    });
+
+    it("removes only its own rule", () => {
+      assert.deepEqual(
+        planRemoval([live("a"), live("mine"), live("b")], "mine")!.map((r) => r.ref),
+        ["a", "b"],
+      );
+      assert.equal(planRemoval([live("a")], "mine"), undefined);
+    });
+  });
+
+  it("diff: zone and ref replace; matcher and action changes update in place; importId never counts", async () => {
+    const ctx = {} as HandlerContext;
+    const olds = {
+      ...applyDefaults({ zoneId: "z", host: "a.com", ref: "r" }, undefined),
+      ruleId: "i",
+      rulesetId: "s",
+      ruleVersion: "1",
+      lastUpdated: "t",
+      ruleExpression: 'http.host eq "a.com"',
+    } as ConfigRuleOutputs;
+    const same = applyDefaults({ zoneId: "z", host: "a.com", ref: "r", importId: "x" }, undefined);
+    assert.deepEqual(await rule.diff("z/r", olds, same, ctx), {
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    const moved = applyDefaults(
+      { zoneId: "z", pathPrefix: "/d/", ref: "r", contentConverter: false },
+      undefined,
+    );
+    const d = await rule.diff("z/r", olds, moved, ctx);
+    assert.deepEqual(d.replaces, []);
+    assert.equal(d.changes, true);
+    assert.deepEqual((await rule.diff("z/r", olds, { ...same, zoneId: "y", ref: "q" }, ctx)).replaces, [
+      "zoneId",
+      "ref",
+    ]);
+  });
+});
+
+describe("content resources against the emulator", () => {
+  const fx = useEmulator();
+  let ctx: HandlerContext;
+  let logs: string[];
+  let zoneId: string;
+
+  beforeEach(async () => {
+    logs = [];
+    ctx = providerContext(fx, logs);
+    zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+  });
+
+  const checked = async (
+    news: Record<string, unknown>,
+    olds?: ConfigRuleInputs,
+  ): Promise<ConfigRuleInputs> => {
+    const r = await rule.check(olds, news, ctx);
+    assert.deepEqual(r.failures ?? [], []);
+    return r.inputs!;
+  };
+  const refs = async (): Promise<string[]> =>
+    ((await fx.api.content.getConfigRuleset({ zoneId }))?.rules ?? []).map((r) => r.ref ?? "");
+
+  describe("ZoneContentConverter", () => {
+    const inputs = async (news: Record<string, unknown>): Promise<ZoneContentConverterInputs> =>
+      (await setting.check(undefined, news, ctx)).inputs!;
+
+    it("turns the setting on, reads it back without drift, shows out-of-band drift, updates and turns off on delete", async () => {
+      const ins = await inputs({ zoneId });
+      assert.equal(ins.value, "on");
+      const { id, outs } = await setting.create(ins, ctx);
+      assert.equal(id, zoneId);
+      assert.equal(outs.value, "on");
+      assert.equal((await fx.api.content.getContentConverter({ zoneId })).value, "on");
+
+      const read = await setting.read(id, outs, ctx);
+      assert.deepEqual(read!.inputs, ins);
+      assert.deepEqual(read!.props, outs);
+
+      await fx.api.content.setContentConverter({ zoneId, value: "off" });
+      const drifted = await setting.read(id, outs, ctx);
+      assert.equal(drifted!.inputs.value, "off");
+      assert.equal((await setting.diff(id, drifted!.props, ins, ctx)).changes, true);
+      await setting.update(id, drifted!.props, ins, ctx);
+      assert.equal((await fx.api.content.getContentConverter({ zoneId })).value, "on");
+
+      await setting.delete(id, outs, ctx);
+      assert.equal((await fx.api.content.getContentConverter({ zoneId })).value, "off");
+      assert.deepEqual(logs, [
+        `ZoneContentConverter: content_converter of zone ${zoneId} set off (a zone setting cannot be deleted)`,
+      ]);
+    });
+
+    it("treats a missing zone as gone on read and delete", async () => {
+      const ghost = "0".repeat(32);
+      const outs = { zoneId: ghost, value: "on" as const, editable: true, modifiedOn: null };
+      assert.equal(await setting.read(ghost, outs, ctx), undefined);
+      await setting.delete(ghost, outs, ctx);
+      assert.deepEqual(logs, []);
+    });
+
+    it("adopts through importId and fails clearly when the zone is missing", async () => {
+      const { id } = await setting.create(await inputs({ zoneId, importId: zoneId, value: "off" }), ctx);
+      assert.equal(id, zoneId);
+      const ghost = "0".repeat(32);
+      await assert.rejects(
+        setting.create(await inputs({ zoneId: ghost, importId: ghost }), ctx),
+        /importId: zone 0{32} not found; nothing to adopt/,
+      );
+    });
+  });
+
+  describe("ConfigRule", () => {
+    it("creates several rules of one zone in parallel and keeps every rule it does not own", async () => {
+      await fx.api.content.putConfigRuleset({
+        zoneId,
+        rules: [foreignRule("hand", 'http.host eq "hand.example.com"')],
+      });
+      const all = await Promise.all(
+        ["a", "b", "c", "d", "e"].map(async (name) =>
+          rule.create(await checked({ zoneId, host: `${name}.example.com`, ref: name }), ctx),
+        ),
+      );
+      assert.deepEqual((await refs()).sort(), ["a", "b", "c", "d", "e", "hand"]);
+      assert.deepEqual(
+        all.map((r) => r.id),
+        ["a", "b", "c", "d", "e"].map((n) => `${zoneId}/${n}`),
+      );
+      const hand = (await fx.api.content.getConfigRuleset({ zoneId }))!.rules.find((r) => r.ref === "hand")!;
+      assert.equal(hand.description, "made by hand");
+      assert.equal(hand.version, "1", "the foreign rule was never changed");
+
+      await Promise.all(all.slice(0, 3).map(({ id, outs }) => rule.delete(id, outs, ctx)));
+      assert.deepEqual((await refs()).sort(), ["d", "e", "hand"]);
+    });
+
+    it("reads without drift, shows an out-of-band change, and update restores it", async () => {
+      const ins = await checked({ zoneId, pathPrefix: "/docs/", description: "docs" });
+      const { id, outs } = await rule.create(ins, ctx);
+      assert.equal(outs.ruleExpression, 'starts_with(http.request.uri.path, "/docs/")');
+      assert.match(outs.ruleId, /^[0-9a-f]{32}$/);
+      assert.equal(outs.ruleVersion, "1");
+      const read = await rule.read(id, outs, ctx);
+      assert.deepEqual(read!.inputs, ins);
+      assert.deepEqual(read!.props, outs);
+
+      const rs = (await fx.api.content.getConfigRuleset({ zoneId }))!;
+      await fx.api.content.putConfigRuleset({
+        zoneId,
+        rules: rs.rules.map((r) => ({
+          ref: r.ref!,
+          expression: 'starts_with(http.request.uri.path, "/blog/")',
+          action: "set_config" as const,
+          action_parameters: { content_converter: false },
+          description: "docs",
+        })),
+      });
+      const drifted = (await rule.read(id, outs, ctx))!;
+      assert.deepEqual(drifted.inputs, {
+        zoneId,
+        ref: ins.ref,
+        expression: 'starts_with(http.request.uri.path, "/blog/")',
+        contentConverter: false,
+        description: "docs",
+        enabled: true,
+      });
+      assert.equal((await rule.diff(id, drifted.props, ins, ctx)).changes, true);
+      const { outs: fixed } = await rule.update(id, drifted.props, ins, ctx);
+      assert.equal(fixed.ruleExpression, 'starts_with(http.request.uri.path, "/docs/")');
+      assert.equal(fixed.ruleId, outs.ruleId, "the rule kept its id");
+      assert.equal(fixed.ruleVersion, "3");
+      assert.deepEqual((await rule.read(id, fixed, ctx))!.inputs, ins);
+    });
+
+    it("is gone on read when its rule, the entrypoint or the zone is gone", async () => {
+      const ins = await checked({ zoneId, host: "a.example.com" });
+      const { id, outs } = await rule.create(ins, ctx);
+      await fx.api.content.putConfigRuleset({ zoneId, rules: [] });
+      assert.equal(await rule.read(id, outs, ctx), undefined);
+      const ghost = { ...outs, zoneId: "0".repeat(32) };
+      assert.equal(await rule.read(id, ghost, ctx), undefined);
+      await rule.delete(id, ghost, ctx);
+    });
+
+    it("refuses to take over an existing ref without importId, and adopts with it", async () => {
+      await fx.api.content.putConfigRuleset({
+        zoneId,
+        rules: [foreignRule("hand", 'http.host eq "old.example.com"')],
+      });
+      const handId = (await fx.api.content.getConfigRuleset({ zoneId }))!.rules[0]!.id;
+      await assert.rejects(
+        rule.create(await checked({ zoneId, host: "a.example.com", ref: "hand" }), ctx),
+        /ref: a rule with ref "hand" already exists in zone [0-9a-f]+; set importId: "hand" to adopt it/,
+      );
+      await assert.rejects(
+        rule.create(await checked({ zoneId, host: "a.example.com", importId: "nope" }), ctx),
+        /importId: no rule with id or ref "nope" in zone [0-9a-f]+'s http_config_settings entrypoint; nothing to adopt/,
+      );
+      const adopted = await rule.create(
+        await checked({ zoneId, host: "a.example.com", ref: "managed", importId: handId }),
+        ctx,
+      );
+      assert.equal(adopted.outs.ruleId, handId);
+      assert.deepEqual(await refs(), ["managed"]);
+    });
+
+    it("opts custom hostnames in through metadata, keeping other keys, and takes it back on delete", async () => {
+      const shop = await fx.api.content.createCustomHostname({
+        zoneId,
+        hostname: "shop.customer.net",
+        custom_metadata: { tier: "gold" },
+      });
+      const blog = await fx.api.content.createCustomHostname({ zoneId, hostname: "blog.customer.net" });
+      const ins = await checked({
+        zoneId,
+        customHostnameMetadata: true,
+        customHostnameIds: [shop.id, blog.id],
+      });
+      const { id, outs } = await rule.create(ins, ctx);
+      assert.equal(outs.ruleExpression, METADATA_EXPRESSION);
+      const meta = async (chid: string) =>
+        (await fx.api.content.getCustomHostname({ zoneId, customHostnameId: chid })).custom_metadata;
+      assert.deepEqual(await meta(shop.id), { tier: "gold", content_converter: "enabled" });
+      assert.deepEqual(await meta(blog.id), { content_converter: "enabled" });
+      assert.deepEqual((await rule.read(id, outs, ctx))!.inputs, ins);
+
+      // drift: someone opts blog out; read shows it, update puts it back
+      await fx.api.content.updateCustomHostname({ zoneId, customHostnameId: blog.id, custom_metadata: {} });
+      const drifted = (await rule.read(id, outs, ctx))!;
+      assert.deepEqual(drifted.inputs.customHostnameIds, [shop.id]);
+      await rule.update(id, drifted.props, ins, ctx);
+      assert.deepEqual(await meta(blog.id), { content_converter: "enabled" });
+
+      // dropping a hostname from the list opts it out
+      const fewer = await checked(
+        { zoneId, customHostnameMetadata: true, customHostnameIds: [shop.id] },
+        ins,
+      );
+      const { outs: after } = await rule.update(id, outs, fewer, ctx);
+      assert.equal(await meta(blog.id), undefined);
+
+      await rule.delete(id, after, ctx);
+      assert.deepEqual(await meta(shop.id), { tier: "gold" });
+      assert.deepEqual(await refs(), []);
+    });
+
+    it("starts over when the entrypoint changed between its read and its write", async () => {
+      const real = fx.client();
+      const other = fx.client();
+      let reads = 0;
+      const api = {
+        content: {
+          getConfigRuleset: async (p: { zoneId: string }) => {
+            if (++reads === 2) {
+              // another writer lands between our read and our re-check
+              await other.content.putConfigRuleset({
+                zoneId,
+                rules: [foreignRule("hand", 'http.host eq "h.example.com"')],
+              });
+            }
+            return real.content.getConfigRuleset(p);
+          },
+          putConfigRuleset: (p: { zoneId: string; rules: readonly ConfigRuleRequest[] }) =>
+            real.content.putConfigRuleset(p),
+        },
+      } as unknown as AccountApi;
+      const ins = await checked({ zoneId, host: "a.example.com", ref: "mine" });
+      const sleeps: number[] = [];
+      const result = await updateEntrypoint(api, zoneId, (rules) => planUpsert(rules, ruleBody(ins)), {
+        sleep: async (ms) => {
+          sleeps.push(ms);
+        },
+      });
+      assert.equal(sleeps.length, 1, "one more attempt");
+      assert.deepEqual(
+        result!.rules.map((r) => r.ref),
+        ["hand", "mine"],
+      );
+      assert.equal(result!.version, "2");
+    });
+
+    it("gives up with a clear error when the entrypoint never holds still", async () => {
+      const real = fx.client();
+      let n = 0;
+      const api = {
+        content: {
+          getConfigRuleset: async (p: { zoneId: string }) => {
+            await real.content.putConfigRuleset({
+              zoneId,
+              rules: [foreignRule(`r${++n}`, 'http.host eq "x.example.com"')],
+            });
+            return real.content.getConfigRuleset(p);
+          },
+          putConfigRuleset: () => assert.fail("never gets to write"),
+        },
+      } as unknown as AccountApi;
+      await assert.rejects(
+        updateEntrypoint(
+          api,
+          zoneId,
+          (rules) => planUpsert(rules, foreignRule("mine", 'http.host eq "m.example.com"')),
+          {
+            maxAttempts: 3,
+            sleep: async () => {},
+          },
+        ),
+        new RegExp(
+          `zone ${zoneId}: the http_config_settings entrypoint kept changing during 3 attempts; try again`,
+        ),
+      );
+    });
+
+    it("makes the edge convert what the rule matches", async () => {
+      const server: Server = createServer((_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" }).end("<h1>Hello</h1>");
+      });
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      try {
+        await fx.http("PUT", `/__emulator/content/zones/${zoneId}/origin`, {
+          body: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+        });
+        await rule.create(await checked({ zoneId, pathPrefix: "/docs/" }), ctx);
+        const docs = await fx.api.content.fetchMarkdown(`${fx.em.origin}/__edge/example.com/docs/x`);
+        assert.equal(docs.converted && docs.body, "# Hello");
+        const other = await fx.api.content.fetchMarkdown(`${fx.em.origin}/__edge/example.com/blog/x`);
+        assert.equal(other.converted, false);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    });
+  });
+});
