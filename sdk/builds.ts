@@ -263,6 +263,43 @@ export class BuildsApi {
   }
 
   /**
+   * Uploads a script as the public API does (`PUT …/workers/scripts/{name}`, multipart: a `metadata`
+   * JSON part and the module files). Scripts are made outside the build service; this is the way in
+   * that lets a program or test make one before pointing triggers at it. Returns `id` (name) and `tag`.
+   */
+  async uploadScript(
+    scriptName: string,
+    params: AccountParams & { mainModule?: string; modules?: Record<string, string> } = {},
+    options: CallOptions = {},
+  ): Promise<Script> {
+    const p = validate(
+      P.scriptName,
+      { scriptName, ...(params.accountId ? { accountId: params.accountId } : {}) },
+      "builds.uploadScript",
+    );
+    const a = this.client.account(p.accountId);
+    const modules = params.modules ?? {
+      "index.js": "export default { fetch() { return new Response('ok'); } };",
+    };
+    const mainModule = params.mainModule ?? Object.keys(modules)[0] ?? "index.js";
+    const form = new FormData();
+    form.append(
+      "metadata",
+      new Blob([JSON.stringify({ main_module: mainModule })], { type: "application/json" }),
+    );
+    for (const [file, code] of Object.entries(modules)) {
+      form.append(file, new Blob([code], { type: "application/javascript+module" }), file);
+    }
+    return this.#value("build", {
+      method: "PUT",
+      path: path`/accounts/${a}/workers/scripts/${scriptName}`,
+      body: form,
+      schema: ScriptSchema,
+      ...options,
+    });
+  }
+
+  /**
    * The tag of the script with this name. A value that already is a tag of the account's scripts is
    * returned as is, so callers may pass either.
    */
