@@ -2,6 +2,7 @@
  * Client for the build service (spec section A) and the script endpoints it depends on. Build-service
  * paths take a script's tag, script paths its name; errors from either get a hint saying which.
  */
+import { abortableSleep } from "./sleep";
 import { z } from "zod";
 import { path, type ApiClient, type ApiResponse, type RequestSpec } from "./client";
 import {
@@ -213,21 +214,6 @@ const P = {
     maxPollIntervalMs: z.number().positive("must be greater than 0").optional(),
   }),
 };
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError("wait"));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new AbortedError("wait"));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 const isConnectionFailure = (e: unknown): boolean =>
   e instanceof ConnectionError || e instanceof TimeoutError;
@@ -728,7 +714,7 @@ export class BuildsApi {
     validate(P.build, { accountId: options.accountId, buildUuid }, "builds.waitForBuild");
     validate(P.wait, options, "builds.waitForBuild");
     const now = options.now ?? Date.now;
-    const sleep = options.sleep ?? defaultSleep;
+    const sleep = options.sleep ?? abortableSleep;
     const deadlineMs = options.deadlineMs ?? 30 * 60_000;
     const maxInterval = options.maxPollIntervalMs ?? 15_000;
     let interval = Math.min(options.pollIntervalMs ?? 2_000, maxInterval);

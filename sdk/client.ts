@@ -3,6 +3,7 @@
  * timeouts, aborts, the retry policy, envelope unwrapping and typed errors. Area modules build on
  * `ApiClient.request` and never touch undici themselves.
  */
+import { abortableSleep } from "./sleep";
 import { Agent, type Dispatcher } from "undici";
 import type { z } from "zod";
 import {
@@ -250,21 +251,6 @@ export function parseRetryAfter(headers: Record<string, string>, now: number): n
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError("wait", { cause: signal.reason }));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new AbortedError("wait", { cause: signal?.reason }));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 export interface ResolvedConfig {
   baseUrl: string;
   token: string;
@@ -368,7 +354,7 @@ export class ApiClient {
     this.#retry = checkRetry({ ...DEFAULT_RETRY, ...options.retry });
     for (const name of ["onEvent", "sleep", "random", "now"] as const) checkFunction(options[name], name);
     this.#onEvent = options.onEvent;
-    this.#sleep = options.sleep ?? defaultSleep;
+    this.#sleep = options.sleep ?? abortableSleep;
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
     const connections = options.connections ?? 16;

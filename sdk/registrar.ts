@@ -2,6 +2,7 @@
  * Client for the registrar area (spec section E): availability search and check, registrations and
  * their asynchronous workflows, an exact price quote, and the deprecated domain endpoints.
  */
+import { abortableSleep } from "./sleep";
 import { z } from "zod";
 import { path, type ApiClient } from "./client";
 import {
@@ -248,21 +249,6 @@ export interface Quote {
   renewal_cost: string;
   /** registration_cost + (years − 1) × renewal_cost, exact. */
   total: string;
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError("wait"));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new AbortedError("wait"));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** The first attempt may have landed: no answer came, or a gateway answered for the service. */

@@ -3,6 +3,7 @@
  * namespace (`/accounts/{a}/ai-search/instances/...`) and in a named one
  * (`/accounts/{a}/ai-search/namespaces/{ns}/instances/...`): pass `namespace` to address the latter.
  */
+import { abortableSleep } from "./sleep";
 import { z } from "zod";
 import { path, type ApiClient } from "./client";
 import {
@@ -369,19 +370,4 @@ function isLostRequest(err: unknown): boolean {
 
 function describeJob(job: SearchJob): string {
   return `running since ${job.started_at ?? "?"}, last seen ${job.last_seen_at ?? "?"}`;
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError("wait"));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new AbortedError("wait"));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
