@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { PACKAGE_VERSION } from "../sdk/version";
 import { startEmulator } from "../emulator/server";
+import { addVerbs, type VerbIo } from "./verbs";
 
 function port(value: string): number {
   const n = Number(value);
@@ -11,7 +12,9 @@ function port(value: string): number {
   return n;
 }
 
-export function buildCli(): Command {
+export function buildCli(
+  io: VerbIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), env: process.env },
+): Command {
   const program = new Command("account-api")
     .version(PACKAGE_VERSION)
     .description("pulumi-account-api command line");
@@ -46,6 +49,7 @@ export function buildCli(): Command {
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
+  addVerbs(program, io);
   return program;
 }
 
