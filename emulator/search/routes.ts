@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AreaContext, AreaModule } from "../area";
-import { EmulatorError, GENERIC_CODES, ok, paginate, parseWith } from "../http";
+import { ok, paginate, parseWith } from "../http";
 import {
   CancelJobBodySchema,
   CreateInstanceBodySchema,
@@ -36,25 +36,6 @@ const BASES = [
 /** Spec F, Authentication: a token with both search Edit and Run, for every operation. */
 const REQUIRED = ["search:edit", "search:run"] as const;
 
-/**
- * parseWith, except that an unknown field is named as the field itself (`chunksize: is not an
- * allowed field`), one entry per key, as the sdk's local validation names it.
- */
-function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const result = schema.safeParse(body ?? {});
-  if (result.success) return result.data;
-  const errors = result.error.issues.flatMap((issue) => {
-    const base = issue.path.map(String);
-    const fields =
-      issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...base, k].join(".")) : [base.join(".")];
-    return fields.map((field) => ({
-      code: GENERIC_CODES.badRequest,
-      message: `${field || "body"}: ${issue.message}`,
-    }));
-  });
-  throw new EmulatorError(400, errors);
-}
-
 function open(ctx: AreaContext, req: Req): { model: SearchModel; ns: NamespaceRecord; actor: string } {
   const token = ctx.auth.require(req, { accountId: req.params.account_id, all: REQUIRED });
   const model = new SearchModel(ctx.store.area<SearchState>("search", initialState), ctx.clock.now());
@@ -76,7 +57,7 @@ function instanceOf(
 function routes(app: FastifyInstance, ctx: AreaContext, base: string): void {
   app.post<RouteTypes>(base, async (req, reply) => {
     const { model, ns, actor } = open(ctx, req);
-    const body = parseBody(CreateInstanceBodySchema, req.body);
+    const body = parseWith(CreateInstanceBodySchema, req.body ?? {});
     return ok(reply, model.instanceView(ns, model.createInstance(ns, body, actor)));
   });
 
@@ -98,7 +79,7 @@ function routes(app: FastifyInstance, ctx: AreaContext, base: string): void {
 
   app.put<RouteTypes>(`${base}/:id`, async (req, reply) => {
     const { model, ns, actor } = open(ctx, req);
-    const body = parseBody(UpdateInstanceBodySchema, req.body);
+    const body = parseWith(UpdateInstanceBodySchema, req.body ?? {});
     return ok(reply, model.instanceView(ns, model.updateInstance(ns, req.params.id ?? "", body, actor)));
   });
 
@@ -133,7 +114,7 @@ function routes(app: FastifyInstance, ctx: AreaContext, base: string): void {
 
   app.patch<RouteTypes>(`${base}/:id/jobs/:job_id`, async (req, reply) => {
     const { model, inst } = instanceOf(ctx, req);
-    parseBody(CancelJobBodySchema, req.body);
+    parseWith(CancelJobBodySchema, req.body ?? {});
     return ok(reply, model.jobView(inst, model.cancelJob(inst, req.params.job_id ?? "")));
   });
 
