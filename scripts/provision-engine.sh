@@ -78,5 +78,5 @@ fi
 
 ln -sfn "$chosen" "$bindir/pulumi"
 ln -sfn "$plugin" "$bindir/pulumi-resource-pulumi-nodejs"
-say "$("$bindir/pulumi" version) ready in $bindir (with pulumi-resource-pulumi-nodejs from @pulumi/pulumi $version)"
+say "pulumi version: $("$bindir/pulumi" version) (ready in $bindir, with pulumi-resource-pulumi-nodejs from @pulumi/pulumi $version)"
 say "took $(( ($(date +%s%N) - started) / 1000000 )) ms"
