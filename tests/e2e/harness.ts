@@ -49,6 +49,8 @@ export interface E2EStack {
 
 export interface E2EFixture {
   emulator: RunningEmulator;
+  /** Stops the emulator and starts it again on the same port from its state file (persistence). */
+  restartEmulator(): Promise<RunningEmulator>;
   stack(
     program: PulumiFn,
     opts?: { config?: Record<string, { value: string; secret?: boolean }> },
@@ -68,8 +70,20 @@ export function useE2E(suiteName = "e2e"): E2EFixture {
     // resolves @pulumi/pulumi and this package from the repository's node_modules.
     scratch = mkdtempSync(join(REPO_ROOT, ".pulumi-test", `${suiteName}-`));
     command = await PulumiCommand.get({ root: join(REPO_ROOT, ".engine"), skipVersionCheck: true });
-    fx.emulator = await startEmulator({ env: {} });
+    fx.emulator = await startEmulator({ env: {}, stateFile: join(scratch, "emulator-state.json") });
   });
+  fx.restartEmulator = async () => {
+    const old = fx.emulator;
+    await old.stop();
+    fx.emulator = await startEmulator({
+      env: {},
+      stateFile: join(scratch, "emulator-state.json"),
+      port: Number(new URL(old.origin).port),
+      accountId: old.accountId,
+      token: old.token,
+    });
+    return fx.emulator;
+  };
   after(async () => {
     await fx.emulator?.stop();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
