@@ -71,7 +71,12 @@ export async function program(seeded: Seeded): Promise<Record<string, unknown>> 
   });
 
   // The trigger uuid is taken from the variables resource so the build starts only once they are set.
-  const build = triggerBuild({ triggerUuid: vars.triggerUuid, branch: "main", wait: true, deadlineMs: 600_000 });
+  const build = triggerBuild({
+    triggerUuid: vars.triggerUuid,
+    branch: "main",
+    wait: true,
+    deadlineMs: 600_000,
+  });
   const logs = buildLogs({ buildUuid: build.apply((b) => b?.buildUuid ?? "") });
 
   return {

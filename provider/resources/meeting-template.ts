@@ -31,6 +31,7 @@ import {
   type WATERMARK_POSITIONS,
 } from "../../sdk/schemas/meetings";
 import { changedKeys, checkWith, fromApi, isUnknown, secretHash, snakeToCamel, toApi } from "../inputs";
+import type { DeepInput } from "../input-types";
 import { AccountApiResource, registerArgs, type CommonArgs } from "../resource";
 import type { CheckFailure, HandlerContext, ResourceHandler } from "../types";
 
@@ -126,12 +127,6 @@ export interface MeetingTemplateOutputs extends MeetingTemplateInputs {
   /** Hash of `storageCredentials`: shows a change without the plaintext. */
   storageCredentialsHash?: string;
 }
-
-type DeepInput<T> = T extends readonly (infer U)[]
-  ? pulumi.Input<pulumi.Input<DeepInput<U>>[]>
-  : T extends object
-    ? pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }>
-    : pulumi.Input<T>;
 
 export interface MeetingTemplateArgs extends CommonArgs {
   appId: pulumi.Input<string>;

@@ -26,6 +26,7 @@ import {
   snakeToCamel,
   toApi,
 } from "../inputs";
+import type { DeepInputs } from "../input-types";
 import { AccountApiResource, registerArgs, type CommonArgs } from "../resource";
 import type { CheckFailure, HandlerContext, ResourceHandler } from "../types";
 
@@ -105,10 +106,8 @@ export interface SearchInstanceOutputs extends SearchInstanceInputs {
   storageCredentialsHash?: string;
 }
 
-type Inputs<T> = { [K in keyof T]?: pulumi.Input<T[K]> };
-
 export interface SearchInstanceArgs
-  extends CommonArgs, Inputs<Omit<SearchInstanceInputs, "accountId" | "importId">> {
+  extends CommonArgs, DeepInputs<Omit<SearchInstanceInputs, "accountId" | "importId">> {
   instanceId: pulumi.Input<string>;
 }
 
