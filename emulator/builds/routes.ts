@@ -15,7 +15,7 @@ import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
 import { ok, paginate, parseWith } from "../http";
 import { buildErrors } from "./errors";
-import { MultipartError, boundaryOf, parseMultipart } from "./multipart";
+import { MultipartError, boundaryOf, parseMultipart, type Part } from "./multipart";
 import * as render from "./render";
 import { BuildsModel, accountState } from "./state";
 import { viewBuild } from "./timeline";
@@ -77,27 +77,66 @@ function uploadMetadata(req: FastifyRequest): Record<string, unknown> {
   }
   try {
     const parts = parseMultipart(req.body as Buffer, boundaryOf(type));
+    const isMeta = (p: Part): boolean => p.name === "metadata" || p.name.startsWith("metadata[");
     const metaPart = parts.find((p) => p.name === "metadata");
-    if (!metaPart) throw buildErrors.invalid("metadata", "the multipart body must include a metadata part");
+    const fieldParts = parts.filter((p) => p.name.startsWith("metadata["));
+    if (!metaPart && fieldParts.length === 0)
+      throw buildErrors.invalid("metadata", "the multipart body must include a metadata part");
     let json: unknown;
-    try {
-      json = JSON.parse(metaPart.body.toString("utf8"));
-    } catch {
-      throw buildErrors.invalid("metadata", "must be JSON");
+    if (metaPart) {
+      try {
+        json = JSON.parse(metaPart.body.toString("utf8"));
+      } catch {
+        throw buildErrors.invalid("metadata", "must be JSON");
+      }
+    } else {
+      json = bracketFields(fieldParts);
     }
     const meta = parseWith(ScriptMetadataSchema, json, INVALID);
+    // A module is named by its part name, or, for the public client's `files[]` parts, by its file name.
+    const moduleName = (p: Part): string => (p.name.endsWith("[]") && p.filename ? p.filename : p.name);
+    const modules = parts.filter((p) => !isMeta(p)).map(moduleName);
     const main = meta.main_module ?? meta.body_part;
-    if (main !== undefined && !parts.some((p) => p.name === main)) {
+    if (main !== undefined && !modules.includes(main)) {
       throw buildErrors.invalid(
         meta.main_module ? "main_module" : "body_part",
         `no part named ${JSON.stringify(main)}`,
       );
     }
-    return { ...meta, modules: parts.filter((p) => p.name !== "metadata").map((p) => p.name) };
+    return { ...meta, modules };
   } catch (e) {
     if (e instanceof MultipartError) throw buildErrors.invalid("body", e.message.replace(/^[a-z-]+: /, ""));
     throw e;
   }
+}
+
+/**
+ * The public client's form encoding of an object: `metadata[a]=x`, `metadata[b][c]=y`, `metadata[d][]=z`
+ * become `{ a: "x", b: { c: "y" }, d: ["z"] }` (values stay strings, as the form carries them).
+ */
+function bracketFields(parts: readonly Part[]): Record<string, unknown> {
+  type Node = Record<string, unknown> | unknown[];
+  const unsafe = new Set(["__proto__", "constructor", "prototype"]);
+  const root: Record<string, unknown> = {};
+  for (const p of parts) {
+    const keys = [...p.name.slice("metadata".length).matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!);
+    if (keys.some((k) => unsafe.has(k))) continue;
+    let node: Node = root;
+    keys.forEach((key, i) => {
+      const last = i === keys.length - 1;
+      const value = last ? p.body.toString("utf8") : keys[i + 1] === "" ? [] : {};
+      if (Array.isArray(node)) {
+        // `[]` appends: arrays of scalars round-trip; arrays of objects are ambiguous in this encoding.
+        node.push(value);
+        node = value as Node;
+      } else if (last) {
+        node[key] = value;
+      } else {
+        node = (node[key] ??= value) as Node;
+      }
+    });
+  }
+  return root;
 }
 
 function versionIdsOf(q: { version_ids?: string | string[] }): string[] {
@@ -143,9 +182,13 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
 
   app.get(
     `${A}/workers/scripts/:script_name/deployments`,
-    async (req: Req<{ script_name: string }>, reply) => {
+    async (req: Req<{ script_name: string }, { page?: string; per_page?: string }>, reply) => {
       const m = authorize(ctx, req, SCRIPTS_READ);
-      return ok(reply, { deployments: m.deployments(req.params.script_name).map(render.deployment) });
+      // `deployments` is the spec's field; the public client pages `items` (it stops on an empty page),
+      // so both carry the same page, newest first.
+      const { items, resultInfo } = paginate(m.deployments(req.params.script_name), req.query);
+      const page = items.map(render.deployment);
+      return ok(reply, { deployments: page, items: page }, { resultInfo });
     },
   );
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AreaContext, AreaModule } from "../area";
 import type { AuthRequirement } from "../auth";
-import { ok, paginate, parseWith } from "../http";
+import { envelope, ok, paginate, parseWith } from "../http";
 import {
   CreateCustomHostnameRequestSchema,
   CreateZoneRequestSchema,
@@ -82,11 +82,19 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
     return ok(reply, model.getEntrypoint(zone.id, req.params.phase));
   });
 
-  app.put<PhaseParams>("/zones/:zone_id/rulesets/phases/:phase/entrypoint", async (req, reply) => {
-    const zone = zoneFor(req, EDIT_RULES);
-    const { rules } = parseWith(PutConfigRulesetRequestSchema, req.body);
-    return ok(reply, model.putEntrypoint(zone.id, req.params.phase, rules));
-  });
+  app.put<PhaseParams & { Querystring: { dry_run?: string } }>(
+    "/zones/:zone_id/rulesets/phases/:phase/entrypoint",
+    async (req, reply) => {
+      const zone = zoneFor(req, EDIT_RULES);
+      const { rules } = parseWith(PutConfigRulesetRequestSchema, req.body);
+      // Public API: `dry_run=true` validates everything and answers `result: null`, persisting nothing.
+      if (req.query.dry_run === "true") {
+        model.checkEntrypoint(zone.id, req.params.phase, rules);
+        return ok(reply, null);
+      }
+      return ok(reply, model.putEntrypoint(zone.id, req.params.phase, rules));
+    },
+  );
 
   app.post<ZoneParams>("/zones/:zone_id/custom_hostnames", async (req, reply) => {
     const zone = zoneFor(req, EDIT_HOSTNAMES);
@@ -94,14 +102,20 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
     return ok(reply, model.createCustomHostname(zone.id, body));
   });
 
-  app.get<ZoneParams & { Querystring: ListQuery & { hostname?: string } }>(
+  app.get<ZoneParams & { Querystring: ListQuery & Record<string, string | undefined> }>(
     "/zones/:zone_id/custom_hostnames",
     async (req, reply) => {
       const zone = zoneFor(req, READ_HOSTNAMES);
-      const { items, resultInfo } = paginate(
-        model.listCustomHostnames(zone.id, req.query.hostname),
-        req.query,
-      );
+      const q = req.query;
+      // The public client sends the filter as `hostname.exact` / `hostname.contain` /
+      // `hostname.startsWith` (dotted keys); a plain `hostname` is the exact form.
+      const filter = {
+        exact: q["hostname.exact"] ?? q.hostname,
+        contain: q["hostname.contain"],
+        startsWith: q["hostname.startsWith"],
+        id: q.id,
+      };
+      const { items, resultInfo } = paginate(model.listCustomHostnames(zone.id, filter), q);
       return ok(reply, items, { resultInfo });
     },
   );
@@ -119,7 +133,10 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
 
   app.delete<HostnameParams>("/zones/:zone_id/custom_hostnames/:custom_hostname_id", async (req, reply) => {
     const zone = zoneFor(req, EDIT_HOSTNAMES);
-    return ok(reply, model.deleteCustomHostname(zone.id, req.params.custom_hostname_id));
+    const deleted = model.deleteCustomHostname(zone.id, req.params.custom_hostname_id);
+    // The public API answers this one with a bare `{ id }` (its client reads `id` at the top); the
+    // envelope stays for every other reader, so the id is in both places.
+    return reply.code(200).send({ ...envelope(deleted), id: deleted.id });
   });
 }
 

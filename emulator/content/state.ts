@@ -75,6 +75,14 @@ export interface CustomHostnameRecord {
   created_at: string;
 }
 
+/** Listing filters of the public API; each given one must hold (hostnames compare case-insensitively). */
+export interface CustomHostnameFilter {
+  exact?: string | undefined;
+  contain?: string | undefined;
+  startsWith?: string | undefined;
+  id?: string | undefined;
+}
+
 export interface ContentState {
   /** Zones by id, in creation order. */
   zones: Record<string, ZoneRecord>;
@@ -276,6 +284,18 @@ export class ContentModel {
     return ruleset;
   }
 
+  /** Every check of putEntrypoint, with the entrypoint left as it was. */
+  checkEntrypoint(zoneId: string, phase: string, rules: readonly ConfigRuleRequest[]): void {
+    const previous = this.#s.entrypoints[zoneId];
+    try {
+      this.putEntrypoint(zoneId, phase, rules);
+    } finally {
+      // putEntrypoint never mutates the previous ruleset, it replaces it: putting it back undoes it.
+      if (previous) this.#s.entrypoints[zoneId] = previous;
+      else delete this.#s.entrypoints[zoneId];
+    }
+  }
+
   // ---- custom hostnames ------------------------------------------------------------------------
 
   #hostnames(zoneId: string): Record<string, CustomHostnameRecord> {
@@ -308,10 +328,16 @@ export class ContentModel {
     return record;
   }
 
-  listCustomHostnames(zoneId: string, hostname?: string): CustomHostnameRecord[] {
-    const wanted = hostname?.toLowerCase();
+  listCustomHostnames(zoneId: string, filter: CustomHostnameFilter = {}): CustomHostnameRecord[] {
+    const exact = filter.exact?.toLowerCase();
+    const contain = filter.contain?.toLowerCase();
+    const startsWith = filter.startsWith?.toLowerCase();
     return Object.values(this.#hostnames(zoneId)).filter(
-      (h) => wanted === undefined || h.hostname === wanted,
+      (h) =>
+        (exact === undefined || h.hostname === exact) &&
+        (contain === undefined || h.hostname.includes(contain)) &&
+        (startsWith === undefined || h.hostname.startsWith(startsWith)) &&
+        (filter.id === undefined || h.id === filter.id),
     );
   }
 

@@ -135,7 +135,10 @@ function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): 
       if (content.length) throw fail(10202, ...issueLines(content));
       const bytes = (req as { emailBytes?: number }).emailBytes ?? Number(req.headers["content-length"] ?? 0);
       const entry = run(() => model.send(req.params.account_id, shape.data, bytes));
-      return reply.code(200).send(envelope({ ...entry.result, message_id: entry.message_id }));
+      // The emulator keeps no suppression list, so `suppressed_recipients` (public client's field) is empty.
+      return reply
+        .code(200)
+        .send(envelope({ ...entry.result, suppressed_recipients: [], message_id: entry.message_id }));
     },
   });
 

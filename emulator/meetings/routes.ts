@@ -4,7 +4,7 @@
  * emulator's generic codes, one `errors[]` entry per issue naming the field.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { z } from "zod";
+import { z } from "zod";
 import { IdentifierSchema } from "../../sdk/schemas/common";
 import { MeetingCreateSchema, MeetingUpdateSchema, meetingRuleIssues } from "../../sdk/schemas/meetings";
 import type { AreaContext, AreaModule } from "../area";
@@ -39,16 +39,25 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, prefix: readonly 
   return r.data;
 }
 
+/** Listings carry both `paging` (the public API's) and `result_info` (the emulator's page-style info). */
 function data(
   reply: FastifyReply,
   value: unknown,
   status = 200,
   resultInfo?: Record<string, unknown>,
+  paging?: { total_count: number; start_offset: number; end_offset: number },
 ): FastifyReply {
-  return reply
-    .code(status)
-    .send({ success: true, data: value, ...(resultInfo ? { result_info: resultInfo } : {}) });
+  return reply.code(status).send({
+    success: true,
+    data: value,
+    ...(paging ? { paging } : {}),
+    ...(resultInfo ? { result_info: resultInfo } : {}),
+  });
 }
+
+const ListStatusSchema = z
+  .enum(["ACTIVE", "INACTIVE"], { error: 'must be "ACTIVE" or "INACTIVE"' })
+  .optional();
 
 function authorize(req: FastifyRequest<AppRoute>, ctx: AreaContext): void {
   ctx.auth.require(req, { accountId: req.params.account_id, any: ["realtime:admin", "realtime"] });
@@ -71,11 +80,21 @@ function apiRoutes(app: FastifyInstance, ctx: AreaContext, model: MeetingsModel)
 
   app.get<AppRoute>(BASE, async (req, reply) => {
     authorize(req, ctx);
-    const page = paginate(
-      model.list(req.params.account_id, req.params.app_id),
-      req.query as Record<string, unknown>,
-    );
-    return data(reply, page.items.map(view), 200, page.resultInfo);
+    const q = req.query as Record<string, string | undefined>;
+    const status = parse(ListStatusSchema, q.status, ["status"]);
+    const search = q.search?.toLowerCase();
+    const meetings = model
+      .list(req.params.account_id, req.params.app_id)
+      .filter((m) => status === undefined || m.status === status)
+      .filter((m) => search === undefined || (m.fields.title ?? "").toLowerCase().includes(search));
+    // The public API pages with `page_no`; `page` is the emulator's own (sdk) spelling of the same.
+    const page = paginate(meetings, { page: q.page_no ?? q.page, per_page: q.per_page });
+    const start = (page.resultInfo.page! - 1) * page.resultInfo.per_page!;
+    return data(reply, page.items.map(view), 200, page.resultInfo, {
+      total_count: meetings.length,
+      start_offset: start,
+      end_offset: start + page.items.length,
+    });
   });
 
   app.get<MeetingRoute>(`${BASE}/:meeting_id`, async (req, reply) => {

@@ -13,11 +13,12 @@ import {
   RegistrationListQuerySchema,
   RegistrationUpdateSchema,
   SEARCH_LIMIT_DEFAULT,
+  type RegistrationSortField,
   type WorkflowKind,
 } from "../../sdk/schemas/registrar";
 import { registrarControl } from "./control";
 import { REGISTRAR_CODES, invalid } from "./errors";
-import { Registrar } from "./state";
+import { Registrar, type RegistrationView } from "./state";
 import { renderDomain, renderRegistration, renderWorkflow } from "./views";
 import type { WorkflowRecord } from "./workflow";
 
@@ -53,6 +54,26 @@ function decodeCursor(cursor: string): number {
   const m = /^after:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
   if (!m) throw invalid("cursor: must be a cursor returned by a previous page");
   return Number(m[1]);
+}
+
+/** Creation order by default; `sort_by` / `direction` of the public API otherwise (ties by creation). */
+function sortRegistrations(
+  list: RegistrationView[],
+  sortBy: RegistrationSortField | undefined,
+  direction: "asc" | "desc" | undefined,
+): RegistrationView[] {
+  const key = (v: RegistrationView): string | number => {
+    if (sortBy === "name") return v.record.domain_name;
+    if (sortBy === "registry_expires_at") return v.expires_at ?? Number.MAX_SAFE_INTEGER;
+    return v.record.created_at;
+  };
+  const sign = direction === "desc" ? -1 : 1;
+  return [...list].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    const c = ka < kb ? -1 : ka > kb ? 1 : a.record.seq - b.record.seq;
+    return sign * c;
+  });
 }
 
 const DEPRECATION = {
@@ -121,8 +142,19 @@ export function registerRegistrarApi(app: Parameters<AreaModule["api"]>[0], ctx:
       REGISTRAR_CODES.invalidRequest,
     );
     const perPage = query.per_page ?? REGISTRATIONS_PER_PAGE_DEFAULT;
-    const after = query.cursor ? decodeCursor(query.cursor) : 0;
-    const rest = model.list().filter((v) => v.record.seq > after);
+    const sorted = sortRegistrations(model.list(), query.sort_by, query.direction);
+    // The cursor names the last registration served; the next page starts after it in this order.
+    // In creation order that is "a later seq", which survives the named registration going away.
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    let rest = sorted;
+    if (after !== undefined && query.sort_by === undefined && query.direction !== "desc") {
+      rest = sorted.filter((v) => v.record.seq > after);
+    } else if (after !== undefined) {
+      const from = sorted.findIndex((v) => v.record.seq === after) + 1;
+      if (from === 0)
+        throw invalid("cursor: the registration it points after no longer exists; start again without one");
+      rest = sorted.slice(from);
+    }
     const page = rest.slice(0, perPage);
     const last = page.at(-1);
     const cursor = rest.length > perPage && last ? encodeCursor(last.record.seq) : "";

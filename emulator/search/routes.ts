@@ -98,7 +98,8 @@ function routes(app: FastifyInstance, ctx: AreaContext, base: string): void {
 
   app.post<RouteTypes>(`${base}/:id/jobs`, async (req, reply) => {
     const { model, inst } = instanceOf(ctx, req);
-    return ok(reply, model.jobView(inst, model.createJob(inst)));
+    const body = parseWith(CreateJobBodySchema, req.body ?? {});
+    return ok(reply, model.jobView(inst, model.createJob(inst, body.description)));
   });
 
   app.get<RouteTypes>(`${base}/:id/jobs`, async (req, reply) => {
@@ -126,14 +127,96 @@ function routes(app: FastifyInstance, ctx: AreaContext, base: string): void {
   });
 }
 
+/** Spec F says "no body"; the public API also takes an optional description, so an empty body is fine. */
+const CreateJobBodySchema = z.strictObject({
+  description: z
+    .string({ error: "must be a string" })
+    .max(1024, "must be at most 1024 characters")
+    .optional(),
+});
+
+const NamespaceSettingsShape = {
+  description: z
+    .string({ error: "must be a string or null" })
+    .max(1024, "must be at most 1024 characters")
+    .nullable()
+    .optional(),
+  public_endpoint_params: z
+    .record(z.string(), z.unknown(), { error: "must be an object" })
+    .nullable()
+    .optional(),
+};
+const CreateNamespaceBodySchema = z.strictObject({
+  name: z.string({ error: "is required and must be a string" }),
+  ...NamespaceSettingsShape,
+});
+const UpdateNamespaceBodySchema = z.strictObject(NamespaceSettingsShape);
+
+/** A namespace as the public API returns it. */
+function namespaceView(ns: NamespaceRecord): Record<string, unknown> {
+  return {
+    name: ns.name,
+    description: ns.description ?? null,
+    created_at: new Date(ns.created_at).toISOString(),
+    public_endpoint_id: null,
+    public_endpoint_params: ns.public_endpoint_params ?? null,
+  };
+}
+
+/**
+ * The public namespace operations (create, list, read, update, delete). The "default" namespace always
+ * exists and cannot be deleted; deleting a namespace deletes its instances.
+ */
+function namespaceRoutes(app: FastifyInstance, ctx: AreaContext): void {
+  const NS = "/accounts/:account_id/ai-search/namespaces";
+  const authorize = (req: Req): SearchModel => {
+    ctx.auth.require(req, { accountId: req.params.account_id, all: REQUIRED });
+    return new SearchModel(ctx.store.area<SearchState>("search", initialState), ctx.clock.now());
+  };
+
+  app.post<RouteTypes>(NS, async (req, reply) => {
+    const model = authorize(req);
+    const { name, ...settings } = parseWith(CreateNamespaceBodySchema, req.body ?? {});
+    return ok(reply, namespaceView(model.createNamespace(req.params.account_id, name, settings)));
+  });
+
+  app.get<RouteTypes>(NS, async (req, reply) => {
+    const model = authorize(req);
+    const query = parseWith(SearchListQuerySchema, req.query);
+    const search = req.query.search?.toLowerCase();
+    const all = model
+      .listNamespaces(req.params.account_id)
+      .filter((ns) => search === undefined || ns.name.includes(search));
+    const page = paginate(all, query);
+    return ok(reply, page.items.map(namespaceView), { resultInfo: page.resultInfo });
+  });
+
+  app.get<RouteTypes>(`${NS}/:namespace`, async (req, reply) => {
+    const model = authorize(req);
+    return ok(reply, namespaceView(model.namespace(req.params.account_id, req.params.namespace)));
+  });
+
+  app.put<RouteTypes>(`${NS}/:namespace`, async (req, reply) => {
+    const model = authorize(req);
+    const settings = parseWith(UpdateNamespaceBodySchema, req.body ?? {});
+    const ns = model.updateNamespace(req.params.account_id, req.params.namespace ?? "", settings);
+    return ok(reply, namespaceView(ns));
+  });
+
+  app.delete<RouteTypes>(`${NS}/:namespace`, async (req, reply) => {
+    const model = authorize(req);
+    return ok(reply, namespaceView(model.deleteNamespace(req.params.account_id, req.params.namespace ?? "")));
+  });
+}
+
 const NamespaceBodySchema = z.strictObject({
   name: z.string({ error: "is required and must be a string" }),
   account_id: z.string({ error: "must be a string" }).optional(),
 });
 
 /**
- * Control routes (no auth, under /__emulator/search): namespaces have no public create operation,
- * so tests and users seed them here. The "default" namespace always exists.
+ * Control routes (no auth, under /__emulator/search): seed namespaces without a token (the public
+ * namespace operations above need one). The "default" namespace always exists.
  */
 function control(app: FastifyInstance, ctx: AreaContext): void {
   const model = (): SearchModel =>
@@ -166,6 +249,7 @@ export const searchArea: AreaModule = {
   name: "search",
   api: (app, ctx) => {
     for (const base of BASES) routes(app, ctx, base);
+    namespaceRoutes(app, ctx);
   },
   control,
 };

@@ -58,7 +58,16 @@ export interface InstanceRecord {
 export interface NamespaceRecord {
   name: string;
   created_at: number;
+  /** Set through the public namespace operations; absent on namespaces made before them. */
+  description?: string | null;
+  public_endpoint_params?: Record<string, unknown> | null;
   instances: Record<string, InstanceRecord>;
+}
+
+/** What a namespace create or update may set besides the name. */
+export interface NamespaceSettings {
+  description?: string | null | undefined;
+  public_endpoint_params?: Record<string, unknown> | null | undefined;
 }
 
 export interface SearchState {
@@ -100,15 +109,29 @@ export class SearchModel {
     return Object.values(this.#account(accountId).namespaces).sort(byCreation);
   }
 
-  createNamespace(accountId: string, name: string): NamespaceRecord {
+  createNamespace(accountId: string, name: string, settings: NamespaceSettings = {}): NamespaceRecord {
     if (!NAMESPACE_NAME.test(name)) {
       throw badRequest("name: must be 1 to 32 lowercase letters, digits, - and _");
     }
     const account = this.#account(accountId);
     if (account.namespaces[name]) throw conflict(`namespace "${name}" already exists`);
     const ns: NamespaceRecord = { name, created_at: this.now, instances: {} };
+    this.#applyNamespace(ns, settings);
     account.namespaces[name] = ns;
     return ns;
+  }
+
+  /** Only the fields given change; `null` clears one. */
+  updateNamespace(accountId: string, name: string, settings: NamespaceSettings): NamespaceRecord {
+    const ns = this.namespace(accountId, name);
+    this.#applyNamespace(ns, settings);
+    return ns;
+  }
+
+  #applyNamespace(ns: NamespaceRecord, settings: NamespaceSettings): void {
+    if (settings.description !== undefined) ns.description = settings.description;
+    if (settings.public_endpoint_params !== undefined)
+      ns.public_endpoint_params = structuredClone(settings.public_endpoint_params);
   }
 
   deleteNamespace(accountId: string, name: string): NamespaceRecord {
@@ -202,10 +225,10 @@ export class SearchModel {
   // ---- jobs ----
 
   /** Starts a user job. One job runs per instance: a second one while it runs is a conflict. */
-  createJob(inst: InstanceRecord): JobRecord {
+  createJob(inst: InstanceRecord, description?: string): JobRecord {
     const running = inst.jobs.find((j) => isRunning(j, this.now));
     if (running) throw conflict(`a sync job is already running for instance "${inst.id}": ${running.id}`);
-    return this.#startJob(inst, "user", this.now);
+    return this.#startJob(inst, "user", this.now, description);
   }
 
   job(inst: InstanceRecord, jobId: string): JobRecord {
@@ -278,13 +301,13 @@ export class SearchModel {
 
   // ---- internals ----
 
-  #startJob(inst: InstanceRecord, source: JobRecord["source"], at: number): JobRecord {
+  #startJob(inst: InstanceRecord, source: JobRecord["source"], at: number, description?: string): JobRecord {
     const job: JobRecord = {
       // A scheduled job may be materialized by a GET, which is not persisted: its id is derived from
       // what fixes it, so it comes out the same if it is materialized again after a restart.
       id: source === "user" ? randomUUID() : stableUuid(`${inst.id}/${inst.created_at}/${at}`),
       source,
-      description: source === "user" ? "Sync requested through the API" : "Scheduled sync",
+      description: description ?? (source === "user" ? "Sync requested through the API" : "Scheduled sync"),
       started_at: at,
       scan: scanOf(inst.settings),
     };

@@ -272,8 +272,14 @@ export const RegistrationListSchema = z.array(RegistrationSchema);
 export const REGISTRATIONS_PER_PAGE_MAX = 100;
 export const REGISTRATIONS_PER_PAGE_DEFAULT = 20;
 
+/** Sort keys of the registrations listing (public API; the spec does not show them). */
+export const REGISTRATION_SORT_FIELDS = ["registry_created_at", "registry_expires_at", "name"] as const;
+export type RegistrationSortField = (typeof REGISTRATION_SORT_FIELDS)[number];
+
 export const RegistrationListQuerySchema = strict({
   cursor: str().optional(),
+  sort_by: oneOf(REGISTRATION_SORT_FIELDS).optional(),
+  direction: oneOf(["asc", "desc"]).optional(),
   per_page: z
     .number({ error: "must be a number" })
     .int("must be a whole number")
