@@ -9,7 +9,7 @@ import { triggerBuild } from "../../provider/functions/builds";
 import { BuildTrigger } from "../../provider/resources/build-trigger";
 import { RepoConnection } from "../../provider/resources/repo-connection";
 import { TriggerEnvVars } from "../../provider/resources/trigger-env-vars";
-import { AccountApi } from "../../sdk";
+import type { AccountApi } from "../../sdk";
 import { useE2E } from "./harness";
 
 const SECRET = "super-secret-build-value";
@@ -20,14 +20,8 @@ describe("builds end to end (real engine)", function () {
   let api: AccountApi;
 
   before(() => {
-    api = new AccountApi({
-      baseUrl: e2e.emulator.url,
-      token: e2e.emulator.token,
-      accountId: e2e.emulator.accountId,
-      env: {},
-    });
+    api = e2e.api;
   });
-  after(() => api?.close());
 
   async function uploadScript(name: string): Promise<string> {
     const res = await request(

@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import { ConfigRule } from "../../provider/resources/config-rule";
 import { ZoneContentConverter } from "../../provider/resources/zone-content-converter";
-import { AccountApi } from "../../sdk";
+import type { AccountApi } from "../../sdk";
 import { useE2E } from "./harness";
 
 describe("content end to end (real engine)", function () {
@@ -17,12 +17,7 @@ describe("content end to end (real engine)", function () {
   let shopId: string;
 
   before(async () => {
-    api = new AccountApi({
-      baseUrl: e2e.emulator.url,
-      token: e2e.emulator.token,
-      accountId: e2e.emulator.accountId,
-      env: {},
-    });
+    api = e2e.api;
     zoneId = (await api.content.createZone({ name: "e2e.example.com" })).id;
     shopId = (
       await api.content.createCustomHostname({
@@ -31,9 +26,6 @@ describe("content end to end (real engine)", function () {
         custom_metadata: { tier: "gold" },
       })
     ).id;
-  });
-  after(async () => {
-    await api?.close();
   });
 
   const putHandRule = () =>

@@ -14,7 +14,7 @@ import * as email from "../../examples/email";
 import * as meetings from "../../examples/meetings";
 import * as registrar from "../../examples/registrar";
 import * as search from "../../examples/search";
-import { AccountApi } from "../../sdk";
+import type { AccountApi } from "../../sdk";
 import { collect } from "../../sdk/paging";
 import { REPO_ROOT, useE2E, type E2EStack } from "./harness";
 
@@ -33,15 +33,7 @@ describe("per-area examples end to end (real engine)", function () {
   let api: AccountApi;
 
   before(() => {
-    api = new AccountApi({
-      baseUrl: e2e.emulator.url,
-      token: e2e.emulator.token,
-      accountId: e2e.emulator.accountId,
-      env: {},
-    });
-  });
-  after(async () => {
-    await api?.close();
+    api = e2e.api;
   });
 
   /** Seeds twice (the second run must find everything and answer the same), then makes the stack. */

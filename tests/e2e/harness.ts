@@ -17,6 +17,7 @@ import {
   type UpResult,
 } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
+import { AccountApi } from "../../sdk";
 
 export const REPO_ROOT = resolve(__dirname, "..", "..");
 export const ENGINE_BIN = join(REPO_ROOT, ".engine", "bin");
@@ -49,6 +50,8 @@ export interface E2EStack {
 
 export interface E2EFixture {
   emulator: RunningEmulator;
+  /** An sdk client for the emulator, for set-up and out-of-band changes (closed after the suite). */
+  api: AccountApi;
   /** Stops the emulator and starts it again on the same port from its state file (persistence). */
   restartEmulator(): Promise<RunningEmulator>;
   stack(
@@ -71,6 +74,12 @@ export function useE2E(suiteName = "e2e"): E2EFixture {
     scratch = mkdtempSync(join(REPO_ROOT, ".pulumi-test", `${suiteName}-`));
     command = await PulumiCommand.get({ root: join(REPO_ROOT, ".engine"), skipVersionCheck: true });
     fx.emulator = await startEmulator({ env: {}, stateFile: join(scratch, "emulator-state.json") });
+    fx.api = new AccountApi({
+      baseUrl: fx.emulator.url,
+      token: fx.emulator.token,
+      accountId: fx.emulator.accountId,
+      env: {},
+    });
   });
   fx.restartEmulator = async () => {
     const old = fx.emulator;
@@ -85,6 +94,7 @@ export function useE2E(suiteName = "e2e"): E2EFixture {
     return fx.emulator;
   };
   after(async () => {
+    await fx.api?.close();
     await fx.emulator?.stop();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });

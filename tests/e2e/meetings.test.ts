@@ -5,7 +5,7 @@
  */
 import { strict as assert } from "node:assert";
 import { MeetingTemplate } from "../../provider/resources/meeting-template";
-import { AccountApi } from "../../sdk";
+import type { AccountApi } from "../../sdk";
 import { useE2E } from "./harness";
 
 const APP = "app-e2e";
@@ -16,14 +16,8 @@ describe("MeetingTemplate end to end", function () {
   let api: AccountApi;
 
   before(() => {
-    api = new AccountApi({
-      baseUrl: e2e.emulator.url,
-      token: e2e.emulator.token,
-      accountId: e2e.emulator.accountId,
-      env: {},
-    });
+    api = e2e.api;
   });
-  after(() => api?.close());
 
   it("goes up, detects and reconciles drift, keeps credentials secret, and destroys to INACTIVE", async () => {
     const stack = await e2e.stack(async () => {

@@ -7,7 +7,7 @@
 import { strict as assert } from "node:assert";
 import { checkDomain, quoteDomain } from "../../provider/functions/registrar";
 import { DomainRegistration } from "../../provider/resources/domain-registration";
-import { AccountApi } from "../../sdk";
+import type { AccountApi } from "../../sdk";
 import { useE2E } from "./harness";
 
 const REGISTRANT = {
@@ -28,15 +28,7 @@ describe("registrar end to end (real engine)", function () {
   let api: AccountApi;
 
   before(() => {
-    api = new AccountApi({
-      baseUrl: e2e.emulator.url,
-      token: e2e.emulator.token,
-      accountId: e2e.emulator.accountId,
-      env: {},
-    });
-  });
-  after(async () => {
-    await api?.close();
+    api = e2e.api;
   });
 
   async function control(method: string, path: string, body?: unknown): Promise<void> {

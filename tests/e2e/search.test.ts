@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import { triggerSyncJob, waitForJob } from "../../provider/functions/search";
 import { SearchInstance } from "../../provider/resources/search-instance";
-import { AccountApi } from "../../sdk";
+import type { AccountApi } from "../../sdk";
 import { collect } from "../../sdk/paging";
 import { useE2E } from "./harness";
 
@@ -18,21 +18,13 @@ describe("search end to end (real engine)", function () {
   let api: AccountApi;
 
   before(async () => {
-    api = new AccountApi({
-      baseUrl: e2e.emulator.url,
-      token: e2e.emulator.token,
-      accountId: e2e.emulator.accountId,
-      env: {},
-    });
+    api = e2e.api;
     const res = await fetch(`${e2e.emulator.origin}/__emulator/search/namespaces`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ name: "team-a" }),
     });
     assert.equal(res.status, 200);
-  });
-  after(async () => {
-    await api?.close();
   });
 
   it("creates, detects drift in both namespaces, reconciles, and destroys", async () => {
