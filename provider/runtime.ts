@@ -7,6 +7,7 @@ import { AccountApi } from "../sdk";
 import { AccountApiError } from "../sdk/errors";
 import { readProviderConfig, type RawConfigReader } from "./config";
 import { PartialCreateError } from "./errors";
+import { KeyedQueue } from "./keyed-queue";
 import { handlerFor } from "./registry";
 import type { HandlerContext, ProviderConfig } from "./types";
 
@@ -21,6 +22,7 @@ export interface Session {
 export function openSession(reader: RawConfigReader | undefined): Session {
   const config = readProviderConfig(reader);
   let api: AccountApi | undefined;
+  const queue = new KeyedQueue();
   const context: HandlerContext = {
     get api(): AccountApi {
       api ??= new AccountApi({
@@ -43,6 +45,7 @@ export function openSession(reader: RawConfigReader | undefined): Session {
       // console.error from a dynamic provider reaches the user's output (since 3.146).
       console.error(message);
     },
+    serialize: (key, fn) => queue.run(key, fn),
   };
   return { config, context };
 }

@@ -19,6 +19,8 @@ export interface HandlerContext {
   accountId(override?: string): string;
   /** A line the user sees in the engine's output. */
   log(message: string): void;
+  /** Runs `fn` after every earlier call with the same key in this provider process has settled. */
+  serialize<T>(key: string, fn: () => Promise<T>): Promise<T>;
 }
 
 export interface CheckFailure {

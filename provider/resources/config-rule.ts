@@ -325,26 +325,10 @@ export function projectInputs(
 
 // ---- the shared entrypoint: serialised per zone, version-checked ----
 
-const zoneLocks = new Map<string, Promise<unknown>>();
-
-/** Runs `fn` after every earlier call for the same zone in this process has finished. */
-export async function withZoneLock<T>(zoneId: string, fn: () => Promise<T>): Promise<T> {
-  const previous = zoneLocks.get(zoneId) ?? Promise.resolve();
-  const run = previous.then(fn, fn);
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  zoneLocks.set(zoneId, tail);
-  try {
-    return await run;
-  } finally {
-    if (zoneLocks.get(zoneId) === tail) zoneLocks.delete(zoneId);
-  }
-}
-
 export interface EntrypointOptions {
   maxAttempts?: number;
+  /** Queues writes to one zone within the provider process (the handler passes `ctx.serialize`). */
+  serialize?: HandlerContext["serialize"];
   /** Pause before another attempt (injectable so tests never sleep). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -364,7 +348,8 @@ export async function updateEntrypoint(
 ): Promise<Ruleset | undefined> {
   const maxAttempts = o.maxAttempts ?? 8;
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  return withZoneLock(zoneId, async () => {
+  const serialize = o.serialize ?? ((_key, fn) => fn());
+  return serialize(zoneId, async () => {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       if (attempt > 1) await sleep(Math.round(50 * 2 ** (attempt - 2) * (0.5 + Math.random())));
       const current = await api.content.getConfigRuleset({ zoneId });
@@ -422,7 +407,7 @@ async function syncOptIns(
   want: readonly string[],
   had: readonly string[],
 ): Promise<void> {
-  await withZoneLock(`${zoneId}#hostnames`, async () => {
+  await ctx.serialize(`${zoneId}#hostnames`, async () => {
     for (const id of want) await setHostnameOptIn(ctx.api, zoneId, id, true);
     for (const id of had) {
       if (want.includes(id)) continue;
@@ -457,20 +442,25 @@ export const handler: ResourceHandler<ConfigRuleInputs, ConfigRuleOutputs> = {
   async create(inputs, ctx) {
     const { zoneId, ref, importId } = inputs;
     const mine = ruleBody(inputs);
-    const ruleset = await updateEntrypoint(ctx.api, zoneId, (rules) => {
-      if (importId !== undefined) {
-        if (!rules.some((r) => r.id === importId || r.ref === importId)) {
+    const ruleset = await updateEntrypoint(
+      ctx.api,
+      zoneId,
+      (rules) => {
+        if (importId !== undefined) {
+          if (!rules.some((r) => r.id === importId || r.ref === importId)) {
+            throw new Error(
+              `importId: no rule with id or ref "${importId}" in zone ${zoneId}'s http_config_settings entrypoint; nothing to adopt`,
+            );
+          }
+        } else if (rules.some((r) => r.ref === ref)) {
           throw new Error(
-            `importId: no rule with id or ref "${importId}" in zone ${zoneId}'s http_config_settings entrypoint; nothing to adopt`,
+            `ref: a rule with ref "${ref}" already exists in zone ${zoneId}; set importId: "${ref}" to adopt it`,
           );
         }
-      } else if (rules.some((r) => r.ref === ref)) {
-        throw new Error(
-          `ref: a rule with ref "${ref}" already exists in zone ${zoneId}; set importId: "${ref}" to adopt it`,
-        );
-      }
-      return planUpsert(rules, mine, importId);
-    });
+        return planUpsert(rules, mine, importId);
+      },
+      { serialize: ctx.serialize },
+    );
     const rule = ownRule(ruleset, ref);
     if (!ruleset || !rule)
       throw new Error(`zone ${zoneId}: rule ${ref} is missing right after it was written`);
@@ -499,7 +489,9 @@ export const handler: ResourceHandler<ConfigRuleInputs, ConfigRuleOutputs> = {
 
   async update(_id, olds, news, ctx) {
     const mine = ruleBody(news);
-    const ruleset = await updateEntrypoint(ctx.api, news.zoneId, (rules) => planUpsert(rules, mine));
+    const ruleset = await updateEntrypoint(ctx.api, news.zoneId, (rules) => planUpsert(rules, mine), {
+      serialize: ctx.serialize,
+    });
     const rule = ownRule(ruleset, news.ref);
     if (!ruleset || !rule)
       throw new Error(`zone ${news.zoneId}: rule ${news.ref} is missing right after it was written`);
@@ -508,7 +500,9 @@ export const handler: ResourceHandler<ConfigRuleInputs, ConfigRuleOutputs> = {
   },
 
   async delete(_id, props, ctx) {
-    await updateEntrypoint(ctx.api, props.zoneId, (rules) => planRemoval(rules, props.ref));
+    await updateEntrypoint(ctx.api, props.zoneId, (rules) => planRemoval(rules, props.ref), {
+      serialize: ctx.serialize,
+    });
     await syncOptIns(ctx, props.zoneId, [], props.customHostnameIds ?? []);
   },
 };
