@@ -30,3 +30,18 @@ export function envelopeOf<T extends z.ZodType>(result: T) {
 
 /** ISO 8601 date-time as the API writes it. */
 export const DateTimeSchema = z.string();
+
+/**
+ * A strict request object (a typo is refused, not ignored) whose messages say the rule: an unknown
+ * key "is not a known field", a missing object "is required", a wrong type "must be an object".
+ */
+export function strictShape<T extends z.core.$ZodLooseShape>(shape: T) {
+  return z.strictObject(shape, {
+    error: (iss) =>
+      iss.code === "unrecognized_keys"
+        ? "is not a known field"
+        : iss.input === undefined
+          ? "is required"
+          : "must be an object",
+  });
+}

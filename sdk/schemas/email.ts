@@ -5,6 +5,7 @@
  * content); the sdk applies both at once through `SendEmailSchema`.
  */
 import { z } from "zod";
+import { strictShape } from "./common";
 
 /** Total message size, including attachments (spec, Limits): 5 MiB. */
 export const EMAIL_MAX_BYTES = 5 * 1024 * 1024;
@@ -161,17 +162,6 @@ export const EmailAddressSchema = z
   .refine(isEmailAddress, ADDRESS_RULE);
 
 const noLineBreaks = (s: string): boolean => !/[\r\n]/.test(s);
-
-function strictShape<T extends z.core.$ZodLooseShape>(shape: T) {
-  return z.strictObject(shape, {
-    error: (iss) =>
-      iss.code === "unrecognized_keys"
-        ? "is not a known field"
-        : iss.input === undefined
-          ? "is required"
-          : "must be an object",
-  });
-}
 
 function text(what = "a string") {
   return z.string({ error: (iss) => (iss.input === undefined ? "is required" : `must be ${what}`) });

@@ -12,23 +12,12 @@
  *   `username` and `auth_method`, then `password` for PASSWORD or `private_key` for KEY.
  */
 import { z } from "zod";
-import { IdentifierSchema } from "./common";
+import { IdentifierSchema, strictShape } from "./common";
 
 // ---- small builders whose messages say the rule ----
 
 function required(what: string) {
   return (iss: { input?: unknown }): string => (iss.input === undefined ? "is required" : `must be ${what}`);
-}
-
-function strictShape<T extends z.core.$ZodLooseShape>(shape: T) {
-  return z.strictObject(shape, {
-    error: (iss) =>
-      iss.code === "unrecognized_keys"
-        ? "is not a known field"
-        : iss.input === undefined
-          ? "is required"
-          : "must be an object",
-  });
 }
 
 const str = () => z.string({ error: required("a string") });

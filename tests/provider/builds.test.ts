@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { productionTrigger, seedBuildWorld } from "../helpers/builds";
 import {
   runBuildLogs,
   runCancelBuild,
@@ -13,7 +14,7 @@ import * as rc from "../../provider/resources/repo-connection";
 import * as ev from "../../provider/resources/trigger-env-vars";
 import type { HandlerContext } from "../../provider/types";
 import type { Trigger } from "../../sdk/builds";
-import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
+import { useEmulator } from "../helpers/emulator";
 import { providerContext } from "../helpers/provider-context";
 
 const TAG = "0123456789abcdef0123456789abcdef";
@@ -279,22 +280,7 @@ describe("RepoConnection: planning", () => {
 // ------------------------------------------------------------------------------------------------
 // Handlers against the emulator
 
-async function seed(
-  fx: EmulatorFixture,
-  name = "shop",
-): Promise<{ tag: string; repo: string; token: string }> {
-  const res = await fx.http("PUT", `/accounts/${fx.em.accountId}/workers/scripts/${name}`, { body: {} });
-  const tag = (res.json as { result: { tag: string } }).result.tag;
-  const repo = await fx.api.builds.upsertRepoConnection({
-    provider_type: "github",
-    provider_account_id: "acme",
-    provider_account_name: "Acme",
-    repo_id: name,
-    repo_name: name,
-  });
-  const [token] = await fx.api.builds.listTokens();
-  return { tag, repo: repo.repo_connection_uuid, token: token!.build_token_uuid };
-}
+const seed = seedBuildWorld;
 
 async function checked(
   ctx: HandlerContext,
@@ -430,18 +416,7 @@ describe("TriggerEnvVars: handler on the emulator", () => {
   const fx = useEmulator();
 
   async function trigger(): Promise<string> {
-    const s = await seed(fx);
-    const t = await fx.api.builds.createTrigger({
-      external_script_id: s.tag,
-      repo_connection_uuid: s.repo,
-      build_token_uuid: s.token,
-      trigger_name: "p",
-      build_command: "",
-      deploy_command: "d",
-      root_directory: "/",
-      branch_includes: ["main"],
-    });
-    return t.trigger_uuid;
+    return productionTrigger(fx, await seed(fx));
   }
 
   it("owns only its keys, detects drift on plain values and the key set, and cleans up its keys only", async () => {
@@ -558,17 +533,7 @@ describe("build functions", () => {
   const fx = useEmulator();
 
   it("trigger, wait, logs, redeploy, purge, cancel over the sdk", async () => {
-    const s = await seed(fx);
-    const t = await fx.api.builds.createTrigger({
-      external_script_id: s.tag,
-      repo_connection_uuid: s.repo,
-      build_token_uuid: s.token,
-      trigger_name: "p",
-      build_command: "",
-      deploy_command: "d",
-      root_directory: "/",
-      branch_includes: ["main"],
-    });
+    const t = { trigger_uuid: await productionTrigger(fx, await seed(fx)) };
     const api = fx.client({ sleep: async (ms) => fx.clock.advance(ms) });
     const started = await runTriggerBuild(api, {
       triggerUuid: t.trigger_uuid,

@@ -1,4 +1,5 @@
 /** The command line: the emulator command as a real process, and the imperative verbs over real HTTP. */
+import { productionTrigger, seedBuildWorld } from "../helpers/builds";
 import { strict as assert } from "node:assert";
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
@@ -29,29 +30,6 @@ async function runCli(fx: EmulatorFixture, args: string[], env: NodeJS.ProcessEn
 describe("command line: imperative verbs", () => {
   const fx = useEmulator();
 
-  async function productionTrigger(): Promise<string> {
-    const script = await fx.api.builds.uploadScript("shop");
-    const repo = await fx.api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme",
-      repo_id: "r1",
-      repo_name: "shop",
-    });
-    const [token] = await fx.api.builds.listTokens();
-    const trigger = await fx.api.builds.createTrigger({
-      external_script_id: script.tag,
-      repo_connection_uuid: repo.repo_connection_uuid,
-      build_token_uuid: token!.build_token_uuid,
-      trigger_name: "production",
-      build_command: "npm run build",
-      deploy_command: "npx wrangler deploy",
-      root_directory: "/",
-      branch_includes: ["main"],
-    });
-    return trigger.trigger_uuid;
-  }
-
   it("domain check prints the authoritative availability as JSON", async () => {
     const { json } = await runCli(fx, ["domain", "check", "fresh-name-42.com"]);
     const domains = (json as { domains: { name: string; registrable: boolean }[] }).domains;
@@ -62,7 +40,7 @@ describe("command line: imperative verbs", () => {
   });
 
   it("build trigger starts a build on a branch, build cancel stops it, build logs reads it", async () => {
-    const trigger = await productionTrigger();
+    const trigger = await productionTrigger(fx, await seedBuildWorld(fx));
     const { json: started } = await runCli(fx, ["build", "trigger", trigger, "--branch", "main"]);
     const build = started as { build_uuid: string; status: string };
     assert.equal(build.status, "queued");
@@ -77,7 +55,7 @@ describe("command line: imperative verbs", () => {
   });
 
   it("build trigger refuses a call without branch or commit before any request (rule 1)", async () => {
-    const trigger = await productionTrigger();
+    const trigger = await productionTrigger(fx, await seedBuildWorld(fx));
     const before = fx.em.requestLog.length;
     await assert.rejects(runCli(fx, ["build", "trigger", trigger]), /branch|commit/);
     assert.equal(fx.em.requestLog.length, before);

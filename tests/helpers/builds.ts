@@ -1,0 +1,37 @@
+/** Build-service set-up shared by tests: a script, a repository connection, the build token, a trigger. */
+import type { EmulatorFixture } from "./emulator";
+
+export interface BuildWorld {
+  tag: string;
+  repo: string;
+  token: string;
+}
+
+export async function seedBuildWorld(fx: EmulatorFixture, name = "shop"): Promise<BuildWorld> {
+  const script = await fx.api.builds.uploadScript(name);
+  const repo = await fx.api.builds.upsertRepoConnection({
+    provider_type: "github",
+    provider_account_id: "acme",
+    provider_account_name: "Acme",
+    repo_id: name,
+    repo_name: name,
+  });
+  const [token] = await fx.api.builds.listTokens();
+  if (!token) throw new Error("the emulator seeded no build token");
+  return { tag: script.tag, repo: repo.repo_connection_uuid, token: token.build_token_uuid };
+}
+
+/** A production trigger on `main` for the world's script; returns its uuid. */
+export async function productionTrigger(fx: EmulatorFixture, w: BuildWorld): Promise<string> {
+  const t = await fx.api.builds.createTrigger({
+    external_script_id: w.tag,
+    repo_connection_uuid: w.repo,
+    build_token_uuid: w.token,
+    trigger_name: "p",
+    build_command: "",
+    deploy_command: "d",
+    root_directory: "/",
+    branch_includes: ["main"],
+  });
+  return t.trigger_uuid;
+}
