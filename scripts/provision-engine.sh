@@ -2,8 +2,8 @@
 # Makes a `pulumi` CLI of the same version as the pinned @pulumi/pulumi available to this checkout.
 # Idempotent: reuses a matching `pulumi` on PATH, else a per-user cached build, else builds the CLI
 # from its Go module (the npm `pulumi` package is only a downloader, and nothing can be downloaded here).
-# Result: .engine/bin/ in the checkout holds `pulumi` and the dynamic-provider plugin; tests and
-# `npm start` put that folder first on PATH.
+# Result: .engine/bin/pulumi in the checkout, with the dynamic-provider plugin beside the real binary;
+# tests and `npm start` put .engine/bin first on PATH.
 set -euo pipefail
 started=$(date +%s%N)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -77,6 +77,18 @@ if [ -z "$chosen" ]; then
 fi
 
 ln -sfn "$chosen" "$bindir/pulumi"
-ln -sfn "$plugin" "$bindir/pulumi-resource-pulumi-nodejs"
-say "pulumi version: $("$bindir/pulumi" version) (ready in $bindir, with pulumi-resource-pulumi-nodejs from @pulumi/pulumi $version)"
+# The CLI finds plugins next to its own (resolved) binary without a warning, and on PATH with one.
+# The plugin is a generic script that resolves @pulumi/pulumi from the program's directory, so one
+# copy beside a cached build serves every checkout; an official CLI already carries its own.
+enginedir=$(dirname "$(readlink -f "$chosen")")
+rm -f "$bindir/pulumi-resource-pulumi-nodejs"
+if [ ! -x "$enginedir/pulumi-resource-pulumi-nodejs" ]; then
+  if [ "$enginedir" = "$(dirname "$cached")" ]; then
+    cp "$plugin" "$enginedir/pulumi-resource-pulumi-nodejs.tmp" && chmod +x "$enginedir/pulumi-resource-pulumi-nodejs.tmp"
+    mv "$enginedir/pulumi-resource-pulumi-nodejs.tmp" "$enginedir/pulumi-resource-pulumi-nodejs"
+  else
+    ln -sfn "$plugin" "$bindir/pulumi-resource-pulumi-nodejs"
+  fi
+fi
+say "pulumi version: $("$bindir/pulumi" version) (linked in $bindir; dynamic-provider plugin beside $enginedir/pulumi or in $bindir)"
 say "took $(( ($(date +%s%N) - started) / 1000000 )) ms"
