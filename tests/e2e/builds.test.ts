@@ -92,14 +92,25 @@ describe("builds end to end (real engine)", function () {
       variables: { MODE: { value: "slow", is_secret: false } },
     });
     await api.builds.deleteEnvironmentVariable(prodUuid, "API_KEY");
+    // …and the repository connection's display names (same upsert key, so the same connection).
+    await api.builds.upsertRepoConnection({
+      provider_type: "github",
+      provider_account_id: "acme",
+      provider_account_name: "Acme Renamed",
+      repo_id: "shop",
+      repo_name: "shop-renamed",
+    });
     const refresh = await stack.refresh();
     assert.ok(
-      (refresh.summary.resourceChanges?.update ?? 0) >= 2,
+      (refresh.summary.resourceChanges?.update ?? 0) >= 3,
       JSON.stringify(refresh.summary.resourceChanges),
     );
 
     const reconcile = await stack.up();
-    assert.ok((reconcile.summary.resourceChanges?.update ?? 0) >= 2);
+    assert.ok((reconcile.summary.resourceChanges?.update ?? 0) >= 3);
+    const [repoLive] = await api.builds.listRepoConnections();
+    assert.equal(repoLive?.repo_name, "shop");
+    assert.equal(repoLive?.provider_account_name, "Acme");
     const prodLive = (await api.builds.listTriggers(tag)).find((t) => t.trigger_uuid === prodUuid)!;
     assert.equal(prodLive.build_command, "npm run build");
     assert.deepEqual(await api.builds.getEnvironmentVariables(prodUuid), {
