@@ -106,6 +106,10 @@ describe("builds end to end (real engine)", function () {
       JSON.stringify(refresh.summary.resourceChanges),
     );
 
+    assert.ok(
+      !stack.rawState().includes(SECRET),
+      "after refresh the secret is still not in state in plain text",
+    );
     const reconcile = await stack.up();
     assert.ok((reconcile.summary.resourceChanges?.update ?? 0) >= 3);
     const [repoLive] = await api.builds.listRepoConnections();

@@ -63,6 +63,10 @@ describe("MeetingTemplate end to end", function () {
       JSON.stringify(refresh.summary.resourceChanges),
     );
 
+    const refreshed = stack.rawState();
+    assert.ok(!refreshed.includes("AK-E2E-PLAIN"), "access key in plaintext in state after refresh");
+    assert.ok(!refreshed.includes("SECRET-E2E-PLAIN"), "secret in plaintext in state after refresh");
+
     const fix = await stack.up();
     assert.equal(fix.summary.resourceChanges?.update, 1);
     const fixed = await api.meetings.getMeeting({ appId: APP, meetingId: id });

@@ -73,6 +73,7 @@ describe("search end to end (real engine)", function () {
       (refresh.summary.resourceChanges?.update ?? 0) >= 2,
       JSON.stringify(refresh.summary.resourceChanges),
     );
+    assert.ok(!stack.rawState().includes(SECRET), "the storage secret stays out of state after refresh");
     const drift = await stack.preview();
     assert.equal(drift.changeSummary.update, 2);
 
