@@ -5,7 +5,16 @@
  * on stdout; progress goes to stderr.
  */
 import { Command, InvalidArgumentError } from "commander";
+import { readFile } from "node:fs/promises";
+import { detectDrift } from "../provider/drift";
+import { openSession } from "../provider/runtime";
 import { AccountApi } from "../sdk";
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 interface GlobalOptions {
   baseUrl?: string;
@@ -22,6 +31,10 @@ export interface VerbIo {
   out(text: string): void;
   err(text: string): void;
   env: NodeJS.ProcessEnv;
+  /** Reads standard input (the drift verb's default source). */
+  stdin?: () => Promise<string>;
+  /** Sets the process's exit code (the drift verb exits 2 on drift). */
+  setExitCode?: (code: number) => void;
 }
 
 /** Builds a client from the command's global options, runs `body`, prints its JSON, closes. */
@@ -122,6 +135,40 @@ export function addVerbs(root: Command, io: VerbIo): void {
         api.registrar.search({ q, ...(o.limit ? { limit: o.limit } : {}) }),
       ),
     );
+
+  root
+    .command("drift")
+    .description(
+      "compare an exported stack (pulumi stack export --show-secrets) with the live API; exit 2 on drift",
+    )
+    .option("--file <path>", "the export (default: standard input)")
+    .action(async (o: { file?: string }) => {
+      const g = root.opts<GlobalOptions>();
+      const text = o.file ? await readFile(o.file, "utf8") : await (io.stdin ?? readStdin)();
+      const session = openSession(
+        {
+          get: (key) =>
+            key === "account-api:baseUrl"
+              ? g.baseUrl
+              : key === "account-api:accountId"
+                ? g.accountId
+                : undefined,
+        },
+        io.env,
+      );
+      try {
+        const reports = await detectDrift(JSON.parse(text) as unknown, session.context);
+        io.out(`${JSON.stringify(reports, null, 2)}\n`);
+        const drifted = reports.filter((r) => r.status !== "in-sync");
+        for (const r of drifted)
+          io.err(
+            `drift: ${r.kind} ${r.id}: ${r.status}${r.changed.length ? ` (${r.changed.join(", ")})` : ""}\n`,
+          );
+        if (drifted.length) (io.setExitCode ?? ((c: number) => (process.exitCode = c)))(2);
+      } finally {
+        await session.close();
+      }
+    });
 
   const sync = root.command("sync").description("search instances: sync jobs");
   sync

@@ -16,11 +16,16 @@ export const PROVIDER_KEY = "__provider";
 export interface Session {
   config: ProviderConfig;
   context: HandlerContext;
+  /** Closes the sdk client if one was opened. */
+  close(): Promise<void>;
 }
 
 /** Called from the shim's `configure`: everything secret stays in this process's memory. */
-export function openSession(reader: RawConfigReader | undefined): Session {
-  const config = readProviderConfig(reader);
+export function openSession(
+  reader: RawConfigReader | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Session {
+  const config = readProviderConfig(reader, env);
   let api: AccountApi | undefined;
   const queue = new KeyedQueue();
   const context: HandlerContext = {
@@ -30,6 +35,7 @@ export function openSession(reader: RawConfigReader | undefined): Session {
         ...(config.apiToken ? { token: config.apiToken } : {}),
         ...(config.accountId ? { accountId: config.accountId } : {}),
         userAgentSuffix: "pulumi-dynamic-provider",
+        env,
       });
       return api;
     },
@@ -47,7 +53,7 @@ export function openSession(reader: RawConfigReader | undefined): Session {
     },
     serialize: (key, fn) => queue.run(key, fn),
   };
-  return { config, context };
+  return { config, context, close: async () => api?.close() };
 }
 
 type Method = "check" | "diff" | "create" | "read" | "update" | "delete";

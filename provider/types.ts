@@ -72,6 +72,11 @@ export interface ResourceHandler<I extends object, O extends object> {
   read(id: string, props: O, ctx: HandlerContext): Promise<ReadResult<I, O> | undefined>;
   update(id: string, olds: O, news: I, ctx: HandlerContext): Promise<UpdateResult<O>>;
   delete(id: string, props: O, ctx: HandlerContext): Promise<void>;
+  /**
+   * Server-owned outputs whose change outside the program counts as drift (the registrar's status,
+   * lock and expiry); everything else that matters is in the inputs.
+   */
+  readonly driftOutputs?: readonly (keyof O & string)[];
 }
 
 /** The names of the resources, which are also their Pulumi type names. */

@@ -458,6 +458,7 @@ async function adopt(
 }
 
 export const handler: ResourceHandler<DomainRegistrationInputs, DomainRegistrationOutputs> = {
+  driftOutputs: ["status", "locked", "expiresAt"],
   async check(_olds, news) {
     const failures = checkInputs(news);
     if (failures.length) return { failures };
