@@ -6,8 +6,9 @@
  *   never returns them. They are secrets in state, kept out of the `recordingConfig` output, held in
  *   the secret `storageCredentials` output, and compared through `storageCredentialsHash`, so a changed
  *   credential shows as a change of `recordingConfig` without revealing it.
- * - The API has no delete: deleting sets the meeting INACTIVE. An INACTIVE meeting counts as gone
- *   (refresh drops it; the next `up` makes a new one).
+ * - The API has no delete: deleting sets the meeting INACTIVE. A meeting set INACTIVE outside the
+ *   program is drift: refresh records the status, the next preview shows an update, and `up` makes the
+ *   same meeting ACTIVE again (never a second meeting).
  * - check fills the service's defaults (booleans false, keep-alive 60 s) so removing a field from the
  *   program resets it, and an unchanged meeting gives no diff.
  * - There is no natural key, so a create is never retried and nothing is looked up; adopt an existing
@@ -403,7 +404,13 @@ export const handler: ResourceHandler<MeetingTemplateInputs, MeetingTemplateOutp
       (REPLACE_ON_CHANGE as readonly string[]).includes(k),
     );
     const changes = changedFields(olds, news);
-    return { changes: replaces.length > 0 || changes.length > 0, replaces, deleteBeforeReplace: false };
+    // Deactivated outside the program: update reactivates it (every update sends status ACTIVE).
+    const reactivate = olds.status === "INACTIVE";
+    return {
+      changes: replaces.length > 0 || changes.length > 0 || reactivate,
+      replaces,
+      deleteBeforeReplace: false,
+    };
   },
 
   async create(inputs, ctx) {
@@ -429,7 +436,6 @@ export const handler: ResourceHandler<MeetingTemplateInputs, MeetingTemplateOutp
       if (e instanceof NotFoundError) return undefined;
       throw e;
     }
-    if (live.status === "INACTIVE") return undefined; // what delete leaves behind
     const outs = outputsFrom(live, props, props.storageCredentials);
     const inputs: MeetingTemplateInputs = {
       ...(props.accountId !== undefined ? { accountId: props.accountId } : {}),

@@ -75,6 +75,16 @@ describe("MeetingTemplate end to end", function () {
 
     await stack.preview({ expectNoChanges: true });
 
+    // Deactivated by hand: refresh records it, preview shows an update, up reactivates the same meeting.
+    await api.meetings.updateMeeting({ appId: APP, meetingId: id, status: "INACTIVE" });
+    await stack.refresh();
+    const pending = await stack.preview();
+    assert.equal(pending.changeSummary.update, 1);
+    await stack.up();
+    assert.equal((await api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "ACTIVE");
+    assert.equal((await api.meetings.listAllMeetings({ appId: APP })).length, 1, "still one meeting");
+    await stack.preview({ expectNoChanges: true });
+
     const destroy = await stack.destroy();
     assert.equal(destroy.summary.result, "succeeded");
     assert.equal((await api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "INACTIVE");

@@ -372,7 +372,23 @@ describe("MeetingTemplate: handler on the emulator", () => {
       logs.some((l) => l.includes("set INACTIVE")),
       String(logs),
     );
-    assert.equal(await handler.read(id, after.outs, ctx), undefined);
+    // What delete leaves is an INACTIVE meeting, not a missing one: read still finds it.
+    assert.equal((await handler.read(id, after.outs, ctx))?.props.status, "INACTIVE");
+  });
+
+  it("treats a meeting deactivated outside the program as drift and reactivates the same meeting", async () => {
+    const ctx = providerContext(fx);
+    const { id, outs } = await handler.create(INPUTS, ctx);
+    await fx.api.meetings.updateMeeting({ appId: APP, meetingId: id, status: "INACTIVE" });
+    const refreshed = await handler.read(id, outs, ctx);
+    assert.equal(refreshed?.props.status, "INACTIVE");
+    assert.deepEqual(refreshed?.inputs, (await handler.read(id, outs, ctx))?.inputs);
+    assert.equal((await handler.diff(id, refreshed!.props, INPUTS, ctx)).changes, true);
+    const fixed = await handler.update(id, refreshed!.props, INPUTS, ctx);
+    assert.equal(fixed.outs.status, "ACTIVE");
+    assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "ACTIVE");
+    assert.equal((await fx.api.meetings.listAllMeetings({ appId: APP })).length, 1, "no second meeting");
+    assert.equal((await handler.diff(id, fixed.outs, INPUTS, ctx)).changes, false);
   });
 
   it("drops a field removed from the program by resetting it", async () => {
