@@ -43,13 +43,24 @@ export interface SettingRecord {
   modified_on: string | null;
 }
 
+/** JSON with sorted keys: equal parameters compare equal whatever order they came in. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
 export interface RuleRecord {
   id: string;
   ref: string;
   version: string;
   expression: string;
   action: "set_config";
-  action_parameters: { content_converter: boolean };
+  /** `content_converter` drives the edge; the service's other set_config parameters are kept as sent. */
+  action_parameters: { content_converter?: boolean; [parameter: string]: unknown };
   description: string;
   enabled: boolean;
   last_updated: string;
@@ -238,7 +249,7 @@ export class ContentModel {
         ref: r.ref ?? old?.ref,
         expression: r.expression,
         action: "set_config" as const,
-        action_parameters: { content_converter: r.action_parameters.content_converter },
+        action_parameters: { ...r.action_parameters },
         description: r.description ?? "",
         enabled: r.enabled ?? true,
       };
@@ -249,7 +260,7 @@ export class ContentModel {
       const changed =
         content.ref !== old.ref ||
         content.expression !== old.expression ||
-        content.action_parameters.content_converter !== old.action_parameters.content_converter ||
+        canonical(content.action_parameters) !== canonical(old.action_parameters) ||
         content.description !== old.description ||
         content.enabled !== old.enabled;
       if (!changed) return old;
@@ -405,7 +416,8 @@ export class ContentModel {
     let on = (this.#s.settings[zoneId]?.value ?? "off") === "on";
     for (const rule of this.#s.entrypoints[zoneId]?.rules ?? []) {
       if (!rule.enabled) continue;
-      if (evaluate(parseExpression(rule.expression), facts)) on = rule.action_parameters.content_converter;
+      const param = rule.action_parameters.content_converter;
+      if (typeof param === "boolean" && evaluate(parseExpression(rule.expression), facts)) on = param;
     }
     return on;
   }

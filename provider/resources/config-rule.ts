@@ -150,7 +150,8 @@ export function asRequest(r: LiveRule): ConfigRuleRequest {
     ...(r.ref !== undefined ? { ref: r.ref } : {}),
     expression: r.expression,
     action: r.action as "set_config",
-    action_parameters: { content_converter: r.action_parameters?.content_converter as boolean },
+    // Every parameter is written back as read, including the service's others (polish, …).
+    action_parameters: { ...r.action_parameters } as ConfigRuleRequest["action_parameters"],
     description: r.description ?? "",
     enabled: r.enabled ?? true,
   };

@@ -87,7 +87,14 @@ export const ConfigRuleRequestSchema = z.strictObject({
     .min(1, "must not be empty")
     .max(MAX_EXPRESSION_LENGTH, `must be at most ${MAX_EXPRESSION_LENGTH} characters`),
   action: z.literal("set_config", { error: 'must be "set_config"' }),
-  action_parameters: z.strictObject({ content_converter: z.boolean({ error: "must be a boolean" }) }),
+  /**
+   * `content_converter` is the parameter this package manages; the service's other `set_config`
+   * parameters (polish, rocket_loader, …) pass through untouched, so a read-modify-write of a shared
+   * entrypoint can write back every rule it read.
+   */
+  action_parameters: z
+    .looseObject({ content_converter: z.boolean({ error: "must be a boolean" }).optional() })
+    .refine((p) => Object.keys(p).length > 0, { message: "must set at least one configuration parameter" }),
   description: z
     .string()
     .max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`)

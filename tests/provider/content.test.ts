@@ -295,9 +295,11 @@ describe("content resources against the emulator", () => {
 
   describe("ConfigRule", () => {
     it("creates several rules of one zone in parallel and keeps every rule it does not own", async () => {
+      // A rule made by hand that also sets a parameter this package does not model.
+      const hand = foreignRule("hand", 'http.host eq "hand.example.com"');
       await fx.api.content.putConfigRuleset({
         zoneId,
-        rules: [foreignRule("hand", 'http.host eq "hand.example.com"')],
+        rules: [{ ...hand, action_parameters: { ...hand.action_parameters, polish: "lossless" } }],
       });
       const all = await Promise.all(
         ["a", "b", "c", "d", "e"].map(async (name) =>
@@ -309,9 +311,10 @@ describe("content resources against the emulator", () => {
         all.map((r) => r.id),
         ["a", "b", "c", "d", "e"].map((n) => `${zoneId}/${n}`),
       );
-      const hand = (await fx.api.content.getConfigRuleset({ zoneId }))!.rules.find((r) => r.ref === "hand")!;
-      assert.equal(hand.description, "made by hand");
-      assert.equal(hand.version, "1", "the foreign rule was never changed");
+      const kept = (await fx.api.content.getConfigRuleset({ zoneId }))!.rules.find((r) => r.ref === "hand")!;
+      assert.equal(kept.description, "made by hand");
+      assert.equal(kept.version, "1", "the foreign rule was never changed");
+      assert.deepEqual(kept.action_parameters, { ...hand.action_parameters, polish: "lossless" });
 
       await Promise.all(all.slice(0, 3).map(({ id, outs }) => rule.delete(id, outs, ctx)));
       assert.deepEqual((await refs()).sort(), ["d", "e", "hand"]);
