@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { Agent } from "undici";
 import { startEmulator } from "../emulator/server";
 import { dynamicProvider } from "../provider/shim";
-import type { ResourceKind } from "../provider/types";
+import { RESOURCE_KINDS } from "../provider/types";
 import { ApiClient } from "../sdk/client";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
@@ -60,18 +60,8 @@ async function transport(): Promise<void> {
 }
 
 async function providerSizes(): Promise<void> {
-  const kinds: ResourceKind[] = [
-    "BuildTrigger",
-    "TriggerEnvVars",
-    "RepoConnection",
-    "ZoneContentConverter",
-    "ConfigRule",
-    "MeetingTemplate",
-    "DomainRegistration",
-    "SearchInstance",
-  ];
   console.log("serialized provider stored per resource (__provider):");
-  for (const kind of kinds) {
+  for (const kind of RESOURCE_KINDS) {
     const provider = dynamicProvider(kind);
     const s = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: false });
     console.log(`  ${kind.padEnd(22)} ${String(s.text.length).padStart(6)} bytes`);

@@ -82,7 +82,13 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new Faults(options.faultSeed);
   const auth = new AuthGuard(store);
   const requestLog: RequestLogEntry[] = [];
-  const app = Fastify({ bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024, logger: false });
+  // forceCloseConnections: stop() must not wait on a client still uploading a body the emulator
+  // already refused (the email size check answers before reading it).
+  const app = Fastify({
+    bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024,
+    logger: false,
+    forceCloseConnections: true,
+  });
   let origin = "";
   app.addHook("onListen", async () => {
     const addr = app.server.address();

@@ -80,12 +80,14 @@ export interface ResourceHandler<I extends object, O extends object> {
 }
 
 /** The names of the resources, which are also their Pulumi type names. */
-export type ResourceKind =
-  | "BuildTrigger"
-  | "TriggerEnvVars"
-  | "RepoConnection"
-  | "ZoneContentConverter"
-  | "ConfigRule"
-  | "MeetingTemplate"
-  | "DomainRegistration"
-  | "SearchInstance";
+export const RESOURCE_KINDS = [
+  "BuildTrigger",
+  "TriggerEnvVars",
+  "RepoConnection",
+  "ZoneContentConverter",
+  "ConfigRule",
+  "MeetingTemplate",
+  "DomainRegistration",
+  "SearchInstance",
+] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];

@@ -4,23 +4,12 @@
  * then a registration that stops at action_required is recorded and finished by the next `up`, and an
  * existing registration is adopted with importId.
  */
+import { REGISTRANT } from "../helpers/registrar";
 import { strict as assert } from "node:assert";
 import { checkDomain, quoteDomain } from "../../provider/functions/registrar";
 import { DomainRegistration } from "../../provider/resources/domain-registration";
 import type { AccountApi } from "../../sdk";
 import { useE2E } from "./harness";
-
-const REGISTRANT = {
-  address: "1 Main Street",
-  city: "Springfield",
-  state: "IL",
-  organization: "Acme",
-  phone: "+1.5555550100",
-  zip: "62701",
-  country: "US",
-  firstName: "Ada",
-  lastName: "Lovelace",
-};
 
 describe("registrar end to end (real engine)", function () {
   this.timeout(600_000);

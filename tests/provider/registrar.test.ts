@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { REGISTRANT } from "../helpers/registrar";
 import { PartialCreateError } from "../../provider/errors";
 import { runCheckDomain, runQuoteDomain, runSearchDomains } from "../../provider/functions/registrar";
 import { UNKNOWN } from "../../provider/inputs";
@@ -17,18 +18,6 @@ import type { HandlerContext } from "../../provider/types";
 import { collect } from "../../sdk";
 import { useEmulator } from "../helpers/emulator";
 import { providerContext } from "../helpers/provider-context";
-
-const REGISTRANT = {
-  address: "1 Main Street",
-  city: "Springfield",
-  state: "IL",
-  organization: "Acme",
-  phone: "+1.5555550100",
-  zip: "62701",
-  country: "US",
-  firstName: "Ada",
-  lastName: "Lovelace",
-};
 
 function inputs(extra: Record<string, unknown>): DomainRegistrationInputs {
   return withDefaults(extra);

@@ -1,21 +1,10 @@
 import { strict as assert } from "node:assert";
 import * as pulumi from "@pulumi/pulumi";
 import { dynamicProvider } from "../../provider/shim";
-import type { ResourceKind } from "../../provider/types";
-
-const KINDS: ResourceKind[] = [
-  "BuildTrigger",
-  "TriggerEnvVars",
-  "RepoConnection",
-  "ZoneContentConverter",
-  "ConfigRule",
-  "MeetingTemplate",
-  "DomainRegistration",
-  "SearchInstance",
-];
+import { RESOURCE_KINDS } from "../../provider/types";
 
 describe("serialized provider shim", () => {
-  for (const kind of KINDS) {
+  for (const kind of RESOURCE_KINDS) {
     it(`${kind}: serializes small, loads the installed runtime, and captures nothing else`, async () => {
       const provider = dynamicProvider(kind);
       const serialized = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: false });
