@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyRequest } from "fastify";
-import { EmulatorError, GENERIC_CODES } from "./http";
+import { DomainError, GENERIC_CODES } from "./http";
 import type { Store, StoredToken } from "./store";
 
 /** Permission names the emulator knows. A token with "*" holds all of them. */
@@ -40,22 +40,20 @@ export interface AuthRequirement {
   /** Account in the path, checked against the token's. */
   accountId?: string;
   /** Area-specific rendering of each failure. */
-  errors?: Partial<Record<AuthFailure, () => EmulatorError>>;
+  errors?: Partial<Record<AuthFailure, () => DomainError>>;
 }
 
-const DEFAULT_ERRORS: Record<AuthFailure, () => EmulatorError> = {
-  missing: () =>
-    new EmulatorError(401, { code: GENERIC_CODES.unauthorized, message: "Authentication error" }),
-  invalid: () =>
-    new EmulatorError(401, { code: GENERIC_CODES.unauthorized, message: "Authentication error" }),
+const DEFAULT_ERRORS: Record<AuthFailure, () => DomainError> = {
+  missing: () => new DomainError(401, { code: GENERIC_CODES.unauthorized, message: "Authentication error" }),
+  invalid: () => new DomainError(401, { code: GENERIC_CODES.unauthorized, message: "Authentication error" }),
   wrong_account: () =>
-    new EmulatorError(403, {
+    new DomainError(403, {
       code: GENERIC_CODES.forbidden,
       message: "Unauthorized to access requested resource",
     }),
-  bad_scope: () => new EmulatorError(401, { code: GENERIC_CODES.unauthorized, message: "Invalid token" }),
+  bad_scope: () => new DomainError(401, { code: GENERIC_CODES.unauthorized, message: "Invalid token" }),
   forbidden: () =>
-    new EmulatorError(403, {
+    new DomainError(403, {
       code: GENERIC_CODES.forbidden,
       message: "Unauthorized to access requested resource",
     }),
@@ -70,7 +68,7 @@ export class AuthGuard {
 
   /** Returns the caller's token, or throws the (area-specific) error for the first unmet requirement. */
   require(req: FastifyRequest, need: AuthRequirement = {}): StoredToken {
-    const fail = (f: AuthFailure): EmulatorError => (need.errors?.[f] ?? DEFAULT_ERRORS[f])();
+    const fail = (f: AuthFailure): DomainError => (need.errors?.[f] ?? DEFAULT_ERRORS[f])();
     const header = req.headers.authorization;
     if (!header) throw fail("missing");
     const m = /^Bearer\s+(\S+)$/i.exec(header);

@@ -1,27 +1,38 @@
 /**
- * The envelope every endpoint speaks, the one error class areas throw, and body validation with the
- * sdk's schemas (so the emulator and the client agree on every shape and limit).
+ * The envelope every endpoint speaks, the one error class state models throw, and the one renderer
+ * that turns any error (a model's, a zod validation's, fastify's own) into the API's error envelope.
  */
-import type { FastifyReply } from "fastify";
-import type { z } from "zod";
+import type { FastifyError, FastifyReply } from "fastify";
+import { z } from "zod";
 import { describeIssues } from "../sdk/validate";
 
 export interface ErrorItem {
   code: number;
   message: string;
+  /** Email's table keeps its fixed message and says what is wrong here. */
+  detail?: string;
 }
 
-/** Thrown by area handlers; the server renders it as the API's error envelope. */
-export class EmulatorError extends Error {
+/** Thrown by state models and guards: renders as itself (status, `errors[]`, headers). */
+export class DomainError extends Error {
   readonly status: number;
-  readonly errors: ErrorItem[];
-  readonly headers: Record<string, string>;
-  constructor(status: number, errors: ErrorItem[] | ErrorItem, headers: Record<string, string> = {}) {
+  readonly errors: readonly ErrorItem[];
+  readonly headers: Readonly<Record<string, string>>;
+  constructor(
+    status: number,
+    errors: readonly ErrorItem[] | ErrorItem,
+    headers: Record<string, string> = {},
+  ) {
     const list = Array.isArray(errors) ? errors : [errors];
     super(list.map((e) => e.message).join("; "));
+    this.name = "DomainError";
     this.status = status;
     this.errors = list;
     this.headers = headers;
+  }
+
+  get code(): number {
+    return this.errors[0]?.code ?? GENERIC_CODES.internal;
   }
 }
 
@@ -33,33 +44,64 @@ export const GENERIC_CODES = {
   unauthorized: 10000,
   forbidden: 9109,
   tooLarge: 1004,
+  unsupportedMediaType: 1005,
   internal: 1000,
 } as const;
 
-export function notFound(what: string, code: number = GENERIC_CODES.notFound): EmulatorError {
-  return new EmulatorError(404, { code, message: `${what} not found` });
+export function notFound(what: string, code: number = GENERIC_CODES.notFound): DomainError {
+  return new DomainError(404, { code, message: `${what} not found` });
 }
 
-export function conflict(message: string, code: number = GENERIC_CODES.conflict): EmulatorError {
-  return new EmulatorError(409, { code, message });
+export function conflict(message: string, code: number = GENERIC_CODES.conflict): DomainError {
+  return new DomainError(409, { code, message });
 }
 
-export function badRequest(message: string, code: number = GENERIC_CODES.badRequest): EmulatorError {
-  return new EmulatorError(400, { code, message });
+export function badRequest(message: string, code: number = GENERIC_CODES.badRequest): DomainError {
+  return new DomainError(400, { code, message });
 }
 
-/** Validates a body (or query) with a zod schema; each issue becomes one `errors[]` entry naming the field. */
+/** How an area words a request it cannot accept: one line per problem, each `field: rule`. */
+export type InvalidRenderer = (lines: readonly string[]) => DomainError;
+
+/** One `errors[]` entry per line, all with the same code. */
+export function invalidWith(code: number): InvalidRenderer {
+  return (lines) =>
+    new DomainError(
+      400,
+      lines.map((message) => ({ code, message })),
+    );
+}
+
+/** `field: rule` per issue; an unknown key is named as the field itself, the whole value as `body`. */
+export function issueLines(error: z.ZodError, whole = "body"): string[] {
+  return describeIssues(error).map((i) => `${i.field || whole}: ${i.rule}`);
+}
+
+/** Validates a value with a zod schema, or throws the area's 400 naming each field. */
 export function parseWith<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  code: number = GENERIC_CODES.badRequest,
-): z.infer<S> {
+  invalid: InvalidRenderer | number = GENERIC_CODES.badRequest,
+): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new EmulatorError(
-    400,
-    describeIssues(result.error).map((i) => ({ code, message: `${i.field || "body"}: ${i.rule}` })),
-  );
+  throw (typeof invalid === "number" ? invalidWith(invalid) : invalid)(issueLines(result.error));
+}
+
+/** A request that does not fit its schema (fastify's validation phase); renders as the area's 400. */
+export class RequestValidationError extends Error {
+  constructor(readonly issues: z.ZodError) {
+    super(issueLines(issues).join("; "));
+    this.name = "RequestValidationError";
+  }
+}
+
+/** A request body that is not JSON, or JSON that is not an object: said in the area's own words. */
+export class MalformedBodyError extends Error {
+  constructor(field: string, rule: string) {
+    super(`${field}: ${rule}`);
+    this.name = "MalformedBodyError";
+  }
 }
 
 export interface EnvelopeOptions {
@@ -68,7 +110,15 @@ export interface EnvelopeOptions {
   messages?: unknown[];
 }
 
-export function envelope(result: unknown, o: EnvelopeOptions = {}): Record<string, unknown> {
+export interface SuccessEnvelope<T> {
+  success: true;
+  errors: [];
+  messages: unknown[];
+  result: T;
+  result_info?: Record<string, unknown>;
+}
+
+export function envelope<T>(result: T, o: EnvelopeOptions = {}): SuccessEnvelope<T> {
   return {
     success: true,
     errors: [],
@@ -78,12 +128,14 @@ export function envelope(result: unknown, o: EnvelopeOptions = {}): Record<strin
   };
 }
 
-/** Sends the standard success envelope. */
-export function ok(reply: FastifyReply, result: unknown, o: EnvelopeOptions = {}): FastifyReply {
-  return reply.code(o.status ?? 200).send(envelope(result, o));
+export interface ErrorEnvelope {
+  success: false;
+  errors: readonly ErrorItem[];
+  messages: [];
+  result: null;
 }
 
-export function errorEnvelope(errors: ErrorItem[]): Record<string, unknown> {
+export function errorEnvelope(errors: readonly ErrorItem[]): ErrorEnvelope {
   return { success: false, errors, messages: [], result: null };
 }
 
@@ -92,7 +144,7 @@ export function paginate<T>(
   items: readonly T[],
   query: { page?: unknown; per_page?: unknown },
   defaults = { perPage: 20, maxPerPage: 100 },
-): { items: T[]; resultInfo: Record<string, number> } {
+): { items: T[]; resultInfo: { page: number; per_page: number; count: number; total_count: number } } {
   const page = Math.max(1, Number.parseInt(String(query.page ?? "1"), 10) || 1);
   const perPage = Math.min(
     defaults.maxPerPage,
@@ -103,4 +155,75 @@ export function paginate<T>(
     items: slice,
     resultInfo: { page, per_page: perPage, count: slice.length, total_count: items.length },
   };
+}
+
+/** What fastify's own errors carry besides a message. */
+function fastifyCode(error: unknown): { code?: string; statusCode?: number } {
+  if (typeof error !== "object" || error === null) return {};
+  const e: Partial<FastifyError> = error;
+  return {
+    ...(typeof e.code === "string" ? { code: e.code } : {}),
+    ...(typeof e.statusCode === "number" ? { statusCode: e.statusCode } : {}),
+  };
+}
+
+/**
+ * The one error renderer. A model's DomainError renders as itself; zod issues (a request that does
+ * not fit the sdk's schema) and malformed bodies become a 400 in the area's words; fastify's size and
+ * media-type refusals keep their status; anything else is a 500 whose message names the cause.
+ */
+export function renderError(error: unknown, invalid: InvalidRenderer): DomainError {
+  if (error instanceof DomainError) return error;
+  if (error instanceof z.ZodError) return invalid(issueLines(error));
+  if (error instanceof RequestValidationError) return invalid(issueLines(error.issues));
+  if (error instanceof MalformedBodyError) return invalid([error.message]);
+  const { code, statusCode } = fastifyCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === "FST_ERR_CTP_BODY_TOO_LARGE")
+    return new DomainError(413, { code: GENERIC_CODES.tooLarge, message: "request body too large" });
+  if (code === "FST_ERR_CTP_INVALID_MEDIA_TYPE")
+    return new DomainError(415, {
+      code: GENERIC_CODES.unsupportedMediaType,
+      message: `content-type: not accepted here (${message})`,
+    });
+  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500)
+    return new DomainError(statusCode, invalid([`body: ${message}`]).errors);
+  return new DomainError(500, { code: GENERIC_CODES.internal, message: `internal error: ${message}` });
+}
+
+/**
+ * A JSON request body: empty is absent; anything but an object is refused, and so is a `__proto__`
+ * key anywhere (no field of the API has that name, and zod's records would drop it without a word).
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new MalformedBodyError("body", "malformed JSON");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new MalformedBodyError("body", "must be a JSON object");
+  const reserved = reservedKeyPath(value, []);
+  if (reserved) throw new MalformedBodyError(reserved, "is not accepted as a key (a reserved name)");
+  return value;
+}
+
+function reservedKeyPath(value: unknown, path: readonly string[]): string | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    if (key === "__proto__") return [...path, key].join(".");
+    const found = reservedKeyPath(child, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** @deprecated transitional, until every area declares its routes with defineArea. */
+export const EmulatorError = DomainError;
+export type EmulatorError = DomainError;
+/** @deprecated transitional, until every area declares its routes with defineArea. */
+export function ok(reply: FastifyReply, result: unknown, o: EnvelopeOptions = {}): FastifyReply {
+  return reply.code(o.status ?? 200).send(envelope(result, o));
 }

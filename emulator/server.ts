@@ -10,7 +10,8 @@ import { AREAS } from "./areas";
 import { AuthGuard, PERMISSIONS, newTokenValue } from "./auth";
 import { OffsetClock, isAdvanceable, type Clock } from "./clock";
 import { FaultRuleSchema, Faults } from "./faults";
-import { EmulatorError, GENERIC_CODES, errorEnvelope, ok, parseWith } from "./http";
+import { NoParams, defineControl, serializerCompiler, validatorCompiler } from "./define";
+import { DomainError, GENERIC_CODES, errorEnvelope, invalidWith, parseJsonBody, renderError } from "./http";
 import { Store } from "./store";
 
 export const API_PREFIX = "/client/v4";
@@ -98,18 +99,16 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   });
 
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
   // An empty JSON body is no body (POSTs such as create-job carry none).
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === "") return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(
-        new EmulatorError(400, { code: GENERIC_CODES.badRequest, message: "body: malformed JSON" }),
-        undefined,
-      );
+      done(null, parseJsonBody(String(body)));
+    } catch (e) {
+      done(e instanceof Error ? e : new Error(String(e)), undefined);
     }
   });
 
@@ -149,29 +148,10 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (req.method !== "GET") store.save();
   });
 
-  app.setErrorHandler((error, _req, reply) => {
-    if (error instanceof EmulatorError) {
-      for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-      return reply.code(error.status).send(errorEnvelope(error.errors));
-    }
-    const e = error as { code?: string; statusCode?: number; message?: string };
-    if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return reply
-        .code(413)
-        .send(errorEnvelope([{ code: GENERIC_CODES.tooLarge, message: "request body too large" }]));
-    }
-    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      return reply
-        .code(e.statusCode)
-        .send(errorEnvelope([{ code: GENERIC_CODES.badRequest, message: e.message ?? "bad request" }]));
-    }
-    return reply
-      .code(500)
-      .send(
-        errorEnvelope([
-          { code: GENERIC_CODES.internal, message: `internal error: ${e.message ?? String(error)}` },
-        ]),
-      );
+  app.setErrorHandler((error, req, reply) => {
+    const e = renderError(error, req.routeOptions.config.invalid ?? invalidWith(GENERIC_CODES.badRequest));
+    for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+    return reply.code(e.status).send(errorEnvelope(e.errors));
   });
 
   app.setNotFoundHandler((req, reply) =>
@@ -216,44 +196,47 @@ const NewTokenSchema = z.strictObject({
   name: z.string().optional(),
 });
 
+const FaultIdParams = z.object({ id: z.coerce.number().int() });
+const AdvanceBody = z.strictObject({ ms: z.number().int().min(0) });
+
 function registerControl(app: FastifyInstance, em: Emulator): void {
-  app.get("/health", async (_req, reply) => ok(reply, { accountId: em.accountId, now: em.clock.now() }));
-  app.get("/faults", async (_req, reply) => ok(reply, em.faults.list()));
-  app.post("/faults", async (req, reply) => ok(reply, em.faults.add(parseWith(FaultRuleSchema, req.body))));
-  app.delete("/faults", async (_req, reply) => {
+  const control = defineControl(app);
+  const none = { params: NoParams, permissions: undefined };
+  control.get("/health", none, () => ({ accountId: em.accountId, now: em.clock.now() }));
+  control.get("/faults", none, () => em.faults.list());
+  control.post("/faults", { ...none, body: FaultRuleSchema }, ({ body }) => em.faults.add(body));
+  control.delete("/faults", none, () => {
     em.faults.clear();
-    return ok(reply, null);
+    return null;
   });
-  app.delete<{ Params: { id: string } }>("/faults/:id", async (req, reply) =>
-    ok(reply, { removed: em.faults.remove(Number(req.params.id)) }),
-  );
-  app.get("/requests", async (_req, reply) => ok(reply, em.requestLog));
-  app.delete("/requests", async (_req, reply) => {
+  control.delete("/faults/:id", { params: FaultIdParams, permissions: undefined }, ({ params }) => ({
+    removed: em.faults.remove(params.id),
+  }));
+  control.get("/requests", none, () => em.requestLog);
+  control.delete("/requests", none, () => {
     em.requestLog.length = 0;
-    return ok(reply, null);
+    return null;
   });
-  app.post("/tokens", async (req, reply) => {
-    const body = parseWith(NewTokenSchema, req.body);
+  control.post("/tokens", { ...none, body: NewTokenSchema }, ({ body }) => {
     const t = em.auth.add({
       scope: body.scope,
       permissions: body.permissions,
       ...(body.name ? { name: body.name } : {}),
     });
-    return ok(reply, { value: t.value, scope: t.scope, permissions: t.permissions });
+    return { value: t.value, scope: t.scope, permissions: t.permissions };
   });
-  app.post("/clock/advance", async (req, reply) => {
-    const { ms } = parseWith(z.strictObject({ ms: z.number().int().min(0) }), req.body);
+  control.post("/clock/advance", { ...none, body: AdvanceBody }, ({ body }) => {
     if (!isAdvanceable(em.clock))
-      throw new EmulatorError(400, { code: 1001, message: "clock: cannot be advanced" });
-    em.clock.advance(ms);
-    return ok(reply, { now: em.clock.now() });
+      throw new DomainError(400, { code: GENERIC_CODES.badRequest, message: "clock: cannot be advanced" });
+    em.clock.advance(body.ms);
+    return { now: em.clock.now() };
   });
-  app.post("/reset", async (_req, reply) => {
+  control.post("/reset", none, () => {
     em.store.reset();
     em.faults.clear();
-    return ok(reply, null);
+    return null;
   });
-  app.get("/state", async (_req, reply) => ok(reply, em.store.snapshot()));
+  control.get("/state", none, () => em.store.snapshot());
 }
 
 export interface RunningEmulator extends Emulator {

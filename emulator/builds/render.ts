@@ -1,4 +1,15 @@
 /** Wire shapes of the builds area: stored records → the JSON the public API returns. */
+import type { z } from "zod";
+import type {
+  BuildSchema,
+  BuildTokenSchema,
+  DeploymentSchema,
+  EnvVarsSchema,
+  RepoConnectionSchema,
+  ScriptSchema,
+  TriggerSchema,
+  VersionSchema,
+} from "../../sdk/schemas/builds";
 import { iso } from "../clock";
 import type {
   BuildRecord,
@@ -13,9 +24,7 @@ import type {
 import { viewBuild } from "./timeline";
 
 /** Secrets never leave the emulator: their value is null in every response. */
-export function envVars(
-  vars: Record<string, EnvVarRecord>,
-): Record<string, { value: string | null; is_secret: boolean }> {
+export function envVars(vars: Record<string, EnvVarRecord>): z.input<typeof EnvVarsSchema> {
   return Object.fromEntries(
     Object.entries(vars).map(([k, v]) => [
       k,
@@ -24,11 +33,11 @@ export function envVars(
   );
 }
 
-export function script(s: ScriptRecord): Record<string, unknown> {
+export function script(s: ScriptRecord): z.input<typeof ScriptSchema> {
   return { id: s.name, tag: s.tag, created_on: iso(s.created_on), modified_on: iso(s.modified_on) };
 }
 
-export function version(v: VersionRecord): Record<string, unknown> {
+export function version(v: VersionRecord): z.input<typeof VersionSchema> {
   return {
     id: v.id,
     number: v.number,
@@ -37,7 +46,7 @@ export function version(v: VersionRecord): Record<string, unknown> {
   };
 }
 
-export function deployment(d: DeploymentRecord): Record<string, unknown> {
+export function deployment(d: DeploymentRecord): z.input<typeof DeploymentSchema> {
   return {
     id: d.id,
     created_on: iso(d.created_on),
@@ -47,7 +56,7 @@ export function deployment(d: DeploymentRecord): Record<string, unknown> {
   };
 }
 
-export function repoConnection(c: RepoConnectionRecord): Record<string, unknown> {
+export function repoConnection(c: RepoConnectionRecord): z.input<typeof RepoConnectionSchema> {
   return {
     repo_connection_uuid: c.repo_connection_uuid,
     provider_type: c.provider_type,
@@ -61,7 +70,7 @@ export function repoConnection(c: RepoConnectionRecord): Record<string, unknown>
   };
 }
 
-export function token(t: BuildTokenRecord): Record<string, unknown> {
+export function token(t: BuildTokenRecord): z.input<typeof BuildTokenSchema> {
   return { build_token_uuid: t.build_token_uuid, build_token_name: t.build_token_name };
 }
 
@@ -69,7 +78,7 @@ export function trigger(
   t: TriggerRecord,
   repo: RepoConnectionRecord | null,
   tokenName: string | null,
-): Record<string, unknown> {
+): z.input<typeof TriggerSchema> {
   return {
     trigger_uuid: t.trigger_uuid,
     trigger_name: t.trigger_name,
@@ -94,7 +103,7 @@ export function trigger(
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
-export function build(b: BuildRecord, now: number): Record<string, unknown> {
+export function build(b: BuildRecord, now: number): z.input<typeof BuildSchema> {
   const v = viewBuild(b, now);
   const t = b.trigger;
   return {

@@ -2,25 +2,35 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
+  BUILD_ERROR_CODES as C,
+  BuildLogsSchema,
+  BuildSchema,
+  BuildTokenSchema,
+  BuildsByVersionSchema,
   DeploymentCreateBodySchema,
+  DeploymentSchema,
   EnvVarsPatchBodySchema,
+  EnvVarsSchema,
   RepoConnectionBodySchema,
+  RepoConnectionSchema,
   ScriptMetadataSchema,
+  ScriptSchema,
   TriggerBuildBodySchema,
   TriggerCreateBodySchema,
+  TriggerSchema,
   TriggerUpdateBodySchema,
-  BUILD_ERROR_CODES,
+  VersionSchema,
 } from "../../sdk/schemas/builds";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
-import { ok, paginate, parseWith } from "../http";
-import { buildErrors } from "./errors";
+import { AccountParams, NoParams, PageQuery, answer, defineArea, defineControl, orEmpty } from "../define";
+import { DomainError, paginate, parseWith } from "../http";
 import { MultipartError, boundaryOf, parseMultipart, type Part } from "./multipart";
 import * as render from "./render";
-import { BuildsModel, accountState } from "./state";
+import { BuildsModel, accountState, buildErrors } from "./state";
 import { viewBuild } from "./timeline";
 
-const INVALID = BUILD_ERROR_CODES.invalidRequest;
+const INVALID = C.invalidRequest;
 export const LOG_PAGE_SIZE = 5;
 export const MAX_VERSION_IDS = 20;
 
@@ -29,28 +39,46 @@ const CreateTriggerWireSchema = TriggerCreateBodySchema.extend({
   external_script_id: z.string().min(1, "must not be empty"),
 });
 
-type Req<P = object, Q = object> = FastifyRequest<{ Params: { account_id: string } & P; Querystring: Q }>;
-
 function model(ctx: AreaContext, accountId: string): BuildsModel {
   const now = ctx.clock.now();
   return new BuildsModel(accountState(ctx.store, accountId, now), now, (c) => ctx.store.next(c));
 }
 
+const invalidToken = (): DomainError =>
+  new DomainError(401, { code: C.invalidToken, message: "Invalid token" });
+
 /** Spec, Authentication 2: user-scoped tokens only; account-scoped ones get "Invalid token". */
-function authorize(ctx: AreaContext, req: Req, permissions: readonly Permission[]): BuildsModel {
+function authorize(
+  ctx: AreaContext,
+  req: FastifyRequest,
+  permissions: readonly Permission[],
+  accountId: string,
+): BuildsModel {
   ctx.auth.require(req, {
-    accountId: req.params.account_id,
+    accountId,
     all: permissions,
     userScoped: true,
     errors: {
-      missing: buildErrors.missingToken,
-      invalid: buildErrors.invalidToken,
-      bad_scope: buildErrors.invalidToken,
-      wrong_account: buildErrors.wrongAccount,
-      forbidden: () => buildErrors.forbidden(permissions),
+      missing: () =>
+        new DomainError(401, {
+          code: C.missingToken,
+          message: "Authentication required: send Authorization: Bearer <user-scoped API token>",
+        }),
+      invalid: invalidToken,
+      bad_scope: invalidToken,
+      wrong_account: () =>
+        new DomainError(403, {
+          code: C.wrongAccount,
+          message: "Forbidden: the token does not belong to this account",
+        }),
+      forbidden: () =>
+        new DomainError(403, {
+          code: C.forbidden,
+          message: `Forbidden: the token lacks the permission ${permissions.join(" and ")}`,
+        }),
     },
   });
-  return model(ctx, req.params.account_id);
+  return model(ctx, accountId);
 }
 
 const EDIT: readonly Permission[] = ["builds:edit"];
@@ -139,7 +167,7 @@ function bracketFields(parts: readonly Part[]): Record<string, unknown> {
   return root;
 }
 
-function versionIdsOf(q: { version_ids?: string | string[] }): string[] {
+function versionIdsOf(q: { version_ids?: string | string[] | undefined }): string[] {
   const raw =
     q.version_ids === undefined ? [] : Array.isArray(q.version_ids) ? q.version_ids : [q.version_ids];
   const ids = raw
@@ -157,49 +185,72 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   app.addContentTypeParser("multipart/form-data", { parseAs: "buffer" }, (_req, body, done) =>
     done(null, body),
   );
+  const area = defineArea(app, {
+    envelope: "result",
+    invalidCode: INVALID,
+    auth: (req, permissions: readonly Permission[], params: { account_id: string }) =>
+      authorize(ctx, req, permissions, params.account_id),
+  });
   const A = "/accounts/:account_id";
+  const Script = AccountParams.extend({ script_name: z.string() });
+  const Tag = AccountParams.extend({ worker_tag: z.string() });
+  const Trigger = AccountParams.extend({ trigger_uuid: z.string() });
+  const Build = AccountParams.extend({ build_uuid: z.string() });
 
   // Scripts, versions, deployments: addressed by name.
-  app.get(`${A}/workers/scripts`, async (req: Req, reply) => {
-    const m = authorize(ctx, req, SCRIPTS_READ);
-    return ok(reply, m.listScripts().map(render.script));
-  });
+  area.get(
+    `${A}/workers/scripts`,
+    { params: AccountParams, response: z.array(ScriptSchema), permissions: SCRIPTS_READ },
+    ({ auth: m }) => m.listScripts().map(render.script),
+  );
 
-  app.put(`${A}/workers/scripts/:script_name`, async (req: Req<{ script_name: string }>, reply) => {
-    const m = authorize(ctx, req, SCRIPTS_EDIT);
-    const { script } = m.uploadScript(req.params.script_name, uploadMetadata(req));
-    return ok(reply, render.script(script));
-  });
+  area.put(
+    `${A}/workers/scripts/:script_name`,
+    { params: Script, response: ScriptSchema, permissions: SCRIPTS_EDIT },
+    ({ auth: m, params, req }) =>
+      render.script(m.uploadScript(params.script_name, uploadMetadata(req)).script),
+  );
 
-  app.get(
+  area.get(
     `${A}/workers/scripts/:script_name/versions`,
-    async (req: Req<{ script_name: string }, { page?: string; per_page?: string }>, reply) => {
-      const m = authorize(ctx, req, SCRIPTS_READ);
-      const { items, resultInfo } = paginate(m.versions(req.params.script_name), req.query);
-      return ok(reply, { items: items.map(render.version) }, { resultInfo });
+    {
+      params: Script,
+      querystring: PageQuery,
+      response: z.looseObject({ items: z.array(VersionSchema) }),
+      permissions: SCRIPTS_READ,
+    },
+    ({ auth: m, params, query }) => {
+      const { items, resultInfo } = paginate(m.versions(params.script_name), query);
+      return answer({ items: items.map(render.version) }, { resultInfo });
     },
   );
 
-  app.get(
+  area.get(
     `${A}/workers/scripts/:script_name/deployments`,
-    async (req: Req<{ script_name: string }, { page?: string; per_page?: string }>, reply) => {
-      const m = authorize(ctx, req, SCRIPTS_READ);
+    {
+      params: Script,
+      querystring: PageQuery,
+      response: z.looseObject({ deployments: z.array(DeploymentSchema), items: z.array(DeploymentSchema) }),
+      permissions: SCRIPTS_READ,
+    },
+    ({ auth: m, params, query }) => {
       // `deployments` is the spec's field; the public client pages `items` (it stops on an empty page),
       // so both carry the same page, newest first.
-      const { items, resultInfo } = paginate(m.deployments(req.params.script_name), req.query);
+      const { items, resultInfo } = paginate(m.deployments(params.script_name), query);
       const page = items.map(render.deployment);
-      return ok(reply, { deployments: page, items: page }, { resultInfo });
+      return answer({ deployments: page, items: page }, { resultInfo });
     },
   );
 
-  app.post(
+  area.post(
     `${A}/workers/scripts/:script_name/deployments`,
-    async (req: Req<{ script_name: string }>, reply) => {
-      const m = authorize(ctx, req, SCRIPTS_EDIT);
-      m.script(req.params.script_name);
-      const body = parseWith(DeploymentCreateBodySchema, req.body, INVALID);
-      return ok(reply, render.deployment(m.createDeployment(req.params.script_name, body)));
+    {
+      params: Script,
+      body: DeploymentCreateBodySchema,
+      response: DeploymentSchema,
+      permissions: SCRIPTS_EDIT,
     },
+    ({ auth: m, params, body }) => render.deployment(m.createDeployment(params.script_name, body)),
   );
 
   // Triggers: scripts are addressed by tag.
@@ -210,153 +261,169 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
       m.token(t.build_token_uuid)?.build_token_name ?? null,
     );
 
-  app.get(`${A}/builds/workers/:worker_tag/triggers`, async (req: Req<{ worker_tag: string }>, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    return ok(
-      reply,
-      m.triggersOf(req.params.worker_tag).map((t) => triggerJson(m, t)),
-    );
-  });
+  area.get(
+    `${A}/builds/workers/:worker_tag/triggers`,
+    { params: Tag, response: z.array(TriggerSchema), permissions: EDIT },
+    ({ auth: m, params }) => m.triggersOf(params.worker_tag).map((t) => triggerJson(m, t)),
+  );
 
-  app.post(`${A}/builds/triggers`, async (req: Req, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    const body = parseWith(CreateTriggerWireSchema, req.body, INVALID);
-    return ok(reply, triggerJson(m, m.createTrigger(body)));
-  });
+  area.post(
+    `${A}/builds/triggers`,
+    { params: AccountParams, body: CreateTriggerWireSchema, response: TriggerSchema, permissions: EDIT },
+    ({ auth: m, body }) => triggerJson(m, m.createTrigger(body)),
+  );
 
-  app.patch(`${A}/builds/triggers/:trigger_uuid`, async (req: Req<{ trigger_uuid: string }>, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    m.trigger(req.params.trigger_uuid);
-    const body = parseWith(TriggerUpdateBodySchema, req.body ?? {}, INVALID);
-    return ok(reply, triggerJson(m, m.updateTrigger(req.params.trigger_uuid, body)));
-  });
+  area.patch(
+    `${A}/builds/triggers/:trigger_uuid`,
+    { params: Trigger, body: orEmpty(TriggerUpdateBodySchema), response: TriggerSchema, permissions: EDIT },
+    ({ auth: m, params, body }) => triggerJson(m, m.updateTrigger(params.trigger_uuid, body)),
+  );
 
-  app.delete(`${A}/builds/triggers/:trigger_uuid`, async (req: Req<{ trigger_uuid: string }>, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    m.deleteTrigger(req.params.trigger_uuid);
-    return ok(reply, null);
-  });
+  area.delete(
+    `${A}/builds/triggers/:trigger_uuid`,
+    { params: Trigger, permissions: EDIT },
+    ({ auth: m, params }) => {
+      m.deleteTrigger(params.trigger_uuid);
+      return null;
+    },
+  );
 
-  app.post(
+  area.post(
     `${A}/builds/triggers/:trigger_uuid/purge_build_cache`,
-    async (req: Req<{ trigger_uuid: string }>, reply) => {
-      const m = authorize(ctx, req, EDIT);
-      m.purgeCache(req.params.trigger_uuid);
-      return ok(reply, null);
+    { params: Trigger, permissions: EDIT },
+    ({ auth: m, params }) => {
+      m.purgeCache(params.trigger_uuid);
+      return null;
     },
   );
 
   // Environment variables of one trigger.
-  app.get(
+  area.get(
     `${A}/builds/triggers/:trigger_uuid/environment_variables`,
-    async (req: Req<{ trigger_uuid: string }>, reply) => {
-      const m = authorize(ctx, req, EDIT);
-      return ok(reply, render.envVars(m.trigger(req.params.trigger_uuid).environment_variables));
-    },
+    { params: Trigger, response: EnvVarsSchema, permissions: EDIT },
+    ({ auth: m, params }) => render.envVars(m.trigger(params.trigger_uuid).environment_variables),
   );
 
-  app.patch(
+  area.patch(
     `${A}/builds/triggers/:trigger_uuid/environment_variables`,
-    async (req: Req<{ trigger_uuid: string }>, reply) => {
-      const m = authorize(ctx, req, EDIT);
-      m.trigger(req.params.trigger_uuid);
-      const body = parseWith(EnvVarsPatchBodySchema, req.body, INVALID);
-      return ok(reply, render.envVars(m.patchEnvVars(req.params.trigger_uuid, body).environment_variables));
-    },
+    { params: Trigger, body: EnvVarsPatchBodySchema, response: EnvVarsSchema, permissions: EDIT },
+    ({ auth: m, params, body }) =>
+      render.envVars(m.patchEnvVars(params.trigger_uuid, body).environment_variables),
   );
 
-  app.delete(
+  area.delete(
     `${A}/builds/triggers/:trigger_uuid/environment_variables/:variable_key`,
-    async (req: Req<{ trigger_uuid: string; variable_key: string }>, reply) => {
-      const m = authorize(ctx, req, EDIT);
-      m.deleteEnvVar(req.params.trigger_uuid, req.params.variable_key);
-      return ok(reply, null);
+    { params: Trigger.extend({ variable_key: z.string() }), permissions: EDIT },
+    ({ auth: m, params }) => {
+      m.deleteEnvVar(params.trigger_uuid, params.variable_key);
+      return null;
     },
   );
 
   // Builds.
-  app.post(`${A}/builds/triggers/:trigger_uuid/builds`, async (req: Req<{ trigger_uuid: string }>, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    m.trigger(req.params.trigger_uuid);
-    const body = parseWith(TriggerBuildBodySchema, req.body ?? {}, INVALID);
-    return ok(reply, render.build(m.triggerBuild(req.params.trigger_uuid, body), ctx.clock.now()));
-  });
+  area.post(
+    `${A}/builds/triggers/:trigger_uuid/builds`,
+    { params: Trigger, body: orEmpty(TriggerBuildBodySchema), response: BuildSchema, permissions: EDIT },
+    ({ auth: m, params, body }) => render.build(m.triggerBuild(params.trigger_uuid, body), ctx.clock.now()),
+  );
 
-  app.get(
+  area.get(
     `${A}/builds/workers/:worker_tag/builds`,
-    async (req: Req<{ worker_tag: string }, { page?: string; per_page?: string }>, reply) => {
-      const m = authorize(ctx, req, EDIT);
-      const { items, resultInfo } = paginate(m.buildsOfScript(req.params.worker_tag), req.query);
+    { params: Tag, querystring: PageQuery, response: z.array(BuildSchema), permissions: EDIT },
+    ({ auth: m, params, query }) => {
+      const { items, resultInfo } = paginate(m.buildsOfScript(params.worker_tag), query);
       const now = ctx.clock.now();
-      return ok(
-        reply,
+      return answer(
         items.map((b) => render.build(b, now)),
         { resultInfo },
       );
     },
   );
 
-  app.get(`${A}/builds/builds`, async (req: Req<object, { version_ids?: string | string[] }>, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    const found = m.buildsByVersion(versionIdsOf(req.query));
-    const now = ctx.clock.now();
-    return ok(reply, {
-      builds: Object.fromEntries(Object.entries(found).map(([id, b]) => [id, render.build(b, now)])),
-    });
-  });
+  area.get(
+    `${A}/builds/builds`,
+    {
+      params: AccountParams,
+      querystring: z.looseObject({ version_ids: z.union([z.string(), z.array(z.string())]).optional() }),
+      response: BuildsByVersionSchema,
+      permissions: EDIT,
+    },
+    ({ auth: m, query }) => {
+      const found = m.buildsByVersion(versionIdsOf(query));
+      const now = ctx.clock.now();
+      return { builds: Object.fromEntries([...found].map(([id, b]) => [id, render.build(b, now)])) };
+    },
+  );
 
-  app.get(`${A}/builds/builds/:build_uuid`, async (req: Req<{ build_uuid: string }>, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    return ok(reply, render.build(m.build(req.params.build_uuid), ctx.clock.now()));
-  });
+  area.get(
+    `${A}/builds/builds/:build_uuid`,
+    { params: Build, response: BuildSchema, permissions: EDIT },
+    ({ auth: m, params }) => render.build(m.build(params.build_uuid), ctx.clock.now()),
+  );
 
-  app.get(
+  area.get(
     `${A}/builds/builds/:build_uuid/logs`,
-    async (req: Req<{ build_uuid: string }, { cursor?: string }>, reply) => {
-      const m = authorize(ctx, req, EDIT);
-      const view = viewBuild(m.build(req.params.build_uuid), ctx.clock.now());
-      const start = req.query.cursor ? LogCursor.decode(req.query.cursor) : 0;
+    {
+      params: Build,
+      querystring: z.looseObject({ cursor: z.string().optional() }),
+      response: BuildLogsSchema,
+      permissions: EDIT,
+    },
+    ({ auth: m, params, query }) => {
+      const view = viewBuild(m.build(params.build_uuid), ctx.clock.now());
+      const start = query.cursor ? LogCursor.decode(query.cursor) : 0;
       if (start === undefined) throw buildErrors.invalid("cursor", "is not a cursor of this build's logs");
       const lines = view.lines.slice(start, start + LOG_PAGE_SIZE);
       const next = start + lines.length;
       // An empty cursor ends the log; a running build keeps a cursor to resume from once more lines exist.
       const done = view.status === "stopped" && next >= view.lines.length;
-      return ok(reply, {
+      return {
         cursor: done ? "" : LogCursor.encode(next),
-        lines: lines.map((l) => [l.at, l.text]),
+        lines: lines.map((l): [number, string] => [l.at, l.text]),
         truncated: false,
-      });
+      };
     },
   );
 
-  app.put(`${A}/builds/builds/:build_uuid/cancel`, async (req: Req<{ build_uuid: string }>, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    return ok(reply, render.build(m.cancel(req.params.build_uuid), ctx.clock.now()));
-  });
+  area.put(
+    `${A}/builds/builds/:build_uuid/cancel`,
+    { params: Build, response: BuildSchema, permissions: EDIT },
+    ({ auth: m, params }) => render.build(m.cancel(params.build_uuid), ctx.clock.now()),
+  );
 
   // Tokens and repository connections.
-  app.get(`${A}/builds/tokens`, async (req: Req, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    return ok(reply, m.tokens().map(render.token));
-  });
+  area.get(
+    `${A}/builds/tokens`,
+    { params: AccountParams, response: z.array(BuildTokenSchema), permissions: EDIT },
+    ({ auth: m }) => m.tokens().map(render.token),
+  );
 
-  app.put(`${A}/builds/repos/connections`, async (req: Req, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    const body = parseWith(RepoConnectionBodySchema, req.body, INVALID);
-    return ok(reply, render.repoConnection(m.upsertRepoConnection(body)));
-  });
+  area.put(
+    `${A}/builds/repos/connections`,
+    {
+      params: AccountParams,
+      body: RepoConnectionBodySchema,
+      response: RepoConnectionSchema,
+      permissions: EDIT,
+    },
+    ({ auth: m, body }) => render.repoConnection(m.upsertRepoConnection(body)),
+  );
 
   // Emulator-only (docs/areas/builds.md, Assumptions): the public API documents no listing.
-  app.get(`${A}/builds/repos/connections`, async (req: Req, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    return ok(reply, m.repoConnections().map(render.repoConnection));
-  });
+  area.get(
+    `${A}/builds/repos/connections`,
+    { params: AccountParams, response: z.array(RepoConnectionSchema), permissions: EDIT },
+    ({ auth: m }) => m.repoConnections().map(render.repoConnection),
+  );
 
-  app.delete(`${A}/builds/repos/connections/:uuid`, async (req: Req<{ uuid: string }>, reply) => {
-    const m = authorize(ctx, req, EDIT);
-    m.deleteRepoConnection(req.params.uuid);
-    return ok(reply, null);
-  });
+  area.delete(
+    `${A}/builds/repos/connections/:uuid`,
+    { params: AccountParams.extend({ uuid: z.string() }), permissions: EDIT },
+    ({ auth: m, params }) => {
+      m.deleteRepoConnection(params.uuid);
+      return null;
+    },
+  );
 }
 
 const NewBuildTokenSchema = z.strictObject({
@@ -366,11 +433,13 @@ const NewBuildTokenSchema = z.strictObject({
 
 /** Control routes: build tokens are made in the dashboard on the public service, so tests add them here. */
 function registerControl(app: FastifyInstance, ctx: AreaContext): void {
-  app.post("/tokens", async (req, reply) => {
-    const body = parseWith(NewBuildTokenSchema, req.body);
-    const m = model(ctx, body.account_id ?? ctx.store.accountId);
-    return ok(reply, render.token(m.addToken(body.build_token_name)));
-  });
+  const control = defineControl(app);
+  control.post(
+    "/tokens",
+    { params: NoParams, body: NewBuildTokenSchema, response: BuildTokenSchema, permissions: undefined },
+    ({ body }) =>
+      render.token(model(ctx, body.account_id ?? ctx.store.accountId).addToken(body.build_token_name)),
+  );
 }
 
 export const buildsArea: AreaModule = {

@@ -13,8 +13,9 @@ import {
   type TriggerCreateBody,
   type TriggerUpdateBody,
 } from "../../sdk/schemas/builds";
+import { BUILD_ERROR_CODES as C } from "../../sdk/schemas/builds";
+import { DomainError } from "../http";
 import type { Store } from "../store";
-import { buildErrors } from "./errors";
 import type {
   AccountBuilds,
   BuildRecord,
@@ -29,6 +30,25 @@ import type {
 import { deploymentIdOf, versionIdOf, viewBuild } from "./timeline";
 
 export const AREA = "builds";
+
+/** The spec's wording for any unknown object, including a script name used where the tag belongs. */
+export const NOT_FOUND_MESSAGE = "Resource not found";
+
+/** The builds area's domain errors: codes in the 12000 range (public API). */
+export const buildErrors = {
+  notFound: () => new DomainError(404, { code: C.notFound, message: NOT_FOUND_MESSAGE }),
+  invalid: (field: string, rule: string) =>
+    new DomainError(400, { code: C.invalidRequest, message: `${field}: ${rule}` }),
+  triggerLimit: (message: string) => new DomainError(400, { code: C.triggerLimit, message }),
+  buildStopped: (outcome: string) =>
+    new DomainError(400, {
+      code: C.buildStopped,
+      message: `Build cannot be cancelled: it already stopped (outcome ${outcome})`,
+    }),
+  missingReference: (field: string, what: string) =>
+    new DomainError(400, { code: C.missingReference, message: `${field}: no ${what} with this UUID` }),
+  inUse: (message: string) => new DomainError(400, { code: C.inUse, message }),
+};
 export const DEFAULT_BUILD_TOKEN_NAME = "Default build token";
 
 export function accountState(store: Store, accountId: string, now: number): AccountBuilds {
@@ -374,11 +394,11 @@ export class BuildsModel {
   }
 
   /** The builds that produced these versions, keyed by version id (unknown ids are left out). */
-  buildsByVersion(versionIds: readonly string[]): Record<string, BuildRecord> {
-    const out: Record<string, BuildRecord> = {};
+  buildsByVersion(versionIds: readonly string[]): Map<string, BuildRecord> {
+    const out = new Map<string, BuildRecord>();
     for (const id of versionIds) {
       const b = Object.values(this.acct.builds).find((x) => versionIdOf(x) === id.toLowerCase());
-      if (b && viewBuild(b, this.now).outcome === "success") out[id] = b;
+      if (b && viewBuild(b, this.now).outcome === "success") out.set(id, b);
     }
     return out;
   }
