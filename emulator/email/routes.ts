@@ -7,64 +7,39 @@
  *   forced internal / not-implemented (10002, 10003) → entitlement (10105) → account switch (10203) →
  *   throttle (10004) → Content-Length present (10201) → size (10200) → content type and JSON (10001) →
  *   shape (10001) → content (10202) → sender domain known (10000) → domain switch (10203) → delivery.
- * Everything up to the size check runs in `preParsing`, before the body is read.
+ * Everything up to the size check runs before the body is read (the area's auth, then `beforeBody`).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
-  EMAIL_ERRORS,
   EMAIL_MAX_BYTES,
+  SendEmailResultSchema,
   SendEmailShapeSchema,
   emailContentIssues,
+  type EmailErrorCode,
 } from "../../sdk/schemas/email";
 import type { AreaContext, AreaModule } from "../area";
-import { EmulatorError, envelope, notFound, ok, parseWith } from "../http";
+import { AccountParams, defineArea, defineControl, orEmpty } from "../define";
+import { notFound, parseJsonBody } from "../http";
 import { EmailFailure, EmailModel, type EmailAccountState } from "./state";
 
-type AccountParams = { Params: { account_id: string } };
-
 const SEND_PATH = "/accounts/:account_id/email/sending/send";
+/** Every route needs email:send; only a send may meet a forced upstream outage. */
+type Operation = "send" | "refuse";
 
-/** Renders a table failure: one `errors[]` entry per detail, each with the table's exact message. */
-function httpError(f: EmailFailure): EmulatorError {
-  const row = EMAIL_ERRORS[f.code];
-  const items = f.details.length
-    ? f.details.map((detail) => ({ code: f.code, message: row.message, detail }))
-    : [{ code: f.code, message: row.message }];
-  return new EmulatorError(row.status, items, f.retryAfterS ? { "retry-after": String(f.retryAfterS) } : {});
+function fail(code: EmailErrorCode, ...details: string[]): EmailFailure {
+  return new EmailFailure(code, details);
 }
 
-function fail(code: EmailFailure["code"], ...details: string[]): EmulatorError {
-  return httpError(new EmailFailure(code, details));
-}
-
-/** Runs a model call, turning its table failures into HTTP errors. */
-function run<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    throw err instanceof EmailFailure ? httpError(err) : err;
-  }
-}
-
-/** One line per issue, `field: rule`; an unknown key is named as the field itself. */
-function issueLines(
-  issues: readonly {
-    path: readonly PropertyKey[];
-    message: string;
-    code?: string;
-    keys?: readonly string[];
-  }[],
-): string[] {
-  return issues.flatMap((i) => {
-    const base = i.path.map(String);
-    const fields = i.code === "unrecognized_keys" && i.keys ? i.keys.map((k) => [...base, k]) : [base];
-    return fields.map((f) => `${f.join(".") || "body"}: ${i.message}`);
-  });
-}
-
-/** Credentials, account and permission: every failure mapped to the email table. */
-function authenticate(req: FastifyRequest<AccountParams>, ctx: AreaContext): void {
+/** Forced upstream outage, then credentials, account and permission: every failure from the email table. */
+function authenticate(
+  req: FastifyRequest,
+  ctx: AreaContext,
+  model: EmailModel,
+  op: Operation,
+  accountId: string,
+): void {
+  if (op === "send") model.takeForced(accountId, ["upstream_auth"]);
   const header = req.headers.authorization;
   if (!header && (req.headers["x-auth-key"] !== undefined || req.headers["x-auth-email"] !== undefined)) {
     throw fail(
@@ -76,7 +51,7 @@ function authenticate(req: FastifyRequest<AccountParams>, ctx: AreaContext): voi
     throw fail(10103, "authorization: must be a Bearer API token");
   }
   ctx.auth.require(req, {
-    accountId: req.params.account_id,
+    accountId,
     all: ["email:send"],
     errors: {
       missing: () => fail(10101, "authorization: token missing"),
@@ -90,77 +65,85 @@ function authenticate(req: FastifyRequest<AccountParams>, ctx: AreaContext): voi
 
 function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): void {
   // The size rule counts the body's bytes as sent, so this scope reads JSON as a buffer itself.
+  const sizes = new WeakMap<FastifyRequest, number>();
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
-    const buf = body as Buffer;
-    (req as { emailBytes?: number }).emailBytes = buf.length;
-    if (buf.length > EMAIL_MAX_BYTES) {
+    const size = Buffer.byteLength(body);
+    sizes.set(req, size);
+    if (size > EMAIL_MAX_BYTES) {
       return done(
-        fail(10200, `body: must be at most ${EMAIL_MAX_BYTES} bytes; it is ${buf.length} bytes`),
+        fail(10200, `body: must be at most ${EMAIL_MAX_BYTES} bytes; it is ${size} bytes`),
         undefined,
       );
     }
-    const text = buf.toString("utf8");
-    if (text.trim() === "") return done(null, undefined);
     try {
-      return done(null, JSON.parse(text));
-    } catch {
-      return done(fail(10001, "body: malformed JSON"), undefined);
+      return done(null, parseJsonBody(body.toString("utf8")));
+    } catch (e) {
+      return done(e instanceof Error ? e : new Error(String(e)), undefined);
     }
   });
 
-  app.post<AccountParams>(SEND_PATH, {
-    preParsing: async (req, _reply, payload) => {
-      const accountId = req.params.account_id;
-      run(() => model.takeForced(accountId, ["upstream_auth"]));
-      authenticate(req, ctx);
-      run(() => model.takeForced(accountId, ["internal", "not_implemented"]));
-      run(() => model.admit(accountId));
-      const length = req.headers["content-length"];
-      if (length === undefined)
-        throw fail(10201, "content-length: header required (chunked bodies are refused)");
-      if (Number(length) > EMAIL_MAX_BYTES) {
-        throw fail(10200, `body: must be at most ${EMAIL_MAX_BYTES} bytes; it is ${length} bytes`);
-      }
-      const type = req.headers["content-type"] ?? "";
-      if (Number(length) > 0 && !/^application\/json\s*(;|$)/i.test(type)) {
-        throw fail(10001, "content-type: must be application/json");
-      }
-      return payload;
-    },
-    handler: async (req, reply) => {
-      const shape = SendEmailShapeSchema.safeParse(req.body);
-      if (!shape.success) throw fail(10001, ...issueLines(shape.error.issues));
-      const content = emailContentIssues(shape.data);
-      if (content.length) throw fail(10202, ...issueLines(content));
-      const bytes = (req as { emailBytes?: number }).emailBytes ?? Number(req.headers["content-length"] ?? 0);
-      const entry = run(() => model.send(req.params.account_id, shape.data, bytes));
-      // The emulator keeps no suppression list, so `suppressed_recipients` (public client's field) is empty.
-      return reply
-        .code(200)
-        .send(envelope({ ...entry.result, suppressed_recipients: [], message_id: entry.message_id }));
-    },
+  const area = defineArea(app, {
+    envelope: "result",
+    invalid: (lines) => fail(10001, ...lines),
+    auth: (req, op: Operation, params: { account_id: string }) =>
+      authenticate(req, ctx, model, op, params.account_id),
   });
+
+  area.post(
+    SEND_PATH,
+    {
+      params: AccountParams,
+      body: SendEmailShapeSchema,
+      response: SendEmailResultSchema,
+      permissions: "send",
+      // Everything up to the size check is decided before the body is read.
+      beforeBody: (req) => {
+        const accountId = AccountParams.parse(req.params).account_id;
+        model.takeForced(accountId, ["internal", "not_implemented"]);
+        model.admit(accountId);
+        const length = req.headers["content-length"];
+        if (length === undefined)
+          throw fail(10201, "content-length: header required (chunked bodies are refused)");
+        if (Number(length) > EMAIL_MAX_BYTES) {
+          throw fail(10200, `body: must be at most ${EMAIL_MAX_BYTES} bytes; it is ${length} bytes`);
+        }
+        const type = req.headers["content-type"] ?? "";
+        if (Number(length) > 0 && !/^application\/json\s*(;|$)/i.test(type)) {
+          throw fail(10001, "content-type: must be application/json");
+        }
+      },
+    },
+    ({ params, body, req }) => {
+      const content = emailContentIssues(body);
+      if (content.length)
+        throw fail(10202, ...content.map((i) => `${i.path.join(".") || "body"}: ${i.message}`));
+      const bytes = sizes.get(req) ?? Number(req.headers["content-length"] ?? 0);
+      const entry = model.send(params.account_id, body, bytes);
+      // The emulator keeps no suppression list, so `suppressed_recipients` (public client's field) is empty.
+      return { ...entry.result, suppressed_recipients: [], message_id: entry.message_id };
+    },
+  );
 
   // The send path answers only POST; other methods are an operation the service does not implement.
-  app.route<AccountParams>({
-    method: ["GET", "PUT", "PATCH", "DELETE"],
-    url: SEND_PATH,
-    handler: async (req) => {
-      authenticate(req, ctx);
+  area.route(
+    ["GET", "PUT", "PATCH", "DELETE"],
+    SEND_PATH,
+    { params: AccountParams, permissions: "refuse" },
+    ({ req }) => {
       throw fail(10003, `${req.method}: only POST is implemented on this path`);
     },
-  });
+  );
 
   // Anything else under email/sending is a resource the service does not have.
-  app.route<AccountParams>({
-    method: ["GET", "POST", "PUT", "PATCH", "DELETE"],
-    url: "/accounts/:account_id/email/sending/*",
-    handler: async (req) => {
-      authenticate(req, ctx);
+  area.route(
+    ["GET", "POST", "PUT", "PATCH", "DELETE"],
+    "/accounts/:account_id/email/sending/*",
+    { params: AccountParams, permissions: "refuse" },
+    ({ req }) => {
       throw fail(10000, `path: no such email resource ${req.url.split("?")[0]}`);
     },
-  });
+  );
 }
 
 const DomainNameSchema = z
@@ -198,45 +181,58 @@ function publicAccount(a: EmailAccountState): Omit<EmailAccountState, "outbox" |
   return rest;
 }
 
-type DomainParams = { Params: { account_id: string; domain: string } };
-
 function controlRoutes(app: FastifyInstance, model: EmailModel): void {
-  app.get<AccountParams>("/accounts/:account_id", async (req, reply) =>
-    ok(reply, publicAccount(model.account(req.params.account_id))),
+  const control = defineControl(app);
+  const Account = z.object({ account_id: z.string() });
+  const Domain = Account.extend({ domain: z.string() });
+  control.get("/accounts/:account_id", { params: Account, permissions: undefined }, ({ params }) =>
+    publicAccount(model.account(params.account_id)),
   );
-  app.patch<AccountParams>("/accounts/:account_id", async (req, reply) => {
-    const patch = parseWith(AccountPatchSchema, req.body ?? {});
-    const acct = model.account(req.params.account_id);
-    if (patch.entitled !== undefined) acct.entitled = patch.entitled;
-    if (patch.sending_disabled !== undefined) acct.sending_disabled = patch.sending_disabled;
-    if (patch.throttle !== undefined) {
-      acct.throttle = patch.throttle;
-      acct.recent_sends = [];
-    }
-    if (patch.forced_failure !== undefined) {
-      acct.forced_failure = patch.forced_failure
-        ? { kind: patch.forced_failure.kind, remaining: patch.forced_failure.times ?? null }
-        : null;
-    }
-    return ok(reply, publicAccount(acct));
-  });
-  app.put<DomainParams>("/accounts/:account_id/domains/:domain", async (req, reply) => {
-    const domain = parseWith(DomainNameSchema, req.params.domain);
-    const body = parseWith(DomainBodySchema, req.body);
-    return ok(reply, model.putDomain(req.params.account_id, domain, body?.sending_disabled ?? false));
-  });
-  app.delete<DomainParams>("/accounts/:account_id/domains/:domain", async (req, reply) => {
-    if (!model.deleteDomain(req.params.account_id, req.params.domain))
-      throw notFound(`domain ${req.params.domain}`);
-    return ok(reply, null);
-  });
-  app.get<AccountParams>("/accounts/:account_id/outbox", async (req, reply) =>
-    ok(reply, model.account(req.params.account_id).outbox),
+  control.patch(
+    "/accounts/:account_id",
+    { params: Account, body: orEmpty(AccountPatchSchema), permissions: undefined },
+    ({ params, body: patch }) => {
+      const acct = model.account(params.account_id);
+      if (patch.entitled !== undefined) acct.entitled = patch.entitled;
+      if (patch.sending_disabled !== undefined) acct.sending_disabled = patch.sending_disabled;
+      if (patch.throttle !== undefined) {
+        acct.throttle = patch.throttle;
+        acct.recent_sends = [];
+      }
+      if (patch.forced_failure !== undefined) {
+        acct.forced_failure = patch.forced_failure
+          ? { kind: patch.forced_failure.kind, remaining: patch.forced_failure.times ?? null }
+          : null;
+      }
+      return publicAccount(acct);
+    },
   );
-  app.delete<AccountParams>("/accounts/:account_id/outbox", async (req, reply) => {
-    model.account(req.params.account_id).outbox = [];
-    return ok(reply, null);
-  });
+  control.put(
+    "/accounts/:account_id/domains/:domain",
+    { params: Account.extend({ domain: DomainNameSchema }), body: DomainBodySchema, permissions: undefined },
+    ({ params, body }) => model.putDomain(params.account_id, params.domain, body?.sending_disabled ?? false),
+  );
+  control.delete(
+    "/accounts/:account_id/domains/:domain",
+    { params: Domain, permissions: undefined },
+    ({ params }) => {
+      if (!model.deleteDomain(params.account_id, params.domain)) throw notFound(`domain ${params.domain}`);
+      return null;
+    },
+  );
+  control.get(
+    "/accounts/:account_id/outbox",
+    { params: Account, permissions: undefined },
+    ({ params }) => model.account(params.account_id).outbox,
+  );
+  control.delete(
+    "/accounts/:account_id/outbox",
+    { params: Account, permissions: undefined },
+    ({ params }) => {
+      model.account(params.account_id).outbox = [];
+      return null;
+    },
+  );
 }
 
 export const emailArea: AreaModule = {

@@ -1,7 +1,7 @@
 /**
  * State of the email area, per account: entitlement, sending switches, sender domains, a throttle on
  * the emulator clock, forced failures and the outbox. Plain JSON (persisted with the store); never
- * sees HTTP. Failures are `EmailFailure`s carrying a table code; routes render them.
+ * sees HTTP. Failures are `EmailFailure`s carrying a table code; the server's renderer shows them.
  */
 import {
   EMAIL_ERRORS,
@@ -11,6 +11,7 @@ import {
   type EmailErrorCode,
   type SendEmailBody,
 } from "../../sdk/schemas/email";
+import { DomainError } from "../http";
 import type { Store } from "../store";
 
 export type ForcedFailureKind = "internal" | "not_implemented" | "upstream_auth";
@@ -75,16 +76,21 @@ function clip(body: string | undefined): string | undefined {
   return `${body.slice(0, OUTBOX_BODY_CHARS)}…[${body.length - OUTBOX_BODY_CHARS} more characters not kept]`;
 }
 
-/** A failure from the table; `retryAfterS` becomes a Retry-After header. */
-export class EmailFailure extends Error {
-  readonly code: EmailErrorCode;
-  readonly details: string[];
-  readonly retryAfterS: number | undefined;
-  constructor(code: EmailErrorCode, details: string[] = [], retryAfterS?: number) {
-    super(EMAIL_ERRORS[code].message);
-    this.code = code;
-    this.details = details;
-    this.retryAfterS = retryAfterS;
+/**
+ * A failure from the table: one `errors[]` entry per detail, each with the table's exact message and
+ * the rule in `detail`; `retryAfterS` becomes a Retry-After header.
+ */
+export class EmailFailure extends DomainError {
+  constructor(code: EmailErrorCode, details: readonly string[] = [], retryAfterS?: number) {
+    const row = EMAIL_ERRORS[code];
+    super(
+      row.status,
+      details.length
+        ? details.map((detail) => ({ code, message: row.message, detail }))
+        : { code, message: row.message },
+      retryAfterS ? { "retry-after": String(retryAfterS) } : {},
+    );
+    this.name = "EmailFailure";
   }
 }
 
