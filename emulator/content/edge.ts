@@ -4,7 +4,7 @@
  * conversion is on for that host and path. Everything else is served as the origin sent it.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { EmulatorError } from "../http";
+import { DomainError } from "../http";
 import { DEFAULT_CONTENT_SIGNAL, MAX_ORIGIN_BYTES } from "../../sdk/schemas/content";
 import { convertHtml } from "./convert";
 import { CONTENT_CODES, type ContentModel } from "./state";
@@ -64,10 +64,10 @@ export async function serveEdge(
   const { host, path, search } = splitEdgeUrl(req.url);
   const served = model.resolveHost(host);
   if (!served)
-    throw new EmulatorError(404, { code: CONTENT_CODES.notFound, message: `no zone serves host ${host}` });
+    throw new DomainError(404, { code: CONTENT_CODES.notFound, message: `no zone serves host ${host}` });
   const origin = model.getOrigin(served.zone.id);
   if (!origin) {
-    throw new EmulatorError(502, {
+    throw new DomainError(502, {
       code: CONTENT_CODES.noOrigin,
       message: `zone ${served.zone.name} has no origin (PUT /__emulator/content/zones/${served.zone.id}/origin)`,
     });
@@ -85,7 +85,7 @@ export async function serveEdge(
       signal: AbortSignal.timeout(ORIGIN_TIMEOUT_MS),
     });
   } catch (err) {
-    throw new EmulatorError(502, {
+    throw new DomainError(502, {
       code: CONTENT_CODES.originUnreachable,
       message: `origin of ${served.zone.name} unreachable: ${err instanceof Error ? err.message : String(err)}`,
     });

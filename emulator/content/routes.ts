@@ -1,24 +1,30 @@
 /** HTTP layer of the content area: one thin handler per operation over ./state. */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AreaContext, AreaModule } from "../area";
 import type { AuthRequirement } from "../auth";
-import { envelope, ok, paginate, parseWith } from "../http";
+import { NoParams, PageQuery, answer, defineArea, defineControl } from "../define";
+import { paginate } from "../http";
+import type { StoredToken } from "../store";
 import {
   CreateCustomHostnameRequestSchema,
   CreateZoneRequestSchema,
+  CustomHostnameSchema,
+  DeletedSchema,
   PatchCustomHostnameRequestSchema,
   PatchZoneSettingRequestSchema,
   PutConfigRulesetRequestSchema,
+  RulesetSchema,
+  ZoneSchema,
+  ZoneSettingSchema,
 } from "../../sdk/schemas/content";
 import { serveEdge } from "./edge";
-import { ContentModel, type ZoneRecord } from "./state";
+import { CONTENT_CODES, ContentModel, type ZoneRecord } from "./state";
 
-type ZoneParams = { Params: { zone_id: string } };
-type SettingParams = { Params: { zone_id: string; setting_id: string } };
-type PhaseParams = { Params: { zone_id: string; phase: string } };
-type HostnameParams = { Params: { zone_id: string; custom_hostname_id: string } };
-type ListQuery = { page?: string; per_page?: string };
+const Zone = z.object({ zone_id: z.string() });
+const Setting = Zone.extend({ setting_id: z.string() });
+const Phase = Zone.extend({ phase: z.string() });
+const Hostname = Zone.extend({ custom_hostname_id: z.string() });
 
 const READ_ZONE: AuthRequirement = { any: ["zone:read", "zone:edit"] };
 const EDIT_ZONE: AuthRequirement = { all: ["zone:edit"] };
@@ -40,116 +46,177 @@ const OriginRequestSchema = z.strictObject({
   }, "must be an absolute http(s) URL without query or fragment"),
 });
 
+interface Caller {
+  token: StoredToken;
+  /** The zone of the path, owned by the token's account. */
+  zone: ZoneRecord | undefined;
+}
+
 function api(app: FastifyInstance, ctx: AreaContext): void {
   const model = new ContentModel(ctx.store, ctx.clock);
-
-  /** Authenticates, finds the zone, then checks that the token's account owns it. */
-  const zoneFor = (req: FastifyRequest<ZoneParams>, need: AuthRequirement): ZoneRecord => {
-    ctx.auth.require(req, need);
-    const zone = model.getZone(req.params.zone_id);
-    ctx.auth.require(req, { ...need, accountId: zone.account.id });
-    return zone;
+  const area = defineArea(app, {
+    envelope: "result",
+    invalidCode: CONTENT_CODES.badRequest,
+    /** Authenticates, finds the path's zone, then checks that the token's account owns it. */
+    auth: (req, need: AuthRequirement, params: { zone_id?: string }): Caller => {
+      const token = ctx.auth.require(req, need);
+      if (params.zone_id === undefined) return { token, zone: undefined };
+      const zone = model.getZone(params.zone_id);
+      ctx.auth.require(req, { ...need, accountId: zone.account.id });
+      return { token, zone };
+    },
+  });
+  const zoneOf = (caller: Caller): ZoneRecord => {
+    if (!caller.zone) throw new Error("content: a zone route without a zone");
+    return caller.zone;
   };
 
-  app.post("/zones", async (req, reply) => {
-    ctx.auth.require(req, EDIT_ZONE);
-    const body = parseWith(CreateZoneRequestSchema, req.body);
-    ctx.auth.require(req, { ...EDIT_ZONE, accountId: body.account.id });
-    return ok(reply, model.createZone(body.account.id, body.name));
-  });
-
-  app.get<{ Querystring: ListQuery & { name?: string } }>("/zones", async (req, reply) => {
-    const token = ctx.auth.require(req, READ_ZONE);
-    const { items, resultInfo } = paginate(model.listZones(token.accountId, req.query.name), req.query);
-    return ok(reply, items, { resultInfo });
-  });
-
-  app.get<ZoneParams>("/zones/:zone_id", async (req, reply) => ok(reply, zoneFor(req, READ_ZONE)));
-
-  app.get<SettingParams>("/zones/:zone_id/settings/:setting_id", async (req, reply) => {
-    const zone = zoneFor(req, READ_SETTING);
-    return ok(reply, model.getSetting(zone.id, req.params.setting_id));
-  });
-
-  app.patch<SettingParams>("/zones/:zone_id/settings/:setting_id", async (req, reply) => {
-    const zone = zoneFor(req, EDIT_SETTING);
-    const { value } = parseWith(PatchZoneSettingRequestSchema, req.body);
-    return ok(reply, model.patchSetting(zone.id, req.params.setting_id, value));
-  });
-
-  app.get<PhaseParams>("/zones/:zone_id/rulesets/phases/:phase/entrypoint", async (req, reply) => {
-    const zone = zoneFor(req, READ_RULES);
-    return ok(reply, model.getEntrypoint(zone.id, req.params.phase));
-  });
-
-  app.put<PhaseParams & { Querystring: { dry_run?: string } }>(
-    "/zones/:zone_id/rulesets/phases/:phase/entrypoint",
-    async (req, reply) => {
-      const zone = zoneFor(req, EDIT_RULES);
-      const { rules } = parseWith(PutConfigRulesetRequestSchema, req.body);
-      // Public API: `dry_run=true` validates everything and answers `result: null`, persisting nothing.
-      if (req.query.dry_run === "true") {
-        model.checkEntrypoint(zone.id, req.params.phase, rules);
-        return ok(reply, null);
-      }
-      return ok(reply, model.putEntrypoint(zone.id, req.params.phase, rules));
+  area.post(
+    "/zones",
+    { params: NoParams, body: CreateZoneRequestSchema, response: ZoneSchema, permissions: EDIT_ZONE },
+    ({ req, body }) => {
+      ctx.auth.require(req, { ...EDIT_ZONE, accountId: body.account.id });
+      return model.createZone(body.account.id, body.name);
     },
   );
 
-  app.post<ZoneParams>("/zones/:zone_id/custom_hostnames", async (req, reply) => {
-    const zone = zoneFor(req, EDIT_HOSTNAMES);
-    const body = parseWith(CreateCustomHostnameRequestSchema, req.body);
-    return ok(reply, model.createCustomHostname(zone.id, body));
-  });
+  area.get(
+    "/zones",
+    {
+      params: NoParams,
+      querystring: PageQuery.extend({ name: z.string().optional() }),
+      response: z.array(ZoneSchema),
+      permissions: READ_ZONE,
+    },
+    ({ auth, query }) => {
+      const { items, resultInfo } = paginate(model.listZones(auth.token.accountId, query.name), query);
+      return answer(items, { resultInfo });
+    },
+  );
 
-  app.get<ZoneParams & { Querystring: ListQuery & Record<string, string | undefined> }>(
+  area.get("/zones/:zone_id", { params: Zone, response: ZoneSchema, permissions: READ_ZONE }, ({ auth }) =>
+    zoneOf(auth),
+  );
+
+  area.get(
+    "/zones/:zone_id/settings/:setting_id",
+    { params: Setting, response: ZoneSettingSchema, permissions: READ_SETTING },
+    ({ auth, params }) => model.getSetting(zoneOf(auth).id, params.setting_id),
+  );
+
+  area.patch(
+    "/zones/:zone_id/settings/:setting_id",
+    {
+      params: Setting,
+      body: PatchZoneSettingRequestSchema,
+      response: ZoneSettingSchema,
+      permissions: EDIT_SETTING,
+    },
+    ({ auth, params, body }) => model.patchSetting(zoneOf(auth).id, params.setting_id, body.value),
+  );
+
+  area.get(
+    "/zones/:zone_id/rulesets/phases/:phase/entrypoint",
+    { params: Phase, response: RulesetSchema, permissions: READ_RULES },
+    ({ auth, params }) => model.getEntrypoint(zoneOf(auth).id, params.phase),
+  );
+
+  area.put(
+    "/zones/:zone_id/rulesets/phases/:phase/entrypoint",
+    {
+      params: Phase,
+      querystring: z.looseObject({ dry_run: z.string().optional() }),
+      body: PutConfigRulesetRequestSchema,
+      response: RulesetSchema.nullable(),
+      permissions: EDIT_RULES,
+    },
+    ({ auth, params, query, body }) => {
+      const zone = zoneOf(auth);
+      // Public API: `dry_run=true` validates everything and answers `result: null`, persisting nothing.
+      if (query.dry_run === "true") {
+        model.checkEntrypoint(zone.id, params.phase, body.rules);
+        return null;
+      }
+      return model.putEntrypoint(zone.id, params.phase, body.rules);
+    },
+  );
+
+  area.post(
     "/zones/:zone_id/custom_hostnames",
-    async (req, reply) => {
-      const zone = zoneFor(req, READ_HOSTNAMES);
-      const q = req.query;
+    {
+      params: Zone,
+      body: CreateCustomHostnameRequestSchema,
+      response: CustomHostnameSchema,
+      permissions: EDIT_HOSTNAMES,
+    },
+    ({ auth, body }) => model.createCustomHostname(zoneOf(auth).id, body),
+  );
+
+  area.get(
+    "/zones/:zone_id/custom_hostnames",
+    {
+      params: Zone,
+      querystring: z.record(z.string(), z.unknown()),
+      response: z.array(CustomHostnameSchema),
+      permissions: READ_HOSTNAMES,
+    },
+    ({ auth, query: q }) => {
+      const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
       // The public client sends the filter as `hostname.exact` / `hostname.contain` /
       // `hostname.startsWith` (dotted keys); a plain `hostname` is the exact form.
       const filter = {
-        exact: q["hostname.exact"] ?? q.hostname,
-        contain: q["hostname.contain"],
-        startsWith: q["hostname.startsWith"],
-        id: q.id,
+        exact: text(q["hostname.exact"]) ?? text(q.hostname),
+        contain: text(q["hostname.contain"]),
+        startsWith: text(q["hostname.startsWith"]),
+        id: text(q.id),
       };
-      const { items, resultInfo } = paginate(model.listCustomHostnames(zone.id, filter), q);
-      return ok(reply, items, { resultInfo });
+      const { items, resultInfo } = paginate(model.listCustomHostnames(zoneOf(auth).id, filter), q);
+      return answer(items, { resultInfo });
     },
   );
 
-  app.get<HostnameParams>("/zones/:zone_id/custom_hostnames/:custom_hostname_id", async (req, reply) => {
-    const zone = zoneFor(req, READ_HOSTNAMES);
-    return ok(reply, model.getCustomHostname(zone.id, req.params.custom_hostname_id));
-  });
+  area.get(
+    "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
+    { params: Hostname, response: CustomHostnameSchema, permissions: READ_HOSTNAMES },
+    ({ auth, params }) => model.getCustomHostname(zoneOf(auth).id, params.custom_hostname_id),
+  );
 
-  app.patch<HostnameParams>("/zones/:zone_id/custom_hostnames/:custom_hostname_id", async (req, reply) => {
-    const zone = zoneFor(req, EDIT_HOSTNAMES);
-    const patch = parseWith(PatchCustomHostnameRequestSchema, req.body);
-    return ok(reply, model.patchCustomHostname(zone.id, req.params.custom_hostname_id, patch));
-  });
+  area.patch(
+    "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
+    {
+      params: Hostname,
+      body: PatchCustomHostnameRequestSchema,
+      response: CustomHostnameSchema,
+      permissions: EDIT_HOSTNAMES,
+    },
+    ({ auth, params, body }) => model.patchCustomHostname(zoneOf(auth).id, params.custom_hostname_id, body),
+  );
 
-  app.delete<HostnameParams>("/zones/:zone_id/custom_hostnames/:custom_hostname_id", async (req, reply) => {
-    const zone = zoneFor(req, EDIT_HOSTNAMES);
-    const deleted = model.deleteCustomHostname(zone.id, req.params.custom_hostname_id);
-    // The public API answers this one with a bare `{ id }` (its client reads `id` at the top); the
-    // envelope stays for every other reader, so the id is in both places.
-    return reply.code(200).send({ ...envelope(deleted), id: deleted.id });
-  });
+  area.delete(
+    "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
+    { params: Hostname, response: DeletedSchema, permissions: EDIT_HOSTNAMES },
+    ({ auth, params }) => {
+      const deleted = model.deleteCustomHostname(zoneOf(auth).id, params.custom_hostname_id);
+      // The public API answers this one with a bare `{ id }` (its client reads `id` at the top); the
+      // envelope stays for every other reader, so the id is in both places.
+      return answer(deleted, { extra: { id: deleted.id } });
+    },
+  );
 }
 
 /** Control routes: register the origin a zone's pages come from. */
 function control(app: FastifyInstance, ctx: AreaContext): void {
   const model = new ContentModel(ctx.store, ctx.clock);
-  const setOrigin = async (req: FastifyRequest<ZoneParams>): Promise<{ zone_id: string; url: string }> =>
-    model.setOrigin(req.params.zone_id, parseWith(OriginRequestSchema, req.body).url);
-  app.put<ZoneParams>("/zones/:zone_id/origin", async (req, reply) => ok(reply, await setOrigin(req)));
-  app.post<ZoneParams>("/zones/:zone_id/origin", async (req, reply) => ok(reply, await setOrigin(req)));
-  app.get<ZoneParams>("/zones/:zone_id/origin", async (req, reply) =>
-    ok(reply, { zone_id: req.params.zone_id, url: model.getOrigin(req.params.zone_id) ?? null }),
-  );
+  const area = defineControl(app, CONTENT_CODES.badRequest);
+  const set = { params: Zone, body: OriginRequestSchema, permissions: undefined };
+  for (const method of ["put", "post"] as const)
+    area[method]("/zones/:zone_id/origin", set, ({ params, body }) =>
+      model.setOrigin(params.zone_id, body.url),
+    );
+  area.get("/zones/:zone_id/origin", { params: Zone, permissions: undefined }, ({ params }) => ({
+    zone_id: params.zone_id,
+    url: model.getOrigin(params.zone_id) ?? null,
+  }));
 }
 
 function edge(app: FastifyInstance, ctx: AreaContext): void {

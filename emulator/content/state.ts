@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../clock";
 import { iso } from "../clock";
-import { EmulatorError, conflict, notFound } from "../http";
+import { DomainError, conflict, notFound } from "../http";
 import type { Store } from "../store";
 import {
   CONFIG_PHASE,
@@ -29,14 +29,14 @@ export const CONTENT_CODES = {
   originUnreachable: 1021,
 } as const;
 
-export interface ZoneRecord {
+export type ZoneRecord = {
   id: string;
   name: string;
   status: "active";
   account: { id: string };
   created_on: string;
   modified_on: string;
-}
+};
 
 export interface SettingRecord {
   value: ContentConverterValue;
@@ -53,7 +53,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-export interface RuleRecord {
+export type RuleRecord = {
   id: string;
   ref: string;
   version: string;
@@ -64,9 +64,9 @@ export interface RuleRecord {
   description: string;
   enabled: boolean;
   last_updated: string;
-}
+};
 
-export interface RulesetRecord {
+export type RulesetRecord = {
   id: string;
   name: string;
   description: string;
@@ -75,16 +75,16 @@ export interface RulesetRecord {
   version: string;
   last_updated: string;
   rules: RuleRecord[];
-}
+};
 
-export interface CustomHostnameRecord {
+export type CustomHostnameRecord = {
   id: string;
   hostname: string;
   status: "active";
   ssl: { status: "active"; method: string; type: string };
   custom_metadata?: Record<string, string>;
   created_at: string;
-}
+};
 
 /** Listing filters of the public API; each given one must hold (hostnames compare case-insensitively). */
 export interface CustomHostnameFilter {
@@ -193,7 +193,7 @@ export class ContentModel {
 
   #checkPhase(phase: string): void {
     if (phase !== CONFIG_PHASE) {
-      throw new EmulatorError(400, {
+      throw new DomainError(400, {
         code: CONTENT_CODES.badRequest,
         message: `phase: must be ${CONFIG_PHASE} (the only phase the emulator serves)`,
       });
@@ -224,7 +224,7 @@ export class ContentModel {
         return [{ code: CONTENT_CODES.invalidExpression, message: `rules.${i}.expression: ${e.message}` }];
       }
     });
-    if (errors.length) throw new EmulatorError(400, errors);
+    if (errors.length) throw new DomainError(400, errors);
 
     const now = this.#now();
     const previous = this.#s.entrypoints[zoneId];
@@ -423,6 +423,6 @@ export class ContentModel {
   }
 }
 
-function badField(field: string, rule: string): EmulatorError {
-  return new EmulatorError(400, { code: CONTENT_CODES.badRequest, message: `${field}: ${rule}` });
+function badField(field: string, rule: string): DomainError {
+  return new DomainError(400, { code: CONTENT_CODES.badRequest, message: `${field}: ${rule}` });
 }
