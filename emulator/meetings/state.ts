@@ -4,11 +4,13 @@
  * but never leave through `view`.
  */
 import { randomUUID } from "node:crypto";
+import type { z } from "zod";
 import {
   VORBIS_VIDEO_CODECS,
-  WRITE_ONLY_STORAGE_FIELDS,
   type MeetingCreate,
+  type MeetingSchema,
   type MeetingUpdate,
+  type RecordingConfigOutSchema,
 } from "../../sdk/schemas/meetings";
 import type { Store } from "../store";
 
@@ -41,23 +43,35 @@ export const MEETING_DEFAULTS = {
   transcribe_on_end: false,
 } as const;
 
-export type MeetingView = Record<string, unknown> & { id: string; status: string };
+export type MeetingView = z.input<typeof MeetingSchema>;
+type RecordingConfig = NonNullable<MeetingCreate["recording_config"]>;
+
+/** Write-only storage fields stay behind; VP8 or VP9 video makes the audio codec vorbis (spec D). */
+function recordingView(rec: RecordingConfig): z.input<typeof RecordingConfigOutSchema> {
+  const { storage_config, audio_config, ...rest } = rec;
+  const video = rec.video_config?.codec;
+  const forced = video !== undefined && VORBIS_VIDEO_CODECS.includes(video);
+  const audio = forced ? { ...audio_config, codec: "vorbis" } : audio_config;
+  let storage;
+  if (storage_config) {
+    const { access_key: _a, secret: _s, password: _p, private_key: _k, ...visible } = storage_config;
+    storage = visible;
+  }
+  return {
+    ...rest,
+    ...(audio ? { audio_config: audio } : {}),
+    ...(storage ? { storage_config: storage } : {}),
+  };
+}
 
 /** The meeting as the API returns it: defaults filled, vorbis forced by VP8/VP9, write-only fields gone. */
 export function view(m: StoredMeeting): MeetingView {
-  const fields = structuredClone(m.fields) as Record<string, unknown> & MeetingCreate;
-  const rec = fields.recording_config;
-  if (rec?.storage_config) {
-    const storage = rec.storage_config as Record<string, unknown>;
-    for (const f of WRITE_ONLY_STORAGE_FIELDS) delete storage[f];
-  }
-  if (rec?.video_config?.codec && VORBIS_VIDEO_CODECS.includes(rec.video_config.codec)) {
-    (rec as Record<string, unknown>).audio_config = { ...rec.audio_config, codec: "vorbis" };
-  }
+  const { recording_config, ...fields } = structuredClone(m.fields);
   return {
     id: m.id,
     ...MEETING_DEFAULTS,
     ...fields,
+    ...(recording_config ? { recording_config: recordingView(recording_config) } : {}),
     status: m.status,
     created_at: m.created_at,
     updated_at: m.updated_at,
