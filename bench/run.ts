@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Agent } from "undici";
 import { startEmulator } from "../emulator/server";
-import { dynamicProvider } from "../provider/shim";
+import { SHIMS } from "../provider/shims";
 import { RESOURCE_KINDS } from "../provider/types";
 import { ApiClient } from "../sdk/client";
 
@@ -62,7 +62,8 @@ async function transport(): Promise<void> {
 async function providerSizes(): Promise<void> {
   console.log("serialized provider stored per resource (__provider):");
   for (const kind of RESOURCE_KINDS) {
-    const provider = dynamicProvider(kind);
+    const provider = SHIMS[kind];
+    // In a checkout the object is captured by value; installed, it is a `require` of its subpath.
     const s = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: false });
     console.log(`  ${kind.padEnd(22)} ${String(s.text.length).padStart(6)} bytes`);
   }

@@ -7,8 +7,8 @@ import type { ResourceHandler, ResourceKind } from "./types";
 type AnyHandler = ResourceHandler<object, object>;
 
 const LOADERS: Record<ResourceKind, () => AnyHandler> = {
-  BuildTrigger: () => require("./resources/build-trigger").handler,
-  TriggerEnvVars: () => require("./resources/trigger-env-vars").handler,
+  BuildTrigger: () => require("./resources/build-trigger/handler").handler,
+  TriggerEnvVars: () => require("./resources/trigger-env-vars/handler").handler,
   RepoConnection: () => require("./resources/repo-connection").handler,
   ZoneContentConverter: () => require("./resources/zone-content-converter").handler,
   ConfigRule: () => require("./resources/config-rule").handler,

@@ -1,9 +1,10 @@
 /**
- * What every resource class shares: the dynamic-provider type token, output placeholders and the
+ * What every resource class shares: the kind's one provider object, output placeholders, and the
  * options that keep secrets secret in state.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProvider } from "./shim";
+import type { ResourceSpec } from "./core/define";
+import { SHIMS } from "./shims";
 import type { ResourceKind } from "./types";
 
 /** Type tokens read `pulumi-nodejs:dynamic/account-api:<Kind>`. */
@@ -21,9 +22,8 @@ export interface CommonArgs {
 }
 
 /**
- * Registers a dynamic resource of `kind`. `outputs` names the server-side outputs (declared as
- * undefined so the engine knows them); `secretOutputs` are kept encrypted in state whatever the
- * inputs were.
+ * The engine's props for `args`: every output declared (as undefined) so the class exposes it, and
+ * `outputs` listed for that.
  */
 export function registerArgs(args: object, outputs: readonly string[]): Record<string, unknown> {
   const props: Record<string, unknown> = { ...args };
@@ -31,17 +31,26 @@ export function registerArgs(args: object, outputs: readonly string[]): Record<s
   return props;
 }
 
+/**
+ * The engine's props for a described resource: every input and output declared (so the class
+ * exposes what check fills in), secret inputs wrapped one by one (the engine keeps
+ * the secret bit per leaf, so a secret never lifts its neighbours), outputs and hashes declared.
+ */
+export function specArgs(spec: ResourceSpec, args: object): Record<string, unknown> {
+  const props = registerArgs(args, [...spec.inputNames, ...spec.outputNames, ...spec.hashOutputs]);
+  for (const k of spec.secretInputs) if (props[k] !== undefined) props[k] = pulumi.secret(props[k]);
+  return props;
+}
+
 export function withSecretOutputs(
   opts: pulumi.CustomResourceOptions | undefined,
   secretOutputs: readonly string[],
 ): pulumi.CustomResourceOptions {
-  return {
-    ...opts,
-    additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs],
-  };
+  if (secretOutputs.length === 0) return opts ?? {};
+  return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] };
 }
 
-/** Base class: `super(kind, name, props, opts, secretOutputs)`. */
+/** Base class: every resource of a kind passes the same provider object. */
 export abstract class AccountApiResource extends pulumi.dynamic.Resource {
   constructor(
     kind: ResourceKind,
@@ -50,6 +59,6 @@ export abstract class AccountApiResource extends pulumi.dynamic.Resource {
     opts: pulumi.CustomResourceOptions | undefined,
     secretOutputs: readonly string[] = [],
   ) {
-    super(dynamicProvider(kind), name, props, withSecretOutputs(opts, secretOutputs), TYPE_MODULE, kind);
+    super(SHIMS[kind], name, props, withSecretOutputs(opts, secretOutputs), TYPE_MODULE, kind);
   }
 }

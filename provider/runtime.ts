@@ -1,17 +1,23 @@
 /**
- * What the serialized shim calls at run time: it opens one session (config + sdk client) per
- * provider object, strips the engine's bookkeeping keys, dispatches to the resource's handler, and
- * turns errors into messages that name the resource kind without ever including the token.
+ * What the provider objects call at run time, in the provider host: one session (configuration and
+ * sdk client) per provider object, the engine's bookkeeping key stripped, the kind's handler called,
+ * and errors turned into messages that name the kind and the operation without ever the token.
+ *
+ * `configure` and `call` serve today's per-kind objects (core/shim.ts); `openSession` and `dispatch`
+ * serve the provider objects that 0.1.x stored in state, which call them by these names.
  */
 import { AccountApi } from "../sdk";
 import { AccountApiError } from "../sdk/errors";
 import { readProviderConfig, type RawConfigReader } from "./config";
+import { isRecord } from "./core/values";
 import { PartialCreateError } from "./errors";
 import { KeyedQueue } from "./keyed-queue";
 import { handlerFor } from "./registry";
 import type { HandlerContext, ProviderConfig } from "./types";
 
 export const PROVIDER_KEY = "__provider";
+
+export type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 
 export interface Session {
   config: ProviderConfig;
@@ -20,7 +26,12 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** Called from the shim's `configure`: everything secret stays in this process's memory. */
+/** The provider object as the host holds it: the session lives on it, one per object. */
+export interface SessionHolder {
+  session?: unknown;
+}
+
+/** Everything secret stays in this process's memory. */
 export function openSession(
   reader: RawConfigReader | undefined,
   env: NodeJS.ProcessEnv = process.env,
@@ -56,68 +67,93 @@ export function openSession(
   return { config, context, close: async () => api?.close() };
 }
 
-type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
-
-function withoutProviderKey<T>(value: T): T {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
-  const copy = { ...(value as Record<string, unknown>) };
-  delete copy[PROVIDER_KEY];
-  return copy as T;
+/** The shim's `configure`: the engine hands the decrypted stack configuration. */
+export function configure(holder: SessionHolder, reader: RawConfigReader | undefined): void {
+  holder.session = openSession(reader);
 }
 
-/** The shim's single entry: `holder` is the deserialized provider object carrying the session. */
+/** Today's provider objects carry their kind. */
+export async function call(
+  holder: SessionHolder & { kind: string },
+  method: Method,
+  args: unknown[],
+): Promise<unknown> {
+  return dispatch(holder.kind, method, holder, args);
+}
+
+const isSession = (v: unknown): v is Session => isRecord(v) && "context" in v && "config" in v;
+
+function withoutProviderKey(value: unknown): Record<string, unknown> {
+  if (!isRecord(value)) return {};
+  const { [PROVIDER_KEY]: _provider, ...rest } = value;
+  return rest;
+}
+
+const text = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** The single entry of every provider object, today's and 0.1.x's. */
 export async function dispatch(
   kind: string,
   method: Method,
-  holder: { session?: unknown },
+  holder: SessionHolder,
   args: unknown[],
 ): Promise<unknown> {
-  const session = (holder.session as Session | undefined) ?? (holder.session = openSession(undefined));
+  const session = isSession(holder.session) ? holder.session : (holder.session = openSession(undefined));
   const handler = handlerFor(kind);
   const ctx = session.context;
-  const clean = args.map(withoutProviderKey);
+  const providerOf = (i: number): unknown => (isRecord(args[i]) ? args[i][PROVIDER_KEY] : undefined);
   try {
     switch (method) {
       case "check": {
-        const [olds, news] = clean as [object | undefined, Record<string, unknown>];
-        const result = await handler.check(olds, news, ctx);
+        const olds = args[0] === undefined ? undefined : withoutProviderKey(args[0]);
+        const result = await handler.check(olds, withoutProviderKey(args[1]), ctx);
         // The engine needs __provider back in the checked inputs.
-        const inputs = result.inputs
-          ? { ...result.inputs, [PROVIDER_KEY]: (args[1] as Record<string, unknown>)[PROVIDER_KEY] }
-          : args[1];
+        const inputs = result.inputs ? { ...result.inputs, [PROVIDER_KEY]: providerOf(1) } : args[1];
         return { inputs, failures: result.failures ?? [] };
       }
-      case "diff": {
-        const [id, olds, news] = clean as [string, object, object];
-        return await handler.diff(id, olds, news, ctx);
-      }
-      case "create": {
-        const [inputs] = clean as [object];
-        return await handler.create(inputs, ctx);
-      }
+      case "diff":
+        return await handler.diff(
+          text(args[0]),
+          withoutProviderKey(args[1]),
+          withoutProviderKey(args[2]),
+          ctx,
+        );
+      case "create":
+        return await handler.create(withoutProviderKey(args[0]), ctx);
       case "read": {
-        const [id, props] = clean as [string, object];
-        const result = await handler.read(id, props, ctx);
+        const result = await handler.read(text(args[0]), withoutProviderKey(args[1]), ctx);
         // An empty id tells the engine the object is gone.
         return result ?? { id: "", props: {} };
       }
-      case "update": {
-        const [id, olds, news] = clean as [string, object, object];
-        return await handler.update(id, olds, news, ctx);
-      }
-      case "delete": {
-        const [id, props] = clean as [string, object];
-        await handler.delete(id, props, ctx);
+      case "update":
+        return await handler.update(
+          text(args[0]),
+          withoutProviderKey(args[1]),
+          withoutProviderKey(args[2]),
+          ctx,
+        );
+      case "delete":
+        await handler.delete(text(args[0]), withoutProviderKey(args[1]), ctx);
         return undefined;
-      }
     }
   } catch (err) {
     if (err instanceof PartialCreateError && (method === "create" || method === "update")) {
       // Recorded resources need the serialized provider too, or nothing can touch them later.
-      const source = (method === "create" ? args[0] : args[2]) as Record<string, unknown>;
-      (err.properties as Record<string, unknown>)[PROVIDER_KEY] = source[PROVIDER_KEY];
+      const properties: unknown = err.properties;
+      if (isRecord(properties)) properties[PROVIDER_KEY] = providerOf(method === "create" ? 0 : 2);
     }
     throw describeFailure(kind, method, err, session.config.apiToken);
+  }
+}
+
+/** An error the engine shows: the kind and the operation first, the API's code kept, no token. */
+export class ProviderOperationError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = "ProviderOperationError";
   }
 }
 
@@ -126,7 +162,8 @@ function describeFailure(kind: string, method: Method, err: unknown, token: stri
   if (err instanceof PartialCreateError) return err; // the engine reads its id/properties/reasons
   const scrub = (s: string): string => (token ? s.split(token).join("[redacted]") : s);
   const message = err instanceof Error ? err.message : String(err);
-  const out = new Error(scrub(`${kind} ${method}: ${message}`));
-  if (err instanceof AccountApiError) (out as Error & { code?: string }).code = err.code;
-  return out;
+  return new ProviderOperationError(
+    scrub(`${kind} ${method}: ${message}`),
+    err instanceof AccountApiError ? err.code : undefined,
+  );
 }

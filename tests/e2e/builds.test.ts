@@ -39,7 +39,7 @@ describe("builds end to end (real engine)", function () {
   it("manages a repository connection, two triggers and their variables, with drift, limits and a build", async () => {
     const tag = await uploadScript("shop");
     const [token] = await api.builds.listTokens();
-    const phase = { third: false, build: false };
+    const phase = { third: false, build: false, edit: false };
     const stack = await e2e.stack(async () => {
       const repo = new RepoConnection("repo", {
         providerType: "github",
@@ -53,7 +53,11 @@ describe("builds end to end (real engine)", function () {
         repoConnectionUuid: repo.repoConnectionUuid,
         buildTokenUuid: token!.build_token_uuid,
       };
-      const prod = new BuildTrigger("prod", { ...common, kind: "production", buildCommand: "npm run build" });
+      const prod = new BuildTrigger("prod", {
+        ...common,
+        kind: "production",
+        buildCommand: phase.edit ? "npm run build:prod" : "npm run build",
+      });
       const preview = new BuildTrigger("preview", { ...common, kind: "preview", branchExcludes: ["main"] });
       new TriggerEnvVars("vars", {
         triggerUuid: prod.triggerUuid,
@@ -83,8 +87,23 @@ describe("builds end to end (real engine)", function () {
     const state = stack.rawState();
     assert.ok(!state.includes(SECRET), "the secret value is not in state in plain text");
     assert.ok(!state.includes(e2e.emulator.token), "the token is not in state");
+    // Secrets per leaf: the plain variable stays readable in state, the secret one is ciphertext.
+    const vars = JSON.parse(state).checkpoint.latest.resources.find((r: { urn: string }) =>
+      r.urn.endsWith("::vars"),
+    );
+    for (const where of [vars.inputs, vars.outputs]) {
+      assert.deepEqual(where.variables.MODE, { value: "fast", isSecret: false });
+      assert.equal(where.variables.API_KEY.isSecret, true);
+      assert.equal(typeof where.variables.API_KEY.value.ciphertext, "string");
+    }
 
     await stack.preview({ expectNoChanges: true });
+
+    // Editing the trigger updates it in place; its variables, which follow its id, do not move.
+    phase.edit = true;
+    const edit = await stack.preview();
+    assert.deepEqual(edit.changeSummary, { same: 4, update: 1 });
+    phase.edit = false;
 
     // Out of band: a setting, a plain value and a secret's key.
     await api.builds.updateTrigger(prodUuid, { build_command: "changed by hand" });

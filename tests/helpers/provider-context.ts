@@ -15,3 +15,13 @@ export function providerContext(fx: EmulatorFixture, logs: string[] = []): Handl
     serialize: (key, fn) => queue.run(key, fn),
   };
 }
+
+/** A context whose API must not be reached: check of bad input answers before any request. */
+export const offlineContext: HandlerContext = {
+  get api(): never {
+    throw new Error("no request may be sent");
+  },
+  accountId: (override?: string) => override ?? "acct",
+  log: () => undefined,
+  serialize: (_key, fn) => fn(),
+};

@@ -1,0 +1,186 @@
+/**
+ * One description per resource: a table of fields, each with its wire name, the zod type that
+ * carries the spec's limits and defaults, and flags. Everything the pipeline needs (the input
+ * schema, which keys replace, which are secret, which are outputs) is derived here, once.
+ *
+ * Pure data and pure functions: loaded by the program (the resource class) and by the provider host
+ * (the handler) alike, so nothing here may import @pulumi/pulumi or the sdk's transport.
+ */
+import { z } from "zod";
+import { IdentifierSchema } from "../../sdk/schemas/common";
+import type { ResourceKind } from "../types";
+import { isRecord } from "./values";
+
+export interface Flags {
+  /** Part of the natural key: a change replaces the object. */
+  identity?: true;
+  /** A change replaces the object (the API fixes it at creation). */
+  replaceOnChange?: true;
+  /** Kept as a Pulumi secret in state and in every output. */
+  secret?: true;
+  /** The API never returns it: read keeps the stored value, and `${name}Hash` shows a change. */
+  writeOnly?: true;
+  /** Shapes only the creation (or guards it): a later change does nothing remote and shows no diff. */
+  createOnly?: true;
+}
+
+/** Value conversion between the program's shape and the wire's, for nested objects. */
+export interface Codec {
+  toWire(value: unknown): unknown;
+  fromWire(value: unknown): unknown;
+}
+
+export interface Field<Z extends z.ZodType = z.ZodType, R extends "input" | "output" = "input" | "output"> {
+  readonly role: R;
+  readonly type: Z;
+  /** The API's name for it; absent for fields that exist only in the provider. */
+  readonly wire?: string;
+  readonly flags: Flags;
+  readonly codec?: Codec;
+}
+
+/** An input the provider keeps to itself (never sent as such). */
+export function local<Z extends z.ZodType>(type: Z, flags: Flags = {}): Field<Z, "input"> {
+  return { role: "input", type, flags };
+}
+
+/** An input sent to the API as `name`. */
+export function wire<Z extends z.ZodType>(
+  name: string,
+  type: Z,
+  flags: Flags = {},
+  codec?: Codec,
+): Field<Z, "input"> {
+  return { role: "input", type, wire: name, flags, ...(codec ? { codec } : {}) };
+}
+
+/** A value the server assigns, read from the API's `name` (or computed by the resource's hooks). */
+export function output<Z extends z.ZodType>(
+  name: string | undefined,
+  type: Z,
+  codec?: Codec,
+): Field<Z, "output"> {
+  return { role: "output", type, ...(name ? { wire: name } : {}), flags: {}, ...(codec ? { codec } : {}) };
+}
+
+/** Every resource takes these: the account to act on, and an existing object to adopt on create. */
+export const COMMON_FIELDS = {
+  accountId: local(IdentifierSchema.optional(), { identity: true }),
+  importId: local(z.string().min(1, "must not be empty").optional()),
+};
+
+type Fields = Record<string, Field>;
+type RoleKeys<F extends Fields, R> = { [K in keyof F]: F[K]["role"] extends R ? K : never }[keyof F] & string;
+type Optionalize<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: T[K];
+};
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
+export type InputsOfFields<F extends Fields> = Flatten<
+  Optionalize<{ [K in RoleKeys<F, "input">]: z.output<F[K]["type"]> }>
+>;
+export type ArgsShapeOfFields<F extends Fields> = Flatten<
+  Optionalize<{ [K in RoleKeys<F, "input">]: z.input<F[K]["type"]> }>
+>;
+export type OutputValuesOfFields<F extends Fields> = {
+  [K in RoleKeys<F, "output">]?: z.output<F[K]["type"]>;
+};
+
+/** A resource may narrow a common field (a trigger's importId is a UUID). */
+export type AllFields<F extends Fields> = Omit<typeof COMMON_FIELDS, keyof F> & F;
+
+export interface SpecInit<F extends Fields> {
+  kind: ResourceKind;
+  fields: F;
+  /**
+   * How a replacement is ordered. `true`: always delete first (the new object needs the old one's
+   * slot); `"sameIdentity"`: delete first only when no identity field changed (same id, new data
+   * source); default: create the new one first.
+   */
+  deleteBeforeReplace?: true | "sameIdentity";
+}
+
+export interface ResourceSpec<F extends Fields = Fields> {
+  readonly kind: ResourceKind;
+  readonly fields: AllFields<F>;
+  readonly deleteBeforeReplace?: true | "sameIdentity";
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  readonly identityKeys: readonly string[];
+  readonly replaceKeys: readonly string[];
+  readonly secretInputs: readonly string[];
+  readonly writeOnlyInputs: readonly string[];
+  readonly createOnlyInputs: readonly string[];
+  /** `${name}Hash` of each write-only input: the outputs that show its change. */
+  readonly hashOutputs: readonly string[];
+  /** Strict: keys are the program's names, so every issue's path names the program's field. */
+  readonly inputSchema: z.ZodType<Record<string, unknown>>;
+}
+
+/** What every resource's inputs hold, whatever its table narrows. */
+export interface CommonInputs {
+  accountId?: string;
+  importId?: string;
+}
+export type InputsOf<S extends ResourceSpec> = InputsOfFields<S["fields"]> & CommonInputs;
+export type ArgsShapeOf<S extends ResourceSpec> = ArgsShapeOfFields<S["fields"]>;
+/** What the engine stores as a resource's outputs: the inputs, the server's values and the hashes. */
+export type StateOf<S extends ResourceSpec> = InputsOf<S> &
+  OutputValuesOfFields<S["fields"]> & { readonly [hash: `${string}Hash`]: string | undefined };
+
+export const hashName = <K extends string>(field: K): `${K}Hash` => `${field}Hash`;
+
+export function defineResource<const F extends Fields>(init: SpecInit<F>): ResourceSpec<F> {
+  const fields: AllFields<F> = { ...COMMON_FIELDS, ...init.fields };
+  const entries = Object.entries(fields);
+  const names = (keep: (f: Field) => boolean): string[] => entries.filter(([, f]) => keep(f)).map(([k]) => k);
+  const inputNames = names((f) => f.role === "input");
+  const writeOnlyInputs = names((f) => f.role === "input" && f.flags.writeOnly === true);
+  const shape: Record<string, z.ZodType> = {};
+  for (const [k, f] of entries) if (f.role === "input") shape[k] = f.type;
+  return {
+    kind: init.kind,
+    fields,
+    ...(init.deleteBeforeReplace ? { deleteBeforeReplace: init.deleteBeforeReplace } : {}),
+    inputNames,
+    outputNames: names((f) => f.role === "output"),
+    identityKeys: names((f) => f.flags.identity === true),
+    replaceKeys: names((f) => f.flags.identity === true || f.flags.replaceOnChange === true),
+    secretInputs: names((f) => f.role === "input" && f.flags.secret === true),
+    writeOnlyInputs,
+    createOnlyInputs: names((f) => f.flags.createOnly === true),
+    hashOutputs: writeOnlyInputs.map(hashName),
+    inputSchema: z.strictObject(shape),
+  };
+}
+
+/** The wire body of `values` (program names): wire-named input fields only, optionally only `keys`. */
+export function toWire(
+  spec: ResourceSpec,
+  values: object,
+  keys?: readonly string[],
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [k, f] of Object.entries(spec.fields)) {
+    if (f.role !== "input" || f.wire === undefined || (keys && !keys.includes(k))) continue;
+    const v: unknown = Reflect.get(values, k);
+    if (v !== undefined) body[f.wire] = f.codec ? f.codec.toWire(v) : v;
+  }
+  return body;
+}
+
+/** The program-named values of a live object, for the fields of `role` that the API returns. */
+export function fromWire(
+  spec: ResourceSpec,
+  live: unknown,
+  role: "input" | "output",
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!isRecord(live)) return out;
+  for (const [k, f] of Object.entries(spec.fields)) {
+    if (f.role !== role || f.wire === undefined || f.flags.writeOnly || f.flags.createOnly) continue;
+    const v = live[f.wire];
+    if (v !== undefined) out[k] = f.codec ? f.codec.fromWire(v) : v;
+  }
+  return out;
+}

@@ -1,0 +1,261 @@
+/**
+ * The one pipeline: `handlerFrom(spec, hooks)` derives check, diff, create, read, update and delete
+ * from a resource's description. A resource's hooks say only what no flag can: how to reach the API,
+ * defaults that depend on other inputs, cross-field rules, live rules (a slot per script), and the
+ * odd projection.
+ *
+ * Rules kept here, once:
+ * - check reports every failure at once, each naming the program's field and the rule, and leaves
+ *   anything unknown at preview for the real run;
+ * - read: only a 404 (hooks.get answering undefined) means gone; every other error propagates;
+ * - create makes one object: it adopts `importId`, and refuses (naming `importId`) an object that
+ *   already holds its natural key;
+ * - delete: an object already gone is done.
+ */
+import { NotFoundError } from "../../sdk/errors";
+import { ResourceInputError, inputError } from "../errors";
+import type { CheckFailure, HandlerContext, ResourceHandler } from "../types";
+import { fromWire, hashName, type InputsOf, type ResourceSpec, type StateOf } from "./define";
+import { containsUnknown, deepEqual, defined, isUnknown, secretHash } from "./values";
+
+/** Is this input known at check time (false while the engine previews with an unknown value)? */
+export type Known = (field: string) => boolean;
+
+export interface InputIssue {
+  field: string;
+  rule: string;
+}
+
+export interface Hooks<S extends ResourceSpec, L> {
+  /** A short name of the remote object for messages ("trigger", "repository connection"). */
+  readonly noun: string;
+  /** The field named when an object already holds the natural key (default: the first identity). */
+  readonly keyField?: string;
+  /** Defaults that depend on other inputs (by kind, by name). Pure. */
+  normalize?(inputs: InputsOf<S>, known: Known): InputsOf<S>;
+  /** Rules across fields. Pure; a rule on an unknown field waits for the real run. */
+  rules?(inputs: InputsOf<S>, known: Known): InputIssue[];
+  /** One API look-up at check that completes the inputs (a script name to its tag). */
+  resolve?(inputs: InputsOf<S>, ctx: HandlerContext): Promise<InputsOf<S>>;
+  /** Rules against live state at check (at most two triggers per script). */
+  checkLive?(
+    inputs: InputsOf<S>,
+    olds: Partial<InputsOf<S>> | undefined,
+    ctx: HandlerContext,
+  ): Promise<InputIssue[]>;
+  /** Earlier releases stored other shapes: bring a stored state to today's. */
+  upgrade?(state: Record<string, unknown>): Record<string, unknown>;
+  /** Two values of one input that mean the same (a script's name and its tag). */
+  same?(field: string, olds: StateOf<S>, news: InputsOf<S>): boolean;
+
+  /** The resource id of a live object. */
+  idOf(live: L, inputs: InputsOf<S>): string;
+  /** The live object with this id; undefined only when the API says it does not exist (404). */
+  get(id: string, state: InputsOf<S>, ctx: HandlerContext): Promise<L | undefined>;
+  /** The live object holding the natural key of these inputs, if any. */
+  findByKey?(inputs: InputsOf<S>, ctx: HandlerContext): Promise<L | undefined>;
+  /** Checks that an object found by `importId` is the one these inputs describe. */
+  adoptable?(live: L, inputs: InputsOf<S>): InputIssue | undefined;
+  create(inputs: InputsOf<S>, ctx: HandlerContext): Promise<L>;
+  /** Applies `changed` (program names) and answers the live object. */
+  update(
+    id: string,
+    inputs: InputsOf<S>,
+    changed: readonly string[],
+    olds: StateOf<S>,
+    ctx: HandlerContext,
+  ): Promise<L>;
+  remove(id: string, state: StateOf<S>, ctx: HandlerContext): Promise<void>;
+
+  /** The inputs of a live object where the table's wire mapping is not enough. */
+  project?(live: L, previous: InputsOf<S>, fromTable: InputsOf<S>): InputsOf<S>;
+  /** Outputs that need more than the live object's fields (another call, a computed value). */
+  outputs?(
+    live: L,
+    inputs: InputsOf<S>,
+    ctx: HandlerContext,
+  ): Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+/** The failures of one zod parse, named by the program's field paths; unknowns excepted. */
+function parseInputs<S extends ResourceSpec>(
+  spec: S,
+  raw: Record<string, unknown>,
+): { inputs?: InputsOf<S>; failures: CheckFailure[]; known: Known } {
+  const unknownKeys = new Set(Object.keys(raw).filter((k) => containsUnknown(raw[k])));
+  const known: Known = (k) => !unknownKeys.has(k);
+  const knownPart = Object.fromEntries(Object.entries(raw).filter(([k]) => known(k)));
+  const parsed = spec.inputSchema.safeParse(knownPart);
+  if (parsed.success) {
+    // The schema is built from the same fields InputsOf maps over; zod's dynamic shape loses that.
+    const inputs = {
+      ...parsed.data,
+      ...Object.fromEntries([...unknownKeys].map((k) => [k, raw[k]])),
+    } as InputsOf<S>;
+    return { inputs, failures: [], known };
+  }
+  const failures = parsed.error.issues.flatMap((issue) => {
+    const at = issue.path.map(String);
+    const paths = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...at, k]) : [at];
+    const rule =
+      issue.code === "unrecognized_keys"
+        ? "is not a known field"
+        : issue.code === "invalid_key"
+          ? issue.issues.map((i) => i.message).join("; ")
+          : issue.message;
+    return paths
+      .filter((p) => p.length === 0 || known(p[0] ?? ""))
+      .map((p) => failure(p.join(".") || "(inputs)", rule));
+  });
+  return { failures, known };
+}
+
+const failure = (field: string, rule: string): CheckFailure => ({
+  property: field.split(".")[0] ?? field,
+  reason: `${field}: ${rule}`,
+});
+
+export function handlerFrom<S extends ResourceSpec, L>(
+  spec: S,
+  hooks: Hooks<S, L>,
+): ResourceHandler<InputsOf<S>, StateOf<S>> {
+  const ignoredInDiff = new Set(["importId", ...spec.createOnlyInputs]);
+
+  /** Inputs that differ; write-only ones through their hashes. */
+  function changedInputs(olds: StateOf<S>, news: InputsOf<S>): string[] {
+    return spec.inputNames.filter((k) => {
+      if (ignoredInDiff.has(k)) return false;
+      const next: unknown = Reflect.get(news, k);
+      if (containsUnknown(next)) return true;
+      if (spec.writeOnlyInputs.includes(k)) {
+        const had = olds[hashName(k)];
+        return (next === undefined ? undefined : secretHash(k, next)) !== had;
+      }
+      if (deepEqual(Reflect.get(olds, k), next)) return false;
+      return !(hooks.same?.(k, olds, news) ?? false);
+    });
+  }
+
+  async function outputsOf(inputs: InputsOf<S>, live: L, ctx: HandlerContext): Promise<StateOf<S>> {
+    const hashes: Record<string, string> = {};
+    for (const k of spec.writeOnlyInputs) {
+      const v: unknown = Reflect.get(inputs, k);
+      if (v !== undefined) hashes[hashName(k)] = secretHash(k, v);
+    }
+    const extra = hooks.outputs ? await hooks.outputs(live, inputs, ctx) : {};
+    // Inputs, the server's values and the hashes: the StateOf union by construction.
+    return { ...inputs, ...fromWire(spec, live, "output"), ...hashes, ...extra } as StateOf<S>;
+  }
+
+  function project(live: L, previous: InputsOf<S>): InputsOf<S> {
+    const fromTable = { ...previous, ...fromWire(spec, live, "input") };
+    return hooks.project ? hooks.project(live, previous, fromTable) : fromTable;
+  }
+
+  const upgrade = (state: StateOf<S>): StateOf<S> =>
+    // A stored state of an earlier release, brought to today's shape by the resource's own hook.
+    hooks.upgrade ? (hooks.upgrade({ ...state }) as StateOf<S>) : state;
+
+  return {
+    async check(olds, news, ctx) {
+      const raw = defined(news);
+      for (const k of [...spec.outputNames, ...spec.hashOutputs]) delete raw[k];
+      const parsed = parseInputs(spec, raw);
+      if (!parsed.inputs) return { failures: parsed.failures };
+      let inputs = hooks.normalize ? hooks.normalize(parsed.inputs, parsed.known) : parsed.inputs;
+      const failures = (hooks.rules?.(inputs, parsed.known) ?? []).map((i) => failure(i.field, i.rule));
+      if (failures.length) return { inputs, failures };
+      try {
+        if (hooks.resolve && !containsUnknown(inputs)) inputs = await hooks.resolve(inputs, ctx);
+        if (hooks.checkLive && !containsUnknown(inputs))
+          failures.push(...(await hooks.checkLive(inputs, olds, ctx)).map((i) => failure(i.field, i.rule)));
+      } catch (err) {
+        if (!(err instanceof ResourceInputError)) throw err;
+        failures.push(failure(err.field, err.rule));
+      }
+      return { inputs, failures };
+    },
+
+    async diff(_id, stored, news) {
+      const olds = upgrade(stored);
+      const changed = changedInputs(olds, news);
+      const replaces = changed.filter((k) => spec.replaceKeys.includes(k));
+      const identityChanged = replaces.some((k) => spec.identityKeys.includes(k));
+      const deleteBeforeReplace =
+        replaces.length > 0 &&
+        (spec.deleteBeforeReplace === true ||
+          (spec.deleteBeforeReplace === "sameIdentity" && !identityChanged));
+      return { changes: changed.length > 0, replaces, deleteBeforeReplace };
+    },
+
+    async create(inputs, ctx) {
+      if (inputs.importId !== undefined) {
+        const live = await hooks.get(inputs.importId, inputs, ctx);
+        if (live === undefined)
+          throw inputError("importId", `${hooks.noun} ${inputs.importId} not found; nothing to adopt`);
+        const mismatch = hooks.adoptable?.(live, inputs);
+        if (mismatch) throw inputError(mismatch.field, mismatch.rule);
+        const id = hooks.idOf(live, inputs);
+        const asLive = await outputsOf(project(live, inputs), live, ctx);
+        const changed = changedInputs(asLive, inputs).filter((k) => !spec.replaceKeys.includes(k));
+        const updated = changed.length ? await hooks.update(id, inputs, changed, asLive, ctx) : live;
+        return { id, outs: await outputsOf(inputs, updated, ctx) };
+      }
+      const existing = await hooks.findByKey?.(inputs, ctx);
+      if (existing !== undefined) {
+        const id = hooks.idOf(existing, inputs);
+        const field = hooks.keyField ?? spec.identityKeys.find((k) => k !== "accountId") ?? "importId";
+        throw inputError(
+          field,
+          `a ${hooks.noun} with this ${field} already exists (${id}); set importId: "${id}" to adopt it`,
+        );
+      }
+      const live = await hooks.create(inputs, ctx);
+      return { id: hooks.idOf(live, inputs), outs: await outputsOf(inputs, live, ctx) };
+    },
+
+    async read(id, stored, ctx) {
+      const state = upgrade(stored);
+      const live = await hooks.get(id, state, ctx);
+      if (live === undefined) return undefined;
+      const inputs = project(live, pickInputs(spec, state));
+      return { id, props: await outputsOf(inputs, live, ctx), inputs };
+    },
+
+    async update(id, stored, news, ctx) {
+      const olds = upgrade(stored);
+      const changed = changedInputs(olds, news).filter((k) => !spec.replaceKeys.includes(k));
+      const live = await hooks.update(id, news, changed, olds, ctx);
+      return { outs: await outputsOf(news, live, ctx) };
+    },
+
+    async delete(id, stored, ctx) {
+      try {
+        await hooks.remove(id, upgrade(stored), ctx);
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) throw err;
+      }
+    },
+  };
+}
+
+/** The inputs part of a stored state (outputs and hashes dropped). */
+function pickInputs<S extends ResourceSpec>(spec: S, state: StateOf<S>): InputsOf<S> {
+  const out: Record<string, unknown> = {};
+  for (const k of spec.inputNames) {
+    const v: unknown = Reflect.get(state, k);
+    if (v !== undefined && !isUnknown(v)) out[k] = v;
+  }
+  // The input names are the InputsOf keys; the state came from the engine as this resource's.
+  return out as InputsOf<S>;
+}
+
+/** 404 → undefined; any other failure propagates. The one way a hook says "gone". */
+export async function orGone<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}

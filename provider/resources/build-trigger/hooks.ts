@@ -1,0 +1,197 @@
+/**
+ * What BuildTrigger's description cannot say: defaults by kind, the script name to its tag, the
+ * slot rule (a script has at most one production and one preview trigger), and reaching a trigger
+ * through its script's listing (the API cannot read one trigger).
+ */
+import { ScriptNotFoundError, type Trigger } from "../../../sdk/builds";
+import {
+  TriggerCreateBodySchema,
+  TriggerUpdateBodySchema,
+  triggerKind,
+  type TriggerKind,
+} from "../../../sdk/schemas/builds";
+import { toWire, type InputsOf } from "../../core/define";
+import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
+import { inputError } from "../../errors";
+import type { HandlerContext } from "../../types";
+import { BuildTriggerSpec } from "./spec";
+
+type Spec = typeof BuildTriggerSpec;
+export type BuildTriggerInputs = InputsOf<Spec>;
+
+/** Defaults by kind: the preview trigger uploads a version without replacing the live deployment. */
+export const KIND_DEFAULTS: Record<TriggerKind, { branchIncludes: string[]; deployCommand: string }> = {
+  production: { branchIncludes: ["main"], deployCommand: "npx wrangler deploy" },
+  preview: { branchIncludes: ["*"], deployCommand: "npx wrangler versions upload" },
+};
+
+/** Fields a PATCH can change (the script and the repository connection are fixed at creation). */
+const PATCHABLE = new Set(
+  Object.entries(BuildTriggerSpec.fields)
+    .filter(([, f]) => f.wire !== undefined && f.wire in TriggerUpdateBodySchema.shape)
+    .map(([k]) => k),
+);
+
+/** The kind the inputs ask for: given, or derived from known branch patterns. */
+function kindOf(i: BuildTriggerInputs, known: Known): TriggerKind | undefined {
+  if (!known("kind")) return undefined;
+  if (i.kind) return i.kind;
+  return i.branchIncludes && known("branchIncludes")
+    ? triggerKind({ branch_includes: i.branchIncludes })
+    : undefined;
+}
+
+export function normalize(i: BuildTriggerInputs, known: Known): BuildTriggerInputs {
+  const kind = kindOf(i, known);
+  if (!kind) return i;
+  return {
+    ...i,
+    kind,
+    branchIncludes: i.branchIncludes ?? [...KIND_DEFAULTS[kind].branchIncludes],
+    deployCommand: i.deployCommand ?? KIND_DEFAULTS[kind].deployCommand,
+    triggerName: i.triggerName ?? kind,
+  };
+}
+
+export function rules(i: BuildTriggerInputs, known: Known): InputIssue[] {
+  const issues: InputIssue[] = [];
+  if (known("kind") && i.kind === undefined && i.branchIncludes === undefined)
+    issues.push({
+      field: "branchIncludes",
+      rule: 'required unless kind is set ("production" defaults to ["main"], "preview" to ["*"])',
+    });
+  if (i.kind && i.branchIncludes && known("branchIncludes") && known("kind")) {
+    const derived = triggerKind({ branch_includes: i.branchIncludes });
+    if (derived !== i.kind)
+      issues.push({
+        field: "kind",
+        rule:
+          i.kind === "preview"
+            ? "a preview trigger needs a branch pattern with '*' in branchIncludes"
+            : "a production trigger names its branches in branchIncludes without '*'",
+      });
+  }
+  const byName = i.scriptName !== undefined;
+  const byTag = i.externalScriptId !== undefined;
+  if (byName && byTag)
+    issues.push({ field: "scriptName", rule: "give either scriptName or externalScriptId, not both" });
+  if (!byName && !byTag)
+    issues.push({ field: "scriptName", rule: "required (or externalScriptId, the script's tag)" });
+  return issues;
+}
+
+/** The slot rule against the script's live triggers; `own` is this resource's (or the adopted) one. */
+export function slotIssue(
+  live: readonly Trigger[],
+  kind: TriggerKind,
+  own: (t: Trigger) => boolean,
+  scriptLabel: string,
+): InputIssue | undefined {
+  const others = live.filter((t) => !own(t));
+  const same = others.find((t) => triggerKind(t) === kind);
+  if (same)
+    return {
+      field: "kind",
+      rule:
+        `script ${scriptLabel} already has a ${kind} trigger "${same.trigger_name ?? ""}" (${same.trigger_uuid}); ` +
+        `a script has at most two triggers, one production and one preview; set importId: "${same.trigger_uuid}" to adopt it`,
+    };
+  if (others.length >= 2)
+    return {
+      field: "kind",
+      rule: `script ${scriptLabel} already has two triggers; a script has at most two (one production, one preview)`,
+    };
+  return undefined;
+}
+
+const sameId = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+async function scriptTag(i: BuildTriggerInputs, ctx: HandlerContext): Promise<string> {
+  if (i.externalScriptId) return i.externalScriptId;
+  const name = i.scriptName ?? "";
+  try {
+    return await ctx.api.builds.resolveScriptTag(name, { accountId: ctx.accountId(i.accountId) });
+  } catch (err) {
+    if (err instanceof ScriptNotFoundError) throw inputError("scriptName", err.message, err);
+    throw err;
+  }
+}
+
+/** The script's triggers; a script that is gone (404) has none. */
+async function triggersOf(i: BuildTriggerInputs, ctx: HandlerContext): Promise<Trigger[] | undefined> {
+  return orGone(
+    ctx.api.builds.listTriggers(await scriptTag(i, ctx), { accountId: ctx.accountId(i.accountId) }),
+  );
+}
+
+export const hooks: Hooks<Spec, Trigger> = {
+  noun: "trigger",
+  keyField: "kind",
+  normalize,
+  rules,
+  async resolve(i, ctx) {
+    return i.scriptName === undefined ? i : { ...i, externalScriptId: await scriptTag(i, ctx) };
+  },
+  async checkLive(i, olds, ctx) {
+    const live = await triggersOf(i, ctx);
+    const field = i.scriptName !== undefined ? "scriptName" : "externalScriptId";
+    if (live === undefined)
+      return [
+        { field, rule: `no script with tag ${i.externalScriptId} in account ${ctx.accountId(i.accountId)}` },
+      ];
+    const sameScript =
+      olds?.externalScriptId !== undefined && sameId(olds.externalScriptId, i.externalScriptId ?? "");
+    const own = (t: Trigger): boolean =>
+      (i.importId !== undefined && sameId(t.trigger_uuid, i.importId)) ||
+      // One trigger per kind: the live one of the kind this resource had is this resource's.
+      (sameScript && olds?.kind !== undefined && triggerKind(t) === olds.kind);
+    const issue = i.kind && slotIssue(live, i.kind, own, i.scriptName ?? i.externalScriptId ?? "");
+    return issue ? [issue] : [];
+  },
+  same(field, olds, news) {
+    // Naming the script or giving its tag is no change of identity while the tag stays the same.
+    if (field !== "scriptName" && field !== "externalScriptId") return false;
+    return olds.externalScriptId !== undefined && sameId(olds.externalScriptId, news.externalScriptId ?? "");
+  },
+
+  idOf: (live) => live.trigger_uuid,
+  async get(id, state, ctx) {
+    return (await triggersOf(state, ctx))?.find((t) => sameId(t.trigger_uuid, id));
+  },
+  async findByKey(i, ctx) {
+    return (await triggersOf(i, ctx))?.find((t) => triggerKind(t) === i.kind);
+  },
+  async create(i, ctx) {
+    const body = TriggerCreateBodySchema.parse(
+      toWire(BuildTriggerSpec, { ...i, externalScriptId: await scriptTag(i, ctx) }),
+    );
+    return ctx.api.builds.createTrigger({ accountId: ctx.accountId(i.accountId), ...body });
+  },
+  async update(id, i, changed, _olds, ctx) {
+    const patch = TriggerUpdateBodySchema.parse(
+      toWire(
+        BuildTriggerSpec,
+        i,
+        changed.filter((k) => PATCHABLE.has(k)),
+      ),
+    );
+    if (Object.keys(patch).length === 0) {
+      const live = await hooks.get(id, i, ctx);
+      if (!live) throw inputError("triggerUuid", `trigger ${id} is gone; run refresh`);
+      return live;
+    }
+    return ctx.api.builds.updateTrigger(id, { accountId: ctx.accountId(i.accountId), ...patch });
+  },
+  async remove(id, state, ctx) {
+    await ctx.api.builds.deleteTrigger(id, { accountId: ctx.accountId(state.accountId) });
+  },
+  project(live, previous, fromTable) {
+    // The tag and the connection as the program gave them: the listing may spell them otherwise.
+    return {
+      ...fromTable,
+      externalScriptId: previous.externalScriptId,
+      repoConnectionUuid: previous.repoConnectionUuid,
+      kind: triggerKind(live),
+    };
+  },
+};

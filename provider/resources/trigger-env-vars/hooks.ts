@@ -1,0 +1,130 @@
+/**
+ * What TriggerEnvVars's description cannot say: the variables are read and written through the
+ * trigger's map (PATCH sets keys, DELETE removes one), a secret's value never comes back (read keeps
+ * the stored one while the service still holds the key as a secret), and 0.1.x stored the map split
+ * in two (`plainVariables`, `secretVariables`).
+ */
+import type { EnvVars, EnvVarsPatchBody } from "../../../sdk/schemas/builds";
+import type { InputsOf, StateOf } from "../../core/define";
+import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
+import { deepEqual, isRecord } from "../../core/values";
+import { inputError } from "../../errors";
+import type { HandlerContext } from "../../types";
+import { TriggerEnvVarsSpec } from "./spec";
+
+type Spec = typeof TriggerEnvVarsSpec;
+export type TriggerEnvVarsInputs = InputsOf<Spec>;
+type Variables = TriggerEnvVarsInputs["variables"];
+
+export function rules(i: TriggerEnvVarsInputs, known: Known): InputIssue[] {
+  if (i.importId !== undefined && known("importId") && known("triggerUuid") && i.importId !== i.triggerUuid)
+    return [
+      { field: "importId", rule: "must equal triggerUuid (the variables of that trigger are adopted)" },
+    ];
+  return [];
+}
+
+export function toPatchBody(variables: Variables, only?: readonly string[]): EnvVarsPatchBody {
+  const body: EnvVarsPatchBody = {};
+  for (const [k, v] of Object.entries(variables))
+    if (!only || only.includes(k)) body[k] = { value: v.value, is_secret: v.isSecret };
+  return body;
+}
+
+/** Keys to set (new, or changed in value or secrecy) and keys to delete. */
+export function planChanges(olds: Variables, news: Variables): { set: string[]; removed: string[] } {
+  const set = Object.keys(news).filter((k) => !deepEqual(olds[k], news[k]));
+  const removed = Object.keys(olds).filter((k) => !(k in news));
+  return { set: set.sort(), removed: removed.sort() };
+}
+
+/**
+ * The live map projected onto the managed keys: a plain key keeps the live value, a secret key its
+ * stored value while the service still holds it as a secret; a key gone, or of the other kind, drops
+ * out (the next `up` sets it again).
+ */
+export function project(previous: Variables, live: EnvVars): Variables {
+  const out: Variables = {};
+  for (const [k, v] of Object.entries(previous)) {
+    const l = live[k];
+    if (!l || l.is_secret !== v.isSecret) continue;
+    out[k] = v.isSecret ? v : { value: l.value ?? "", isSecret: false };
+  }
+  return out;
+}
+
+/** 0.1.x kept plain and secret values in two maps. */
+export function upgrade(state: Record<string, unknown>): Record<string, unknown> {
+  const { plainVariables, secretVariables, secretHashes: _hashes, ...rest } = state;
+  if (rest.variables !== undefined || (plainVariables === undefined && secretVariables === undefined))
+    return state;
+  const variables: Record<string, { value: unknown; isSecret: boolean }> = {};
+  if (isRecord(plainVariables))
+    for (const [k, v] of Object.entries(plainVariables)) variables[k] = { value: v, isSecret: false };
+  if (isRecord(secretVariables))
+    for (const [k, v] of Object.entries(secretVariables)) variables[k] = { value: v, isSecret: true };
+  return { ...rest, variables };
+}
+
+async function deleteKeys(
+  ctx: HandlerContext,
+  i: TriggerEnvVarsInputs,
+  keys: readonly string[],
+): Promise<void> {
+  const accountId = ctx.accountId(i.accountId);
+  // A key already gone is deleted.
+  for (const key of keys)
+    await orGone(ctx.api.builds.deleteEnvironmentVariable(i.triggerUuid, key, { accountId }));
+}
+
+async function patch(
+  ctx: HandlerContext,
+  i: TriggerEnvVarsInputs,
+  only: readonly string[],
+): Promise<EnvVars> {
+  const accountId = ctx.accountId(i.accountId);
+  if (only.length === 0) return ctx.api.builds.getEnvironmentVariables(i.triggerUuid, { accountId });
+  return ctx.api.builds.patchEnvironmentVariables(i.triggerUuid, {
+    accountId,
+    variables: toPatchBody(i.variables, only),
+  });
+}
+
+export const hooks: Hooks<Spec, EnvVars> = {
+  noun: "trigger",
+  rules,
+  upgrade,
+  idOf: (_live, i) => i.triggerUuid,
+  async get(id, state, ctx) {
+    return orGone(
+      ctx.api.builds.getEnvironmentVariables(state.triggerUuid ?? id, {
+        accountId: ctx.accountId(state.accountId),
+      }),
+    );
+  },
+  async create(i, ctx) {
+    const live = await ctx.api.builds.getEnvironmentVariables(i.triggerUuid, {
+      accountId: ctx.accountId(i.accountId),
+    });
+    const clash = Object.keys(i.variables).filter((k) => k in live);
+    if (clash.length)
+      throw inputError(
+        "variables",
+        `${clash.join(", ")} already set on trigger ${i.triggerUuid}; set importId: "${i.triggerUuid}" to adopt them`,
+      );
+    return patch(ctx, i, Object.keys(i.variables));
+  },
+  async update(_id, i, _changed, olds: StateOf<Spec>, ctx) {
+    const { set, removed } = planChanges(olds.variables ?? {}, i.variables);
+    await deleteKeys(ctx, i, removed);
+    return patch(ctx, i, set);
+  },
+  async remove(_id, state, ctx) {
+    await deleteKeys(ctx, state, Object.keys(state.variables ?? {}));
+  },
+  project: (live, previous, fromTable) => ({
+    ...fromTable,
+    variables: project(previous.variables ?? {}, live),
+  }),
+  outputs: (_live, i) => ({ keys: Object.keys(i.variables).sort() }),
+};

@@ -1,0 +1,22 @@
+/** The provider object of each kind: each is its module's `exports` (see core/shim.ts). */
+import type { KindShim } from "../core/shim";
+import type { ResourceKind } from "../types";
+import BuildTrigger = require("./build-trigger");
+import ConfigRule = require("./config-rule");
+import DomainRegistration = require("./domain-registration");
+import MeetingTemplate = require("./meeting-template");
+import RepoConnection = require("./repo-connection");
+import SearchInstance = require("./search-instance");
+import TriggerEnvVars = require("./trigger-env-vars");
+import ZoneContentConverter = require("./zone-content-converter");
+
+export const SHIMS: Readonly<Record<ResourceKind, KindShim>> = {
+  BuildTrigger,
+  TriggerEnvVars,
+  RepoConnection,
+  ZoneContentConverter,
+  ConfigRule,
+  MeetingTemplate,
+  DomainRegistration,
+  SearchInstance,
+};

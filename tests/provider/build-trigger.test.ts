@@ -1,0 +1,321 @@
+import { strict as assert } from "node:assert";
+import { seedBuildWorld as seed } from "../helpers/builds";
+import { UNKNOWN } from "../../provider/core/values";
+import * as bt from "../../provider/resources/build-trigger";
+import type { HandlerContext } from "../../provider/types";
+import type { Trigger } from "../../sdk/builds";
+import { useEmulator } from "../helpers/emulator";
+import { offlineContext as offline, providerContext } from "../helpers/provider-context";
+
+const TAG = "0123456789abcdef0123456789abcdef";
+const REPO = "00000000-0000-4000-8000-00000000000a";
+const TOKEN = "00000000-0000-4000-8000-00000000000b";
+const BASE = { externalScriptId: TAG, repoConnectionUuid: REPO, buildTokenUuid: TOKEN };
+
+describe("BuildTrigger: check without the API", () => {
+  it("names the input and the rule of each failure, all at once, before any request", async () => {
+    const table: [Record<string, unknown>, string[]][] = [
+      [
+        { ...BASE },
+        [
+          'branchIncludes: required unless kind is set ("production" defaults to ["main"], "preview" to ["*"])',
+        ],
+      ],
+      [{ ...BASE, kind: "staging" }, ['kind: must be "production" or "preview"']],
+      [
+        { ...BASE, kind: "preview", branchIncludes: ["main"] },
+        ["kind: a preview trigger needs a branch pattern with '*' in branchIncludes"],
+      ],
+      [
+        { ...BASE, kind: "production", branchIncludes: ["*"] },
+        ["kind: a production trigger names its branches in branchIncludes without '*'"],
+      ],
+      [
+        { repoConnectionUuid: REPO, buildTokenUuid: TOKEN, kind: "production" },
+        ["scriptName: required (or externalScriptId, the script's tag)"],
+      ],
+      [
+        { ...BASE, scriptName: "shop", kind: "production" },
+        ["scriptName: give either scriptName or externalScriptId, not both"],
+      ],
+      [{ ...BASE, kind: "production", importId: "nope" }, ["importId: must be a UUID"]],
+      [
+        { ...BASE, kind: "production", buildTokenUuid: "x", rootDirectory: 3, extra: true },
+        [
+          "extra: is not a known field",
+          "buildTokenUuid: must be a UUID",
+          "rootDirectory: Invalid input: expected string, received number",
+        ],
+      ],
+      [
+        { ...BASE, externalScriptId: "shop", kind: "production" },
+        [
+          "externalScriptId: must be the script's tag (a UUID, field `tag` of the script listing), not its name",
+        ],
+      ],
+    ];
+    for (const [news, reasons] of table) {
+      const r = await bt.handler.check(undefined, news, offline);
+      assert.deepEqual(
+        [...(r.failures ?? []).map((f) => f.reason)].sort(),
+        [...reasons].sort(),
+        JSON.stringify(news),
+      );
+    }
+  });
+
+  it("leaves unknown values for the real run", async () => {
+    const r = await bt.handler.check(
+      undefined,
+      { ...BASE, externalScriptId: UNKNOWN, kind: UNKNOWN },
+      offline,
+    );
+    assert.deepEqual(r.failures, []);
+  });
+
+  it("fills the defaults of a production trigger from its kind", () => {
+    const i = bt.normalize(
+      {
+        ...BASE,
+        kind: "production",
+        buildCommand: "",
+        rootDirectory: "/",
+        branchExcludes: [],
+        pathIncludes: ["*"],
+        pathExcludes: [],
+        buildCachingEnabled: true,
+      },
+      () => true,
+    );
+    assert.deepEqual(
+      {
+        kind: i.kind,
+        triggerName: i.triggerName,
+        branchIncludes: i.branchIncludes,
+        deployCommand: i.deployCommand,
+      },
+      {
+        kind: "production",
+        triggerName: "production",
+        branchIncludes: ["main"],
+        deployCommand: "npx wrangler deploy",
+      },
+    );
+  });
+
+  it("derives the kind from branchIncludes; preview uploads a version without replacing the live deployment", () => {
+    const i = bt.normalize(
+      {
+        ...BASE,
+        branchIncludes: ["*"],
+        buildCommand: "",
+        rootDirectory: "/",
+        branchExcludes: ["main"],
+        pathIncludes: ["*"],
+        pathExcludes: [],
+        buildCachingEnabled: true,
+      },
+      () => true,
+    );
+    assert.equal(i.kind, "preview");
+    assert.equal(i.deployCommand, "npx wrangler versions upload");
+  });
+
+  it("refuses a third trigger or a second of a kind, but not the resource's own or the adopted one", () => {
+    const live: Trigger[] = [
+      { trigger_uuid: "p", trigger_name: "prod", branch_includes: ["main"] },
+      { trigger_uuid: "v", trigger_name: "prev", branch_includes: ["*"] },
+    ];
+    const none = (): boolean => false;
+    assert.match(
+      bt.slotIssue(live, "production", none, "shop")!.rule,
+      /already has a production trigger "prod" \(p\).*set importId: "p"/,
+    );
+    assert.equal(
+      bt.slotIssue(live, "production", (t) => t.trigger_uuid === "p", "shop"),
+      undefined,
+    );
+    assert.equal(bt.slotIssue(live.slice(1), "production", none, "shop"), undefined);
+  });
+});
+
+describe("BuildTrigger: diff", () => {
+  const olds: bt.BuildTriggerOutputs = {
+    ...BASE,
+    kind: "production",
+    triggerName: "production",
+    branchIncludes: ["main"],
+    deployCommand: "npx wrangler deploy",
+    buildCommand: "",
+    rootDirectory: "/",
+    branchExcludes: [],
+    pathIncludes: ["*"],
+    pathExcludes: [],
+    buildCachingEnabled: true,
+    triggerUuid: "t",
+  };
+  const table: [string, Partial<bt.BuildTriggerInputs>, boolean, string[], boolean][] = [
+    ["nothing", {}, false, [], false],
+    ["buildCommand", { buildCommand: "make" }, true, [], false],
+    ["branchIncludes and kind", { branchIncludes: ["*"], kind: "preview" }, true, [], false],
+    [
+      "repoConnectionUuid",
+      { repoConnectionUuid: "00000000-0000-4000-8000-0000000000ff" },
+      true,
+      ["repoConnectionUuid"],
+      true,
+    ],
+    [
+      "externalScriptId",
+      { externalScriptId: "fedcba9876543210fedcba9876543210" },
+      true,
+      ["externalScriptId"],
+      true,
+    ],
+    ["accountId", { accountId: "other" }, true, ["accountId"], true],
+    ["importId only", { importId: "00000000-0000-4000-8000-0000000000ee" }, false, [], false],
+    ["scriptName naming the same script", { scriptName: "shop" }, false, [], false],
+    ["an unknown build command", { buildCommand: UNKNOWN }, true, [], false],
+  ];
+  for (const [label, change, changes, replaces, dbr] of table) {
+    it(`on a change of ${label}`, async () => {
+      const d = await bt.handler.diff("t", olds, { ...olds, ...change }, offline);
+      assert.deepEqual(d, { changes, replaces, deleteBeforeReplace: dbr });
+    });
+  }
+});
+
+describe("BuildTrigger: handler on the emulator", () => {
+  const fx = useEmulator();
+  const checked = (
+    ctx: HandlerContext,
+    news: Record<string, unknown>,
+    olds?: Partial<bt.BuildTriggerInputs>,
+  ) => bt.handler.check(olds, news, ctx);
+
+  it("resolves a script name to its tag in check and refuses an unknown name", async () => {
+    const s = await seed(fx);
+    const ctx = providerContext(fx);
+    const base = { repoConnectionUuid: s.repo, buildTokenUuid: s.token, kind: "production" };
+    const ok = await checked(ctx, { ...base, scriptName: "shop" });
+    assert.deepEqual(ok.failures, []);
+    assert.equal(ok.inputs!.externalScriptId, s.tag);
+    const bad = await checked(ctx, { ...base, scriptName: "nope" });
+    assert.deepEqual(
+      bad.failures!.map((f) => f.property),
+      ["scriptName"],
+    );
+    assert.match(
+      bad.failures![0]!.reason,
+      /^scriptName: no script named "nope" in account .*; scripts in the account: shop$/,
+    );
+    assert.deepEqual((await checked(ctx, { ...base, scriptName: UNKNOWN })).failures, []);
+  });
+
+  it("fails a third trigger (or a second of a kind) at check time, and accepts the resource's own", async () => {
+    const s = await seed(fx);
+    const ctx = providerContext(fx);
+    const base = { scriptName: "shop", repoConnectionUuid: s.repo, buildTokenUuid: s.token };
+    const prod = await bt.handler.create((await checked(ctx, { ...base, kind: "production" })).inputs!, ctx);
+    await bt.handler.create((await checked(ctx, { ...base, kind: "preview" })).inputs!, ctx);
+    const third = await checked(ctx, { ...base, kind: "production", triggerName: "another" });
+    assert.equal(third.failures!.length, 1);
+    assert.match(
+      third.failures![0]!.reason,
+      /^kind: script shop already has a production trigger "production" \([0-9a-f-]+\)/,
+    );
+    assert.match(third.failures![0]!.reason, new RegExp(`set importId: "${prod.id}"`));
+    assert.deepEqual(
+      (await checked(ctx, { ...base, kind: "production", buildCommand: "make" }, prod.outs)).failures,
+      [],
+    );
+    assert.deepEqual((await checked(ctx, { ...base, kind: "production", importId: prod.id })).failures, []);
+  });
+
+  it("creates, reads without drift, sees out-of-band drift, updates in place and deletes", async () => {
+    const s = await seed(fx);
+    const ctx = providerContext(fx);
+    const { inputs } = await checked(ctx, {
+      scriptName: "shop",
+      repoConnectionUuid: s.repo,
+      buildTokenUuid: s.token,
+      kind: "production",
+      buildCommand: "npm run build",
+    });
+    const { id, outs } = await bt.handler.create(inputs!, ctx);
+    assert.equal(outs.triggerUuid, id);
+    assert.equal(outs.externalScriptId, s.tag);
+    const read = await bt.handler.read(id, outs, ctx);
+    assert.deepEqual(read!.inputs, inputs);
+    assert.equal((await bt.handler.diff(id, read!.props, inputs!, ctx)).changes, false);
+
+    await fx.api.builds.updateTrigger(id, { build_command: "changed by hand", path_excludes: ["docs/*"] });
+    const drift = await bt.handler.read(id, outs, ctx);
+    assert.equal(drift!.inputs.buildCommand, "changed by hand");
+    assert.deepEqual(await bt.handler.diff(id, drift!.props, inputs!, ctx), {
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    const { outs: updated } = await bt.handler.update(id, drift!.props, inputs!, ctx);
+    assert.equal(updated.buildCommand, "npm run build");
+    const live = (await fx.api.builds.listTriggers(s.tag))[0]!;
+    assert.equal(live.build_command, "npm run build");
+    assert.deepEqual(live.path_excludes, []);
+
+    await bt.handler.delete(id, updated, ctx);
+    assert.deepEqual(await fx.api.builds.listTriggers(s.tag), []);
+    assert.equal(await bt.handler.read(id, updated, ctx), undefined);
+    await bt.handler.delete(id, updated, ctx); // a 404 is success
+  });
+
+  it("keeps the resource when read fails with anything but a 404", async () => {
+    const s = await seed(fx);
+    const ctx = providerContext(fx);
+    const { inputs } = await checked(ctx, {
+      externalScriptId: s.tag,
+      repoConnectionUuid: s.repo,
+      buildTokenUuid: s.token,
+      kind: "production",
+    });
+    const { id, outs } = await bt.handler.create(inputs!, ctx);
+    fx.em.faults.add({ method: "GET", path: "/builds/", status: 500 });
+    await assert.rejects(
+      bt.handler.read(id, outs, ctx),
+      (e: Error & { status?: number }) => e.name !== "NotFoundError",
+    );
+    fx.em.faults.clear();
+    assert.equal((await bt.handler.read(id, outs, ctx))!.id, id);
+  });
+
+  it("refuses to create over an existing trigger of the kind and adopts one with importId", async () => {
+    const s = await seed(fx);
+    const ctx = providerContext(fx);
+    const existing = await fx.api.builds.createTrigger({
+      external_script_id: s.tag,
+      repo_connection_uuid: s.repo,
+      build_token_uuid: s.token,
+      trigger_name: "by hand",
+      build_command: "",
+      deploy_command: "npx wrangler deploy",
+      root_directory: "/",
+      branch_includes: ["main"],
+    });
+    const base = {
+      externalScriptId: s.tag,
+      repoConnectionUuid: s.repo,
+      buildTokenUuid: s.token,
+      kind: "production",
+      triggerName: "managed",
+    };
+    const normal = (await checked(providerContext(fx), base)).inputs!;
+    await assert.rejects(
+      bt.handler.create(normal, ctx),
+      new RegExp(`set importId: "${existing.trigger_uuid}" to adopt it`),
+    );
+    const { id, outs } = await bt.handler.create({ ...normal, importId: existing.trigger_uuid }, ctx);
+    assert.equal(id, existing.trigger_uuid);
+    assert.equal(outs.triggerName, "managed");
+    assert.equal((await fx.api.builds.listTriggers(s.tag))[0]!.trigger_name, "managed");
+  });
+});
