@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { AreaPlugin } from "../area";
-import { ok, parseWith } from "../http";
+import { NoParams, answer, defineControl } from "../define";
 import {
   ContactsSchema,
   DomainNameSchema,
@@ -24,8 +24,8 @@ import {
   TAKEN_NAMES,
   UNSUPPORTED,
 } from "./catalogue";
-import { REGISTRAR_CODES, invalid } from "./errors";
-import { Registrar } from "./state";
+
+import { REGISTRAR_CODES, Registrar } from "./state";
 import { renderRegistration, renderWorkflow } from "./views";
 import { SCENARIOS } from "./workflow";
 
@@ -72,19 +72,15 @@ const ArmSchema = z.strictObject({
 
 const TakenSchema = z.strictObject({ domain_name: DomainNameSchema });
 
-type DomainParams = { Params: { domain_name: string } };
-type WorkflowParams = { Params: { domain_name: string; kind: string } };
-
-function kindOf(value: string): WorkflowKind {
-  if (!(WORKFLOW_KINDS as readonly string[]).includes(value)) {
-    throw invalid(`kind: must be one of ${WORKFLOW_KINDS.map((k) => `"${k}"`).join(", ")}`);
-  }
-  return value as WorkflowKind;
-}
+const Domain = z.object({ domain_name: z.string() });
+const Workflow = Domain.extend({
+  kind: z.enum(WORKFLOW_KINDS, { error: `must be one of ${WORKFLOW_KINDS.map((k) => `"${k}"`).join(", ")}` }),
+});
 
 export const registrarControl: AreaPlugin = (app, ctx) => {
   const model = new Registrar(ctx.store, ctx.clock);
-  const code = REGISTRAR_CODES.invalidRequest;
+  const control = defineControl(app, REGISTRAR_CODES.invalidRequest);
+  const none = { params: NoParams, permissions: undefined };
   const renderWf = (kind: WorkflowKind, domain: string) => {
     const w = model.workflow(kind, domain);
     const self =
@@ -95,32 +91,28 @@ export const registrarControl: AreaPlugin = (app, ctx) => {
     );
   };
 
-  app.get("/catalogue", async (_req, reply) =>
-    ok(reply, {
-      extensions: EXTENSIONS,
-      default_search_extensions: DEFAULT_SEARCH_EXTENSIONS,
-      unsupported: UNSUPPORTED,
-      premium: PREMIUM_NAMES,
-      taken: [...TAKEN_NAMES, ...model.data.taken],
-      recently_taken: RECENTLY_TAKEN_NAMES,
-      name_patterns: {
-        "premium-*": "premium",
-        "taken-*": "taken elsewhere",
-        "stale-*": "search says registrable, check says domain_unavailable",
-        "action-*": "registration workflow stops at action_required",
-        "blocked-*": "registration workflow is blocked for a while, then succeeds",
-        "fail-*": "registration workflow fails",
-      },
-    }),
+  control.get("/catalogue", none, () => ({
+    extensions: EXTENSIONS,
+    default_search_extensions: DEFAULT_SEARCH_EXTENSIONS,
+    unsupported: UNSUPPORTED,
+    premium: PREMIUM_NAMES,
+    taken: [...TAKEN_NAMES, ...model.data.taken],
+    recently_taken: RECENTLY_TAKEN_NAMES,
+    name_patterns: {
+      "premium-*": "premium",
+      "taken-*": "taken elsewhere",
+      "stale-*": "search says registrable, check says domain_unavailable",
+      "action-*": "registration workflow stops at action_required",
+      "blocked-*": "registration workflow is blocked for a while, then succeeds",
+      "fail-*": "registration workflow fails",
+    },
+  }));
+
+  control.post("/registrations", { ...none, body: SeedSchema }, ({ body }) =>
+    answer(renderRegistration(model.seed(body)), { status: 201 }),
   );
 
-  app.post("/registrations", async (req, reply) => {
-    const body = parseWith(SeedSchema, req.body, code);
-    return ok(reply, renderRegistration(model.seed(body)), { status: 201 });
-  });
-
-  app.post("/seed", async (req, reply) => {
-    const body = parseWith(BulkSeedSchema, req.body, code);
+  control.post("/seed", { ...none, body: BulkSeedSchema }, ({ body }) => {
     const names: string[] = [];
     for (let i = 0; names.length < body.count; i++) {
       const name = `${body.prefix ?? "seeded"}-${i}.${body.extension ?? "com"}`;
@@ -128,41 +120,45 @@ export const registrarControl: AreaPlugin = (app, ctx) => {
       model.seed({ domain_name: name });
       names.push(name);
     }
-    return ok(reply, { registered: names.length, total: model.count() }, { status: 201 });
+    return answer({ registered: names.length, total: model.count() }, { status: 201 });
   });
 
-  app.patch<DomainParams>("/registrations/:domain_name", async (req, reply) => {
-    const body = parseWith(OutOfBandSchema, req.body, code);
-    return ok(reply, renderRegistration(model.outOfBand(req.params.domain_name, body)));
+  control.patch(
+    "/registrations/:domain_name",
+    { params: Domain, body: OutOfBandSchema, permissions: undefined },
+    ({ params, body }) => renderRegistration(model.outOfBand(params.domain_name, body)),
+  );
+
+  control.delete("/registrations/:domain_name", { params: Domain, permissions: undefined }, ({ params }) => {
+    model.release(params.domain_name);
+    return null;
   });
 
-  app.delete<DomainParams>("/registrations/:domain_name", async (req, reply) => {
-    model.release(req.params.domain_name);
-    return ok(reply, null);
-  });
+  control.post(
+    "/workflows/:domain_name/:kind/state",
+    { params: Workflow, body: ForceSchema, permissions: undefined },
+    ({ params, body }) => {
+      model.forceState(params.kind, params.domain_name, body.state, body);
+      return renderWf(params.kind, params.domain_name);
+    },
+  );
 
-  app.post<WorkflowParams>("/workflows/:domain_name/:kind/state", async (req, reply) => {
-    const kind = kindOf(req.params.kind);
-    const body = parseWith(ForceSchema, req.body, code);
-    model.forceState(kind, req.params.domain_name, body.state, body);
-    return ok(reply, renderWf(kind, req.params.domain_name));
-  });
+  control.post(
+    "/workflows/:domain_name/:kind/resolve",
+    { params: Workflow, permissions: undefined },
+    ({ params }) => {
+      model.resolveAction(params.kind, params.domain_name);
+      return renderWf(params.kind, params.domain_name);
+    },
+  );
 
-  app.post<WorkflowParams>("/workflows/:domain_name/:kind/resolve", async (req, reply) => {
-    const kind = kindOf(req.params.kind);
-    model.resolveAction(kind, req.params.domain_name);
-    return ok(reply, renderWf(kind, req.params.domain_name));
-  });
-
-  app.post("/scenarios", async (req, reply) => {
-    const body = parseWith(ArmSchema, req.body, code);
+  control.post("/scenarios", { ...none, body: ArmSchema }, ({ body }) => {
     model.arm(body.kind, body.domain_name, body.scenario);
-    return ok(reply, body);
+    return body;
   });
 
-  app.post("/taken", async (req, reply) => {
-    const body = parseWith(TakenSchema, req.body, code);
+  control.post("/taken", { ...none, body: TakenSchema }, ({ body }) => {
     model.markTaken(body.domain_name);
-    return ok(reply, body);
+    return body;
   });
 };

@@ -1,32 +1,36 @@
 /** HTTP layer of the registrar area: one thin handler per operation over ./state. */
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
-import { ok, paginate, parseWith } from "../http";
+import { AccountParams, PageQuery, answer, defineArea } from "../define";
+import { paginate } from "../http";
 import {
   DEPRECATED_DOMAINS_SUNSET,
   DomainCheckRequestSchema,
+  DomainCheckResultSchema,
+  DomainSchema,
   DomainSearchQuerySchema,
+  DomainSearchResultSchema,
   DomainUpdateSchema,
   REGISTRATIONS_PER_PAGE_DEFAULT,
   RegistrationCreateSchema,
   RegistrationListQuerySchema,
+  RegistrationSchema,
   RegistrationUpdateSchema,
   SEARCH_LIMIT_DEFAULT,
+  WORKFLOW_KINDS,
+  WorkflowStatusSchema,
   type RegistrationSortField,
-  type WorkflowKind,
 } from "../../sdk/schemas/registrar";
 import { registrarControl } from "./control";
-import { REGISTRAR_CODES, invalid } from "./errors";
-import { Registrar, type RegistrationView } from "./state";
+import { REGISTRAR_CODES, Registrar, invalid, type RegistrationView } from "./state";
 import { renderDomain, renderRegistration, renderWorkflow } from "./views";
 import type { WorkflowRecord } from "./workflow";
 
-type Params = { account_id: string; domain_name: string };
-type Req = FastifyRequest<{ Params: Params; Querystring: Record<string, unknown> }>;
-
-const READ: { any: readonly Permission[] } = { any: ["registrar:read", "registrar:edit"] };
-const EDIT: { all: readonly Permission[] } = { all: ["registrar:edit"] };
+type Need = { any: readonly Permission[] } | { all: readonly Permission[] };
+const READ: Need = { any: ["registrar:read", "registrar:edit"] };
+const EDIT: Need = { all: ["registrar:edit"] };
 
 /** `Prefer: respond-async` (RFC 7240), possibly among other preferences. */
 function prefersAsync(req: FastifyRequest): boolean {
@@ -96,121 +100,159 @@ function deprecated(reply: FastifyReply, accountId: string): FastifyReply {
     );
 }
 
-export function registerRegistrarApi(app: Parameters<AreaModule["api"]>[0], ctx: AreaContext): void {
+/** Query values arrive as strings: number-looking ones become numbers and lists become arrays first. */
+function queryOf<S extends z.ZodType>(schema: S, numbers: readonly string[], lists: readonly string[] = []) {
+  return z.preprocess((q) => {
+    if (typeof q !== "object" || q === null) return q;
+    const out: Record<string, unknown> = { ...q };
+    for (const k of numbers) out[k] = numeric(out[k]);
+    for (const k of lists) out[k] = list(out[k]);
+    return out;
+  }, schema);
+}
+
+const Domain = AccountParams.extend({ domain_name: z.string() });
+
+export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): void {
   const model = new Registrar(ctx.store, ctx.clock);
   const base = "/accounts/:account_id/registrar";
-  const guard = (req: Req, need: typeof READ | typeof EDIT): void => {
-    ctx.auth.require(req, { accountId: req.params.account_id, ...need });
-  };
-  const selfLink = (req: Req, w: WorkflowRecord): string =>
-    `${ctx.origin()}/client/v4/accounts/${encodeURIComponent(req.params.account_id)}/registrar/registrations/` +
+  const area = defineArea(app, {
+    envelope: "result",
+    invalidCode: REGISTRAR_CODES.invalidRequest,
+    auth: (req, need: Need, params: { account_id: string }) => {
+      ctx.auth.require(req, { accountId: params.account_id, ...need });
+    },
+  });
+  const selfLink = (accountId: string, w: WorkflowRecord): string =>
+    `${ctx.origin()}/client/v4/accounts/${encodeURIComponent(accountId)}/registrar/registrations/` +
     `${encodeURIComponent(w.domain_name)}/${w.kind === "registration" ? "registration-status" : "update-status"}`;
-  const workflowBody = (req: Req, w: WorkflowRecord) =>
-    renderWorkflow(w, model.now(), selfLink(req, w), () =>
+  const workflowBody = (accountId: string, w: WorkflowRecord) =>
+    renderWorkflow(w, model.now(), selfLink(accountId, w), () =>
       model.isRegistered(w.domain_name) ? model.get(w.domain_name) : undefined,
     );
 
-  app.get(`${base}/domain-search`, async (req: Req, reply) => {
-    guard(req, READ);
-    const query = parseWith(
-      DomainSearchQuerySchema,
-      { ...req.query, extensions: list(req.query.extensions), limit: numeric(req.query.limit) },
-      REGISTRAR_CODES.invalidRequest,
+  area.get(
+    `${base}/domain-search`,
+    {
+      params: AccountParams,
+      querystring: queryOf(DomainSearchQuerySchema, ["limit"], ["extensions"]),
+      response: DomainSearchResultSchema,
+      permissions: READ,
+    },
+    ({ query }) => ({
+      domains: model.search(query.q, query.extensions, query.limit ?? SEARCH_LIMIT_DEFAULT),
+    }),
+  );
+
+  area.post(
+    `${base}/domain-check`,
+    {
+      params: AccountParams,
+      body: DomainCheckRequestSchema,
+      response: DomainCheckResultSchema,
+      permissions: READ,
+    },
+    ({ body }) => ({ domains: model.check(body.domains) }),
+  );
+
+  area.post(
+    `${base}/registrations`,
+    {
+      params: AccountParams,
+      body: RegistrationCreateSchema,
+      response: WorkflowStatusSchema,
+      permissions: EDIT,
+    },
+    ({ params, body, req }) => {
+      const { workflow, synchronous } = model.create(body, { respondAsync: prefersAsync(req) });
+      return answer(workflowBody(params.account_id, workflow), { status: synchronous ? 201 : 202 });
+    },
+  );
+
+  area.get(
+    `${base}/registrations`,
+    {
+      params: AccountParams,
+      querystring: queryOf(RegistrationListQuerySchema, ["per_page"]),
+      response: z.array(RegistrationSchema),
+      permissions: READ,
+    },
+    ({ query }) => {
+      const perPage = query.per_page ?? REGISTRATIONS_PER_PAGE_DEFAULT;
+      const sorted = sortRegistrations(model.list(), query.sort_by, query.direction);
+      // The cursor names the last registration served; the next page starts after it in this order.
+      // In creation order that is "a later seq", which survives the named registration going away.
+      const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+      let rest = sorted;
+      if (after !== undefined && query.sort_by === undefined && query.direction !== "desc") {
+        rest = sorted.filter((v) => v.record.seq > after);
+      } else if (after !== undefined) {
+        const from = sorted.findIndex((v) => v.record.seq === after) + 1;
+        if (from === 0)
+          throw invalid("cursor: the registration it points after no longer exists; start again without one");
+        rest = sorted.slice(from);
+      }
+      const page = rest.slice(0, perPage);
+      const last = page.at(-1);
+      const cursor = rest.length > perPage && last ? encodeCursor(last.record.seq) : "";
+      return answer(page.map(renderRegistration), {
+        resultInfo: { cursor, per_page: perPage, count: page.length },
+      });
+    },
+  );
+
+  area.get(
+    `${base}/registrations/:domain_name`,
+    { params: Domain, response: RegistrationSchema, permissions: READ },
+    ({ params }) => renderRegistration(model.get(params.domain_name)),
+  );
+
+  area.patch(
+    `${base}/registrations/:domain_name`,
+    { params: Domain, body: RegistrationUpdateSchema, response: WorkflowStatusSchema, permissions: EDIT },
+    ({ params, body, req }) => {
+      const { workflow, synchronous } = model.update(params.domain_name, body, {
+        respondAsync: prefersAsync(req),
+      });
+      return answer(workflowBody(params.account_id, workflow), { status: synchronous ? 200 : 202 });
+    },
+  );
+
+  for (const kind of WORKFLOW_KINDS) {
+    area.get(
+      `${base}/registrations/:domain_name/${kind === "registration" ? "registration-status" : "update-status"}`,
+      { params: Domain, response: WorkflowStatusSchema, permissions: READ },
+      ({ params }) => workflowBody(params.account_id, model.workflow(kind, params.domain_name)),
     );
-    const domains = model.search(query.q, query.extensions, query.limit ?? SEARCH_LIMIT_DEFAULT);
-    return ok(reply, { domains });
-  });
+  }
 
-  app.post(`${base}/domain-check`, async (req: Req, reply) => {
-    guard(req, READ);
-    const body = parseWith(DomainCheckRequestSchema, req.body, REGISTRAR_CODES.invalidRequest);
-    return ok(reply, { domains: model.check(body.domains) });
-  });
+  area.get(
+    `${base}/domains`,
+    { params: AccountParams, querystring: PageQuery, response: z.array(DomainSchema), permissions: READ },
+    ({ params, query, reply }) => {
+      const { items, resultInfo } = paginate(model.list(), query);
+      deprecated(reply, params.account_id);
+      return answer(items.map(renderDomain), { resultInfo, ...DEPRECATION });
+    },
+  );
 
-  app.post(`${base}/registrations`, async (req: Req, reply) => {
-    guard(req, EDIT);
-    const body = parseWith(RegistrationCreateSchema, req.body, REGISTRAR_CODES.invalidRequest);
-    const { workflow, synchronous } = model.create(body, { respondAsync: prefersAsync(req) });
-    return ok(reply, workflowBody(req, workflow), { status: synchronous ? 201 : 202 });
-  });
+  area.get(
+    `${base}/domains/:domain_name`,
+    { params: Domain, response: DomainSchema, permissions: READ },
+    ({ params, reply }) => {
+      deprecated(reply, params.account_id);
+      return answer(renderDomain(model.get(params.domain_name)), DEPRECATION);
+    },
+  );
 
-  app.get(`${base}/registrations`, async (req: Req, reply) => {
-    guard(req, READ);
-    const query = parseWith(
-      RegistrationListQuerySchema,
-      { ...req.query, per_page: numeric(req.query.per_page) },
-      REGISTRAR_CODES.invalidRequest,
-    );
-    const perPage = query.per_page ?? REGISTRATIONS_PER_PAGE_DEFAULT;
-    const sorted = sortRegistrations(model.list(), query.sort_by, query.direction);
-    // The cursor names the last registration served; the next page starts after it in this order.
-    // In creation order that is "a later seq", which survives the named registration going away.
-    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-    let rest = sorted;
-    if (after !== undefined && query.sort_by === undefined && query.direction !== "desc") {
-      rest = sorted.filter((v) => v.record.seq > after);
-    } else if (after !== undefined) {
-      const from = sorted.findIndex((v) => v.record.seq === after) + 1;
-      if (from === 0)
-        throw invalid("cursor: the registration it points after no longer exists; start again without one");
-      rest = sorted.slice(from);
-    }
-    const page = rest.slice(0, perPage);
-    const last = page.at(-1);
-    const cursor = rest.length > perPage && last ? encodeCursor(last.record.seq) : "";
-    return ok(reply, page.map(renderRegistration), {
-      resultInfo: { cursor, per_page: perPage, count: page.length },
-    });
-  });
-
-  app.get(`${base}/registrations/:domain_name`, async (req: Req, reply) => {
-    guard(req, READ);
-    return ok(reply, renderRegistration(model.get(req.params.domain_name)));
-  });
-
-  app.patch(`${base}/registrations/:domain_name`, async (req: Req, reply) => {
-    guard(req, EDIT);
-    const body = parseWith(RegistrationUpdateSchema, req.body, REGISTRAR_CODES.invalidRequest);
-    const { workflow, synchronous } = model.update(req.params.domain_name, body, {
-      respondAsync: prefersAsync(req),
-    });
-    return ok(reply, workflowBody(req, workflow), { status: synchronous ? 200 : 202 });
-  });
-
-  const status = (kind: WorkflowKind) => async (req: Req, reply: FastifyReply) => {
-    guard(req, READ);
-    return ok(reply, workflowBody(req, model.workflow(kind, req.params.domain_name)));
-  };
-  app.get(`${base}/registrations/:domain_name/registration-status`, status("registration"));
-  app.get(`${base}/registrations/:domain_name/update-status`, status("update"));
-
-  app.get(`${base}/domains`, async (req: Req, reply) => {
-    guard(req, READ);
-    const { items, resultInfo } = paginate(model.list(), req.query);
-    return ok(deprecated(reply, req.params.account_id), items.map(renderDomain), {
-      resultInfo,
-      ...DEPRECATION,
-    });
-  });
-
-  app.get(`${base}/domains/:domain_name`, async (req: Req, reply) => {
-    guard(req, READ);
-    return ok(
-      deprecated(reply, req.params.account_id),
-      renderDomain(model.get(req.params.domain_name)),
-      DEPRECATION,
-    );
-  });
-
-  app.put(`${base}/domains/:domain_name`, async (req: Req, reply) => {
-    guard(req, EDIT);
-    const body = parseWith(DomainUpdateSchema, req.body, REGISTRAR_CODES.invalidRequest);
-    return ok(
-      deprecated(reply, req.params.account_id),
-      renderDomain(model.updateDomain(req.params.domain_name, body)),
-      DEPRECATION,
-    );
-  });
+  area.put(
+    `${base}/domains/:domain_name`,
+    { params: Domain, body: DomainUpdateSchema, response: DomainSchema, permissions: EDIT },
+    ({ params, body, reply }) => {
+      deprecated(reply, params.account_id);
+      return answer(renderDomain(model.updateDomain(params.domain_name, body)), DEPRECATION);
+    },
+  );
 }
 
 export const registrarArea: AreaModule = {

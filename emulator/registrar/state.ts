@@ -21,7 +21,7 @@ import {
   normalizeDomainName,
 } from "../../sdk/schemas/registrar";
 import { UNSUPPORTED, availability, extensionInfo, searchCandidates } from "./catalogue";
-import { REGISTRAR_CODES, invalid, registrarConflict, registrarNotFound, unprocessable } from "./errors";
+import { DomainError, badRequest, conflict, notFound } from "../http";
 import {
   DEFAULT_ACTION,
   SYNC_WINDOW_MS,
@@ -78,6 +78,29 @@ export interface CreateInput {
   privacy_mode?: PrivacyMode | undefined;
   contacts?: { registrant?: Contact | undefined } | undefined;
 }
+
+/**
+ * HTTP-level error codes of the registrar area. The spec does not show them (Errors: "registrar (HTTP
+ * level) … not shown"); the emulator uses the 13000 range, documented in docs/areas/registrar.md.
+ * They are distinct from workflow `error.code` strings, which live in the workflow body.
+ */
+export const REGISTRAR_CODES = {
+  invalidRequest: 13001,
+  notFound: 13002,
+  alreadyRegistered: 13003,
+  notRegistrable: 13004,
+  premiumNotSupported: 13005,
+  domainLimit: 13006,
+  workflowInProgress: 13007,
+  registrationPending: 13008,
+  notApplicable: 13009,
+  deprecated: 13100,
+} as const;
+
+export const invalid = (message: string): DomainError => badRequest(message, REGISTRAR_CODES.invalidRequest);
+const registrarNotFound = (what: string): DomainError => notFound(what, REGISTRAR_CODES.notFound);
+const registrarConflict = (code: number, message: string): DomainError => conflict(message, code);
+const unprocessable = (code: number, message: string): DomainError => new DomainError(422, { code, message });
 
 const key = (kind: WorkflowKind, domain: string): string => `${kind}:${domain}`;
 
