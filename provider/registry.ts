@@ -9,7 +9,7 @@ type AnyHandler = ResourceHandler<object, object>;
 const LOADERS: Record<ResourceKind, () => AnyHandler> = {
   BuildTrigger: () => require("./resources/build-trigger/handler").handler,
   TriggerEnvVars: () => require("./resources/trigger-env-vars/handler").handler,
-  RepoConnection: () => require("./resources/repo-connection").handler,
+  RepoConnection: () => require("./resources/repo-connection/handler").handler,
   ZoneContentConverter: () => require("./resources/zone-content-converter").handler,
   ConfigRule: () => require("./resources/config-rule").handler,
   MeetingTemplate: () => require("./resources/meeting-template").handler,

@@ -31,6 +31,8 @@ export interface Hooks<S extends ResourceSpec, L> {
   readonly noun: string;
   /** The field named when an object already holds the natural key (default: the first identity). */
   readonly keyField?: string;
+  /** The natural key of these inputs in words, for messages ("github/acme/shop"). */
+  keyOf?(inputs: InputsOf<S>): string;
   /** Defaults that depend on other inputs (by kind, by name). Pure. */
   normalize?(inputs: InputsOf<S>, known: Known): InputsOf<S>;
   /** Rules across fields. Pure; a rule on an unknown field waits for the real run. */
@@ -205,9 +207,10 @@ export function handlerFrom<S extends ResourceSpec, L>(
       if (existing !== undefined) {
         const id = hooks.idOf(existing, inputs);
         const field = hooks.keyField ?? spec.identityKeys.find((k) => k !== "accountId") ?? "importId";
+        const key = hooks.keyOf ? hooks.keyOf(inputs) : `with this ${field}`;
         throw inputError(
           field,
-          `a ${hooks.noun} with this ${field} already exists (${id}); set importId: "${id}" to adopt it`,
+          `a ${hooks.noun} ${key} already exists (${id}); set importId: "${id}" to adopt it`,
         );
       }
       const live = await hooks.create(inputs, ctx);

@@ -10,12 +10,12 @@ import {
 } from "../../provider/functions/builds";
 import * as rc from "../../provider/resources/repo-connection";
 import { useEmulator } from "../helpers/emulator";
-import { providerContext } from "../helpers/provider-context";
+import { offlineContext as offline, providerContext } from "../helpers/provider-context";
 
 const REPO = "00000000-0000-4000-8000-00000000000a";
 const seed = seedBuildWorld;
 
-describe("RepoConnection: planning", () => {
+describe("RepoConnection: check and diff without the API", () => {
   const inputs: rc.RepoConnectionInputs = {
     providerType: "github",
     providerAccountId: "acme",
@@ -23,20 +23,23 @@ describe("RepoConnection: planning", () => {
     repoId: "1",
     repoName: "shop",
   };
-  it("replaces on the upsert key and updates the display names in place", () => {
+  it("replaces on the upsert key and updates the display names in place", async () => {
     const olds = { ...inputs, repoConnectionUuid: REPO };
-    assert.deepEqual(rc.planDiff(olds, { ...inputs, repoName: "x" }), {
-      changed: ["repoName"],
+    assert.deepEqual(await rc.handler.diff(REPO, olds, { ...inputs, repoName: "x" }, offline), {
+      changes: true,
       replaces: [],
+      deleteBeforeReplace: false,
     });
-    assert.deepEqual(rc.planDiff(olds, { ...inputs, repoId: "2" }), {
-      changed: ["repoId"],
+    assert.deepEqual(await rc.handler.diff(REPO, olds, { ...inputs, repoId: "2" }, offline), {
+      changes: true,
       replaces: ["repoId"],
+      deleteBeforeReplace: false,
     });
   });
-  it("names each missing field", () => {
+  it("names each missing field before any request", async () => {
+    const r = await rc.handler.check(undefined, { providerType: "github", repoName: "" }, offline);
     assert.deepEqual(
-      rc.checkInputs({ providerType: "github", repoName: "" }).failures.map((f) => f.reason),
+      r.failures!.map((f) => f.reason),
       [
         "providerAccountId: Invalid input: expected string, received undefined",
         "providerAccountName: Invalid input: expected string, received undefined",
@@ -63,7 +66,13 @@ describe("RepoConnection: handler on the emulator", () => {
     assert.equal(outs.repoConnectionUuid, id);
     const read = await rc.handler.read(id, outs, ctx);
     assert.deepEqual(read!.inputs, inputs);
-    await fx.api.builds.upsertRepoConnection({ ...rc.toBody(inputs), repo_name: "renamed" });
+    await fx.api.builds.upsertRepoConnection({
+      provider_type: "github",
+      provider_account_id: "acme",
+      provider_account_name: "Acme",
+      repo_id: "9",
+      repo_name: "renamed",
+    });
     const drift = await rc.handler.read(id, outs, ctx);
     assert.equal(drift!.inputs.repoName, "renamed");
     assert.deepEqual(await rc.handler.diff(id, drift!.props, inputs, ctx), {
@@ -76,7 +85,7 @@ describe("RepoConnection: handler on the emulator", () => {
 
     await assert.rejects(
       rc.handler.create(inputs, ctx),
-      new RegExp(`already connected \\(${id}\\); set importId: "${id}" to adopt it`),
+      new RegExp(`github/acme/9 already exists \\(${id}\\); set importId: "${id}" to adopt it`),
     );
     const adopted = await rc.handler.create({ ...inputs, importId: id }, ctx);
     assert.equal(adopted.id, id);

@@ -1,0 +1,57 @@
+/**
+ * What RepoConnection's description cannot say: the API has no read of one connection, so a
+ * connection is found in the account's listing, and create and update are the same upsert.
+ * The public API documents no listing (the emulator has one, docs/areas/builds.md): where the
+ * listing answers 404, read keeps the stored state and create cannot tell an existing connection
+ * apart, so it upserts.
+ */
+import type { RepoConnection as Live } from "../../../sdk/schemas/builds";
+import { RepoConnectionBodySchema } from "../../../sdk/schemas/builds";
+import { toWire, type InputsOf } from "../../core/define";
+import { orGone, type Hooks } from "../../core/pipeline";
+import type { HandlerContext } from "../../types";
+import { RepoConnectionSpec } from "./spec";
+
+type Spec = typeof RepoConnectionSpec;
+export type RepoConnectionInputs = InputsOf<Spec>;
+
+export const keyOf = (i: RepoConnectionInputs): string =>
+  `${i.providerType}/${i.providerAccountId}/${i.repoId}`;
+const liveKey = (c: Live): string => `${c.provider_type}/${c.provider_account_id}/${c.repo_id}`;
+
+/** The account's connections, or undefined where the service offers no listing (404). */
+const listing = (i: RepoConnectionInputs, ctx: HandlerContext): Promise<Live[] | undefined> =>
+  orGone(ctx.api.builds.listRepoConnections({ accountId: ctx.accountId(i.accountId) }));
+
+const upsert = (i: RepoConnectionInputs, ctx: HandlerContext): Promise<Live> =>
+  ctx.api.builds.upsertRepoConnection({
+    accountId: ctx.accountId(i.accountId),
+    ...RepoConnectionBodySchema.parse(toWire(RepoConnectionSpec, i)),
+  });
+
+export const hooks: Hooks<Spec, Live> = {
+  noun: "repository connection",
+  keyOf,
+  idOf: (live) => live.repo_connection_uuid,
+  async get(id, state, ctx) {
+    const known = await listing(state, ctx);
+    // Without a listing the stored state is all there is to read.
+    if (!known) return { ...toWire(RepoConnectionSpec, state), repo_connection_uuid: id };
+    return known.find((c) => c.repo_connection_uuid.toLowerCase() === id.toLowerCase());
+  },
+  async findByKey(i, ctx) {
+    return (await listing(i, ctx))?.find((c) => liveKey(c) === keyOf(i));
+  },
+  adoptable(live, i) {
+    if (live.provider_type === undefined || liveKey(live) === keyOf(i)) return undefined;
+    return {
+      field: "importId",
+      rule: `repository connection ${live.repo_connection_uuid} is for ${liveKey(live)}, not ${keyOf(i)}`,
+    };
+  },
+  create: upsert,
+  update: (_id, i, _changed, _olds, ctx) => upsert(i, ctx),
+  async remove(id, state, ctx) {
+    await ctx.api.builds.deleteRepoConnection(id, { accountId: ctx.accountId(state.accountId) });
+  },
+};
