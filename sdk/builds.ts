@@ -2,18 +2,10 @@
  * Client for the build service (spec section A) and the script endpoints it depends on. Build-service
  * paths take a script's tag, script paths its name; errors from either get a hint saying which.
  */
-import { abortableSleep } from "./sleep";
 import { z } from "zod";
 import { path, type ApiClient, type ApiResponse, type RequestSpec } from "./client";
-import {
-  AbortedError,
-  AccountApiError,
-  ApiError,
-  ConnectionError,
-  DeadlineExceededError,
-  TimeoutError,
-  errorFromResponse,
-} from "./errors";
+import { createOnce, pollUntil, type CallOptions, type WaitOptions } from "./core";
+import { AccountApiError, ApiError, errorFromResponse } from "./errors";
 import { cursorStyle, pageStyle } from "./paging";
 import { IdentifierSchema } from "./schemas/common";
 import {
@@ -78,10 +70,7 @@ export type {
 } from "./schemas/builds";
 export { triggerKind, productionBranchOf, BUILD_ERROR_CODES } from "./schemas/builds";
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
+export type { CallOptions } from "./core";
 
 export interface AccountParams {
   /** Overrides the client's default account (at most 32 characters). */
@@ -94,18 +83,13 @@ export interface LogLine {
   text: string;
 }
 
-export interface WaitForBuildOptions extends CallOptions, AccountParams {
-  /** Give up after this long (default 30 minutes), measured on `now`. */
-  deadlineMs?: number;
-  /** First pause between polls (default 2 s); grows by half each poll up to `maxPollIntervalMs`. */
-  pollIntervalMs?: number;
-  /** Longest pause between polls (default 15 s). */
-  maxPollIntervalMs?: number;
+/**
+ * Defaults: `deadlineMs` 30 minutes, `pollIntervalMs` 2 s growing by half each poll up to
+ * `maxPollIntervalMs` 15 s.
+ */
+export interface WaitForBuildOptions extends WaitOptions, AccountParams {
   /** Called with every build read while waiting. */
   onProgress?: (build: Build) => void;
-  /** Injectable for tests: how to wait, and what time it is. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  now?: () => number;
 }
 
 /** The steps of rule 2, in order; a RedeployError names the one that failed. */
@@ -214,9 +198,6 @@ const P = {
     maxPollIntervalMs: z.number().positive("must be greater than 0").optional(),
   }),
 };
-
-const isConnectionFailure = (e: unknown): boolean =>
-  e instanceof ConnectionError || e instanceof TimeoutError;
 
 export class BuildsApi {
   constructor(readonly client: ApiClient) {}
@@ -403,25 +384,22 @@ export class BuildsApi {
     validate(P.account, { accountId }, "builds.createTrigger");
     const body = validate(TriggerCreateBodySchema, rest, "builds.createTrigger");
     const a = this.client.account(accountId);
-    try {
-      return await this.#value("script-tag", {
-        method: "POST",
-        path: path`/accounts/${a}/builds/triggers`,
-        body,
-        schema: TriggerSchema,
-        ...options,
-      });
-    } catch (e) {
-      if (!isConnectionFailure(e)) throw e;
-      const landed = await this.listTriggers(body.external_script_id, { accountId: a }, options).catch(
-        () => [],
-      );
-      const match = landed.find(
-        (t) => t.trigger_name === body.trigger_name && triggerKind(t) === triggerKind(body),
-      );
-      if (match) return match;
-      throw e;
-    }
+    return createOnce(
+      () =>
+        this.#value("script-tag", {
+          method: "POST",
+          path: path`/accounts/${a}/builds/triggers`,
+          body,
+          schema: TriggerSchema,
+          ...options,
+        }),
+      async () => {
+        const landed = await this.listTriggers(body.external_script_id, { accountId: a }, options);
+        return landed.find(
+          (t) => t.trigger_name === body.trigger_name && triggerKind(t) === triggerKind(body),
+        );
+      },
+    );
   }
 
   /** PATCH with any subset of the settings. */
@@ -713,27 +691,21 @@ export class BuildsApi {
   async waitForBuild(buildUuid: string, options: WaitForBuildOptions = {}): Promise<Build> {
     validate(P.build, { accountId: options.accountId, buildUuid }, "builds.waitForBuild");
     validate(P.wait, options, "builds.waitForBuild");
-    const now = options.now ?? Date.now;
-    const sleep = options.sleep ?? abortableSleep;
-    const deadlineMs = options.deadlineMs ?? 30 * 60_000;
-    const maxInterval = options.maxPollIntervalMs ?? 15_000;
-    let interval = Math.min(options.pollIntervalMs ?? 2_000, maxInterval);
-    const started = now();
-    const call: CallOptions = {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    };
     const account = options.accountId ? { accountId: options.accountId } : {};
-    for (;;) {
-      if (options.signal?.aborted) throw new AbortedError(`waiting for build ${buildUuid}`);
-      const build = await this.getBuild(buildUuid, account, call);
-      options.onProgress?.(build);
-      if (build.status === "stopped") return build;
-      const left = deadlineMs - (now() - started);
-      if (left <= 0) throw new DeadlineExceededError(`build ${buildUuid}`, deadlineMs, build.status);
-      await sleep(Math.min(interval, left), options.signal);
-      interval = Math.min(Math.ceil(interval * 1.5), maxInterval);
-    }
+    return pollUntil(
+      `build ${buildUuid}`,
+      (call) => this.getBuild(buildUuid, account, call),
+      (build) => (build.status === "stopped" ? build : undefined),
+      {
+        ...options,
+        deadlineMs: options.deadlineMs ?? 30 * 60_000,
+        pollIntervalMs: options.pollIntervalMs ?? 2_000,
+        maxPollIntervalMs: options.maxPollIntervalMs ?? 15_000,
+        factor: 1.5,
+        onProgress: (build) => options.onProgress?.(build),
+        describe: (build) => build.status,
+      },
+    );
   }
 
   /**

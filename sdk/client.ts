@@ -3,9 +3,9 @@
  * timeouts, aborts, the retry policy, envelope unwrapping and typed errors. Area modules build on
  * `ApiClient.request` and never touch undici themselves.
  */
-import { abortableSleep } from "./sleep";
+import { backoff, systemClock, type CallOptions } from "./core";
 import { Agent, type Dispatcher } from "undici";
-import type { z } from "zod";
+import { z } from "zod";
 import {
   AbortedError,
   AccountApiError,
@@ -85,7 +85,7 @@ export interface ClientOptions {
 
 export type Unwrap = "result" | "data" | "body";
 
-export interface RequestSpec<T> {
+export interface RequestSpec<T> extends CallOptions {
   method: HttpMethod;
   /** Path below the base URL, built with the `path` template. */
   path: string;
@@ -104,8 +104,6 @@ export interface RequestSpec<T> {
    * (domain-check) passes true.
    */
   idempotent?: boolean;
-  signal?: AbortSignal;
-  timeoutMs?: number;
 }
 
 export interface ApiResponse<T> {
@@ -233,9 +231,7 @@ export function retryDelay(args: {
   }
   const fromServer = parseRetryAfter(args.headers ?? {}, args.now ?? Date.now());
   if (fromServer !== undefined) return fromServer <= options.maxRetryAfterMs ? fromServer : undefined;
-  const step = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
-  const jitter = Math.min(1, Math.max(0, args.random()));
-  return Math.round(step / 2 + (step / 2) * jitter);
+  return backoff(attempt, { baseMs: options.baseDelayMs, capMs: options.maxDelayMs, random: args.random });
 }
 
 /** `retry-after-ms`, then `Retry-After` as delta-seconds or an HTTP date. Malformed values are ignored. */
@@ -354,7 +350,7 @@ export class ApiClient {
     this.#retry = checkRetry({ ...DEFAULT_RETRY, ...options.retry });
     for (const name of ["onEvent", "sleep", "random", "now"] as const) checkFunction(options[name], name);
     this.#onEvent = options.onEvent;
-    this.#sleep = options.sleep ?? abortableSleep;
+    this.#sleep = options.sleep ?? systemClock.sleep;
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
     const connections = options.connections ?? 16;
@@ -443,7 +439,7 @@ export class ApiClient {
       value: parsed.data,
       status: res.status,
       headers: res.headers,
-      resultInfo: isRecord(envelope?.result_info) ? (envelope.result_info as ResultInfo) : undefined,
+      resultInfo: resultInfoOf(envelope?.result_info),
       messages: Array.isArray(envelope?.messages) ? envelope.messages : [],
     };
   }
@@ -454,7 +450,7 @@ export class ApiClient {
    */
   async fetchRaw(
     url: string,
-    init: { method?: "GET"; headers?: Record<string, string>; signal?: AbortSignal; timeoutMs?: number } = {},
+    init: CallOptions & { method?: "GET"; headers?: Record<string, string> } = {},
   ): Promise<RawResponse> {
     return this.#send(init.method ?? "GET", url, {
       headers: init.headers,
@@ -508,12 +504,10 @@ export class ApiClient {
   async #send(
     method: HttpMethod,
     url: string,
-    o: {
+    o: CallOptions & {
       body?: unknown;
       headers?: Record<string, string>;
       idempotent: boolean;
-      signal?: AbortSignal;
-      timeoutMs?: number;
       authorized: boolean;
       /** How errors name the path: the API path below the base URL, never the query. */
       displayPath?: string;
@@ -652,6 +646,24 @@ export class ApiClient {
   }
 }
 
+/** Paging hints are advisory: a malformed `result_info` is dropped rather than failing the call. */
+const ResultInfoWire = z.looseObject({
+  page: z.number().optional(),
+  per_page: z.number().optional(),
+  count: z.number().optional(),
+  total_count: z.number().optional(),
+  // The API ends a cursor listing with `cursor: null`; callers see that as no cursor.
+  cursor: z
+    .string()
+    .nullish()
+    .transform((c) => c ?? undefined),
+});
+
+function resultInfoOf(value: unknown): ResultInfo | undefined {
+  const parsed = ResultInfoWire.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === "object" && !Array.isArray(v);
 }
@@ -682,10 +694,10 @@ async function encodeBody(
 
 function errorCodeOf(err: unknown): string | undefined {
   let e: unknown = err;
-  for (let depth = 0; e && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
+  for (let depth = 0; typeof e === "object" && e !== null && depth < 4; depth++) {
+    const code = "code" in e ? e.code : undefined;
     if (typeof code === "string" && code !== "UND_ERR_ABORTED") return code;
-    e = (e as { cause?: unknown }).cause;
+    e = "cause" in e ? e.cause : undefined;
   }
   return undefined;
 }

@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { path, type ApiClient } from "./client";
-import { ConnectionError, NotFoundError, TimeoutError } from "./errors";
-import { collect, pageStyle } from "./paging";
+import { createOnce, orGone, type CallOptions } from "./core";
+import { collect, pageStyle, type PagedGenerator } from "./paging";
 import {
   CONFIG_PHASE,
   CONTENT_CONVERTER_SETTING,
@@ -46,11 +46,6 @@ export type {
   ZoneSetting,
 } from "./schemas/content";
 
-export interface RequestOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
-
 /** A page the edge converted (`converted: true`) or served as it was. */
 export type MarkdownFetchResult =
   | ({
@@ -76,23 +71,21 @@ export class ContentApi {
    * Creates a zone. A POST is never blindly repeated: after a connection error or timeout the zone is
    * looked up by name and returned if the first attempt landed; only otherwise is it sent again, once.
    */
-  async createZone(
-    params: { name: string; accountId?: string },
-    options: RequestOptions = {},
-  ): Promise<Zone> {
+  async createZone(params: { name: string; accountId?: string }, options: CallOptions = {}): Promise<Zone> {
     const body = validate(
       CreateZoneRequestSchema,
       { name: params.name, account: { id: this.client.account(params.accountId) } },
       "createZone",
     );
-    return this.#createOnce(
+    return createOnce(
       () => this.client.request({ method: "POST", path: "/zones", body, schema: ZoneSchema, ...options }),
       () => this.findZone({ name: body.name.toLowerCase() }, options),
+      { retries: 1 },
     );
   }
 
   /** Zones of the token's account, optionally only the one with this name. */
-  listZones(params: { name?: string } = {}, options: RequestOptions = {}): AsyncGenerator<Zone> {
+  listZones(params: { name?: string } = {}, options: CallOptions = {}): PagedGenerator<Zone> {
     if (params.name !== undefined) validate(HostnameSchema, params.name, "listZones: name");
     return pageStyle(async (page, perPage) => {
       const res = await this.client.requestWithInfo({
@@ -107,12 +100,12 @@ export class ContentApi {
   }
 
   /** The zone with this name, or undefined. */
-  async findZone(params: { name: string }, options: RequestOptions = {}): Promise<Zone | undefined> {
+  async findZone(params: { name: string }, options: CallOptions = {}): Promise<Zone | undefined> {
     const [zone] = await collect(this.listZones({ name: params.name }, options));
     return zone;
   }
 
-  async getZone(params: { zoneId: string }, options: RequestOptions = {}): Promise<Zone> {
+  async getZone(params: { zoneId: string }, options: CallOptions = {}): Promise<Zone> {
     const { zoneId } = validate(ZoneParamsSchema, params, "getZone");
     return this.client.request({
       method: "GET",
@@ -124,7 +117,7 @@ export class ContentApi {
 
   // ---- the content_converter setting -----------------------------------------------------------
 
-  async getContentConverter(params: { zoneId: string }, options: RequestOptions = {}): Promise<ZoneSetting> {
+  async getContentConverter(params: { zoneId: string }, options: CallOptions = {}): Promise<ZoneSetting> {
     const { zoneId } = validate(ZoneParamsSchema, params, "getContentConverter");
     return this.client.request({
       method: "GET",
@@ -136,7 +129,7 @@ export class ContentApi {
 
   async setContentConverter(
     params: { zoneId: string; value: ContentConverterValue },
-    options: RequestOptions = {},
+    options: CallOptions = {},
   ): Promise<ZoneSetting> {
     const { zoneId } = validate(ZoneParamsSchema, params, "setContentConverter");
     const value = validate(ContentConverterValueSchema, params.value, "setContentConverter: value");
@@ -154,28 +147,25 @@ export class ContentApi {
   /** The zone's http_config_settings entrypoint, or undefined while it has none (the API's 404). */
   async getConfigRuleset(
     params: { zoneId: string },
-    options: RequestOptions = {},
+    options: CallOptions = {},
   ): Promise<Ruleset | undefined> {
     const { zoneId } = validate(ZoneParamsSchema, params, "getConfigRuleset");
-    try {
-      return await this.client.request({
+    // The API answers 404 for a phase with no entrypoint yet (public-api-notes); an unknown zone
+    // answers 404 too and surfaces on the next write.
+    return orGone(
+      this.client.request({
         method: "GET",
         path: path`/zones/${zoneId}/rulesets/phases/${CONFIG_PHASE}/entrypoint`,
         schema: RulesetSchema,
         ...options,
-      });
-    } catch (err) {
-      // The API answers 404 for a phase with no entrypoint yet (public-api-notes); an unknown zone
-      // answers 404 too and surfaces on the next write.
-      if (err instanceof NotFoundError) return undefined;
-      throw err;
-    }
+      }),
+    );
   }
 
   /** Replaces every rule of the entrypoint; rules named by `id` or `ref` keep their identity. */
   async putConfigRuleset(
     params: { zoneId: string; rules: readonly ConfigRuleRequest[] },
-    options: RequestOptions = {},
+    options: CallOptions = {},
   ): Promise<Ruleset> {
     const { zoneId } = validate(ZoneParamsSchema, params, "putConfigRuleset");
     const body = validate(PutConfigRulesetRequestSchema, { rules: params.rules }, "putConfigRuleset");
@@ -193,12 +183,12 @@ export class ContentApi {
   /** Creates a custom hostname; like createZone, a lost answer is resolved by looking it up by hostname. */
   async createCustomHostname(
     params: { zoneId: string } & CreateCustomHostnameRequest,
-    options: RequestOptions = {},
+    options: CallOptions = {},
   ): Promise<CustomHostname> {
     const { zoneId, ...rest } = params;
     validate(ZoneParamsSchema, { zoneId }, "createCustomHostname");
     const body = validate(CreateCustomHostnameRequestSchema, rest, "createCustomHostname");
-    return this.#createOnce(
+    return createOnce(
       () =>
         this.client.request({
           method: "POST",
@@ -213,13 +203,14 @@ export class ContentApi {
         );
         return found;
       },
+      { retries: 1 },
     );
   }
 
   listCustomHostnames(
     params: { zoneId: string; hostname?: string },
-    options: RequestOptions = {},
-  ): AsyncGenerator<CustomHostname> {
+    options: CallOptions = {},
+  ): PagedGenerator<CustomHostname> {
     const { zoneId } = validate(ZoneParamsSchema, params, "listCustomHostnames");
     if (params.hostname !== undefined)
       validate(HostnameSchema, params.hostname, "listCustomHostnames: hostname");
@@ -237,7 +228,7 @@ export class ContentApi {
 
   async getCustomHostname(
     params: { zoneId: string; customHostnameId: string },
-    options: RequestOptions = {},
+    options: CallOptions = {},
   ): Promise<CustomHostname> {
     const { zoneId, customHostnameId } = validate(HostnameParamsSchema, params, "getCustomHostname");
     return this.client.request({
@@ -251,7 +242,7 @@ export class ContentApi {
   /** `custom_metadata` replaces the whole map (`{ content_converter: "enabled" }` opts the hostname in). */
   async updateCustomHostname(
     params: { zoneId: string; customHostnameId: string } & PatchCustomHostnameRequest,
-    options: RequestOptions = {},
+    options: CallOptions = {},
   ): Promise<CustomHostname> {
     const { zoneId, customHostnameId, ...rest } = params;
     validate(HostnameParamsSchema, { zoneId, customHostnameId }, "updateCustomHostname");
@@ -267,7 +258,7 @@ export class ContentApi {
 
   async deleteCustomHostname(
     params: { zoneId: string; customHostnameId: string },
-    options: RequestOptions = {},
+    options: CallOptions = {},
   ): Promise<{ id: string }> {
     const { zoneId, customHostnameId } = validate(HostnameParamsSchema, params, "deleteCustomHostname");
     return this.client.request({
@@ -286,7 +277,7 @@ export class ContentApi {
    */
   async fetchMarkdown(
     url: string,
-    options: RequestOptions & { accept?: string } = {},
+    options: CallOptions & { accept?: string } = {},
   ): Promise<MarkdownFetchResult> {
     validate(
       z.string().refine((s) => /^https?:\/\//i.test(s) && URL.canParse(s), "must be an absolute http(s) URL"),
@@ -310,17 +301,6 @@ export class ContentApi {
       contentSignal: parseContentSignal(res.headers["content-signal"] ?? ""),
       headers: res.headers,
     };
-  }
-
-  async #createOnce<T>(create: () => Promise<T>, lookup: () => Promise<T | undefined>): Promise<T> {
-    try {
-      return await create();
-    } catch (err) {
-      if (!(err instanceof ConnectionError || err instanceof TimeoutError)) throw err;
-      const landed = await lookup();
-      if (landed !== undefined) return landed;
-      return create();
-    }
   }
 }
 
@@ -352,7 +332,15 @@ export interface MarkdownDocument {
   jsonLd: unknown[];
 }
 
-const FRONTMATTER_KEYS = new Set(["title", "description", "image"]);
+const FRONTMATTER_KEYS: readonly string[] = [
+  "title",
+  "description",
+  "image",
+] satisfies (keyof MarkdownFrontmatter)[];
+
+function isFrontmatterKey(key: string): key is keyof MarkdownFrontmatter {
+  return FRONTMATTER_KEYS.includes(key);
+}
 
 /** A YAML scalar as the converter writes it: plain, "double-quoted" or 'single-quoted'. */
 function yamlScalar(raw: string): string {
@@ -380,8 +368,8 @@ export function parseMarkdownDocument(markdown: string): MarkdownDocument {
   if (fm) {
     for (const line of fm[1]!.split("\n")) {
       const m = /^([A-Za-z_]+):\s?(.*)$/.exec(line);
-      if (m && FRONTMATTER_KEYS.has(m[1]!))
-        frontmatter[m[1] as keyof MarkdownFrontmatter] = yamlScalar(m[2]!);
+      const key = m?.[1];
+      if (m && key !== undefined && isFrontmatterKey(key)) frontmatter[key] = yamlScalar(m[2] ?? "");
     }
     rest = rest.slice(fm[0].length);
   }

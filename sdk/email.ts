@@ -1,5 +1,7 @@
 /** Client for the email area: one send operation, validated locally before anything goes on the wire. */
+import { z } from "zod";
 import { path, type ApiClient } from "./client";
+import type { CallOptions } from "./core";
 import { ApiError, ValidationError } from "./errors";
 import {
   EMAIL_ERRORS,
@@ -35,10 +37,7 @@ export interface SendEmailResult {
   messageId?: string;
 }
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
+export type { CallOptions } from "./core";
 
 /** An email error recognised from the table: its code, the table's message and condition. */
 export interface EmailErrorInfo {
@@ -50,6 +49,10 @@ export interface EmailErrorInfo {
   details: string[];
 }
 
+/** Only what `emailError` reads from an error body; entries without a string `detail` are skipped. */
+const ErrorListSchema = z.looseObject({ errors: z.array(z.unknown()) });
+const ErrorDetailSchema = z.looseObject({ detail: z.string() });
+
 /**
  * Recognises an `ApiError` carrying one of the email table's codes (its `apiCode`); `code` narrows to
  * one row. Undefined for anything else, so it can guard a branch: `if (emailError(e, EmailErrorCode.TooBig))`.
@@ -58,13 +61,11 @@ export function emailError(err: unknown, code?: EmailErrorCode): EmailErrorInfo 
   if (!(err instanceof ApiError) || !isEmailErrorCode(err.apiCode)) return undefined;
   if (code !== undefined && err.apiCode !== code) return undefined;
   const row = EMAIL_ERRORS[err.apiCode];
-  const raw = (err.body as { errors?: unknown } | null | undefined)?.errors;
-  const details = Array.isArray(raw)
-    ? raw.flatMap((e: unknown) => {
-        const d = (e as { detail?: unknown } | null)?.detail;
-        return typeof d === "string" ? [d] : [];
-      })
-    : [];
+  const list = ErrorListSchema.safeParse(err.body);
+  const details = (list.success ? list.data.errors : []).flatMap((e) => {
+    const d = ErrorDetailSchema.safeParse(e);
+    return d.success ? [d.data.detail] : [];
+  });
   return { code: err.apiCode, status: row.status, message: row.message, condition: row.condition, details };
 }
 

@@ -177,7 +177,7 @@ export function errorFromResponse(d: ApiErrorDetails): ApiError {
 
 function describeCause(cause: unknown): string {
   if (cause instanceof Error) {
-    const code = (cause as { code?: unknown }).code;
+    const code = "code" in cause ? cause.code : undefined;
     return typeof code === "string" ? `${code} ${cause.message}` : cause.message;
   }
   return String(cause);

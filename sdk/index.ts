@@ -41,7 +41,18 @@ export type {
   ResultInfo,
   HttpMethod,
 } from "./client";
-export { pageStyle, cursorStyle, collect } from "./paging";
+export { pageStyle, cursorStyle, collect, paged } from "./paging";
+export type { Paged, PagedGenerator, Page, CursorPage } from "./paging";
+export { backoff, pollUntil, createOnce, mayHaveLanded, orGone, callOptions, systemClock } from "./core";
+export type {
+  CallOptions,
+  Clock,
+  WaitOptions,
+  BackoffOptions,
+  PollOptions,
+  PollProgress,
+  CreateOnceOptions,
+} from "./core";
 export { validate, describeIssues } from "./validate";
 export { BuildsApi, ContentApi, EmailApi, MeetingsApi, RegistrarApi, SearchApi };
 

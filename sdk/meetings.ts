@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { path, type ApiClient } from "./client";
+import type { CallOptions } from "./core";
 import { collect, pageStyle } from "./paging";
 import {
   AppIdSchema,
@@ -26,10 +27,7 @@ export {
   type RecordingConfigOut,
 } from "./schemas/meetings";
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
+export type { CallOptions } from "./core";
 
 interface AppParams {
   accountId?: string;

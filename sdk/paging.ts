@@ -7,6 +7,19 @@
 import type { ResultInfo } from "./client";
 import { PagingError } from "./errors";
 
+/** A listing: iterate it lazily, page by page, or collect it whole. */
+export interface Paged<T> extends AsyncIterable<T> {
+  toArray(): Promise<T[]>;
+}
+
+/** A listing's generator that is also `Paged`, so existing `for await` and `.next()` callers keep working. */
+export type PagedGenerator<T> = AsyncGenerator<T> & Paged<T>;
+
+/** Gives a generator `toArray`; it drains the same generator, so call one or iterate, not both. */
+export function paged<T>(gen: AsyncGenerator<T>): PagedGenerator<T> {
+  return Object.assign(gen, { toArray: () => collect(gen) });
+}
+
 export interface Page<T> {
   items: readonly T[];
   info?: ResultInfo;
@@ -17,10 +30,18 @@ export interface Page<T> {
  * `total_count` items arrived, on a short page, or when the server answers an earlier page than asked
  * (it ignores `page`: its items were already yielded).
  */
-export async function* pageStyle<T>(
+export function pageStyle<T>(
   fetchPage: (page: number, perPage: number) => Promise<Page<T>>,
   perPage = 50,
   maxPages = 10_000,
+): PagedGenerator<T> {
+  return paged(pageLoop(fetchPage, perPage, maxPages));
+}
+
+async function* pageLoop<T>(
+  fetchPage: (page: number, perPage: number) => Promise<Page<T>>,
+  perPage: number,
+  maxPages: number,
 ): AsyncGenerator<T> {
   let seen = 0;
   for (let page = 1; ; page++) {
@@ -36,9 +57,21 @@ export async function* pageStyle<T>(
 }
 
 /** Cursor-style listings (`result_info.cursor`): an empty, missing or already-seen cursor ends it. */
-export async function* cursorStyle<T>(
-  fetchPage: (cursor: string | undefined) => Promise<{ items: readonly T[]; cursor?: string | null }>,
+export function cursorStyle<T>(
+  fetchPage: (cursor: string | undefined) => Promise<CursorPage<T>>,
   maxPages = 10_000,
+): PagedGenerator<T> {
+  return paged(cursorLoop(fetchPage, maxPages));
+}
+
+export interface CursorPage<T> {
+  items: readonly T[];
+  cursor?: string | null;
+}
+
+async function* cursorLoop<T>(
+  fetchPage: (cursor: string | undefined) => Promise<CursorPage<T>>,
+  maxPages: number,
 ): AsyncGenerator<T> {
   let cursor: string | undefined;
   const seen = new Set<string>();

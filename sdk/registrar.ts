@@ -2,19 +2,17 @@
  * Client for the registrar area (spec section E): availability search and check, registrations and
  * their asynchronous workflows, an exact price quote, and the deprecated domain endpoints.
  */
-import { abortableSleep } from "./sleep";
 import { z } from "zod";
 import { path, type ApiClient } from "./client";
 import {
-  AbortedError,
-  AccountApiError,
-  ApiError,
-  ConnectionError,
-  DeadlineExceededError,
-  NotFoundError,
-  ResponseShapeError,
-  TimeoutError,
-} from "./errors";
+  callOptions,
+  createOnce,
+  orGone,
+  pollUntil,
+  type CallOptions,
+  type WaitOptions as PollWaitOptions,
+} from "./core";
+import { AccountApiError, ResponseShapeError } from "./errors";
 import { cursorStyle, pageStyle } from "./paging";
 import {
   DomainCheckRequestSchema,
@@ -66,11 +64,6 @@ export type {
   WorkflowState,
   WorkflowStatus,
 } from "./schemas/registrar";
-
-export interface RequestOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
 
 interface AccountParam {
   /** Falls back to the client's default account. */
@@ -227,18 +220,12 @@ export type WaitOutcome =
   | { state: "succeeded"; workflow: WorkflowStatus; registration: Registration }
   | { state: "action_required"; workflow: WorkflowStatus; action: string };
 
-export interface WaitOptions extends AccountParam {
-  /** Give up (DeadlineExceededError) after this long; default 15 minutes. */
-  deadlineMs?: number;
-  signal?: AbortSignal;
+/**
+ * Defaults: `deadlineMs` 15 minutes, `pollIntervalMs` 1 s doubling up to `maxPollIntervalMs` 15 s.
+ */
+export interface WaitOptions extends PollWaitOptions, AccountParam {
   /** Called with every status read. */
   onProgress?: (workflow: WorkflowStatus) => void;
-  /** First pause between polls (default 1 s); doubles up to `maxPollIntervalMs`. */
-  pollIntervalMs?: number;
-  maxPollIntervalMs?: number;
-  /** Injectable for tests: a sleep that advances a manual clock, and that clock. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  now?: () => number;
 }
 
 export interface Quote {
@@ -249,12 +236,6 @@ export interface Quote {
   renewal_cost: string;
   /** registration_cost + (years − 1) × renewal_cost, exact. */
   total: string;
-}
-
-/** The first attempt may have landed: no answer came, or a gateway answered for the service. */
-function mayHaveLanded(err: unknown): boolean {
-  if (err instanceof ConnectionError || err instanceof TimeoutError) return true;
-  return err instanceof ApiError && [500, 502, 503, 504].includes(err.status);
 }
 
 const PREFER_ASYNC = { prefer: "respond-async" };
@@ -273,7 +254,7 @@ export class RegistrarApi {
   }
 
   /** Advisory availability: possibly stale (spec E, rule 2); use `check` before registering. */
-  async search(params: SearchParams, options: RequestOptions = {}): Promise<DomainSearchResult> {
+  async search(params: SearchParams, options: CallOptions = {}): Promise<DomainSearchResult> {
     const { accountId, ...query } = params;
     const q = validate(DomainSearchQuerySchema, query, "registrar.search");
     return this.client.request({
@@ -286,7 +267,7 @@ export class RegistrarApi {
   }
 
   /** Authoritative, real-time availability with pricing. A POST that only reads, so it may be retried. */
-  async check(params: CheckParams, options: RequestOptions = {}): Promise<DomainCheckResult> {
+  async check(params: CheckParams, options: CallOptions = {}): Promise<DomainCheckResult> {
     const { accountId, ...body } = params;
     validate(DomainCheckRequestSchema, body, "registrar.check");
     return this.client.request({
@@ -306,7 +287,7 @@ export class RegistrarApi {
   async quoteRegistration(
     domainName: string,
     years: number,
-    options: RequestOptions & AccountParam = {},
+    options: CallOptions & AccountParam = {},
   ): Promise<Quote> {
     const name = this.#domain(domainName, "registrar.quoteRegistration: domain_name");
     validate(YearsSchema, years, "registrar.quoteRegistration: years");
@@ -337,7 +318,7 @@ export class RegistrarApi {
   /** Registrations of the account, following `result_info.cursor` until it is empty. */
   listRegistrations(
     params: ListRegistrationsParams = {},
-    options: RequestOptions = {},
+    options: CallOptions = {},
   ): AsyncGenerator<Registration> {
     const perPage = params.perPage;
     validate(RegistrationListQuerySchema, { per_page: perPage }, "registrar.listRegistrations");
@@ -354,7 +335,7 @@ export class RegistrarApi {
     });
   }
 
-  async getRegistration(params: DomainParams, options: RequestOptions = {}): Promise<Registration> {
+  async getRegistration(params: DomainParams, options: CallOptions = {}): Promise<Registration> {
     const name = this.#domain(params.domain_name, "registrar.getRegistration: domain_name");
     return this.client.request({
       method: "GET",
@@ -365,16 +346,8 @@ export class RegistrarApi {
   }
 
   /** The registration, or undefined when the account holds none for this domain. */
-  async findRegistration(
-    params: DomainParams,
-    options: RequestOptions = {},
-  ): Promise<Registration | undefined> {
-    try {
-      return await this.getRegistration(params, options);
-    } catch (err) {
-      if (err instanceof NotFoundError) return undefined;
-      throw err;
-    }
+  async findRegistration(params: DomainParams, options: CallOptions = {}): Promise<Registration | undefined> {
+    return orGone(this.getRegistration(params, options));
   }
 
   /**
@@ -384,13 +357,14 @@ export class RegistrarApi {
    */
   async createRegistration(
     params: CreateRegistrationParams,
-    options: RequestOptions = {},
+    options: CallOptions = {},
   ): Promise<CreateRegistrationResult> {
     const { accountId, respondAsync, ...input } = params;
     const body = validate(RegistrationCreateSchema, input, "registrar.createRegistration");
     const base = this.#base(accountId);
-    for (let attempt = 0; ; attempt++) {
-      try {
+    const ref = { domain_name: body.domain_name, accountId };
+    return createOnce<CreateRegistrationResult>(
+      async () => {
         const res = await this.client.requestWithInfo({
           method: "POST",
           path: `${base}/registrations`,
@@ -401,24 +375,20 @@ export class RegistrarApi {
           ...options,
         });
         return { workflow: res.value, status: res.status === 201 ? 201 : 202, recovered: false };
-      } catch (err) {
-        if (!mayHaveLanded(err) || attempt >= CREATE_RETRIES) throw err;
-        const found = await this.findRegistration({ domain_name: body.domain_name, accountId }, options);
-        if (found) {
-          const workflow = await this.registrationStatus(
-            { domain_name: body.domain_name, accountId },
-            options,
-          );
-          return { workflow, status: workflow.completed ? 201 : 202, recovered: true };
-        }
-      }
-    }
+      },
+      async () => {
+        if (!(await this.findRegistration(ref, options))) return undefined;
+        const workflow = await this.registrationStatus(ref, options);
+        return { workflow, status: workflow.completed ? 201 : 202, recovered: true };
+      },
+      { retries: CREATE_RETRIES },
+    );
   }
 
   /** Changes `auto_renew` through an update workflow; poll it with `waitForWorkflow(…, "update")`. */
   async updateRegistration(
     params: UpdateRegistrationParams,
-    options: RequestOptions = {},
+    options: CallOptions = {},
   ): Promise<WorkflowStatus> {
     const { accountId, respondAsync, domain_name, ...input } = params;
     const name = this.#domain(domain_name, "registrar.updateRegistration: domain_name");
@@ -433,15 +403,15 @@ export class RegistrarApi {
     });
   }
 
-  async registrationStatus(params: DomainParams, options: RequestOptions = {}): Promise<WorkflowStatus> {
+  async registrationStatus(params: DomainParams, options: CallOptions = {}): Promise<WorkflowStatus> {
     return this.#status("registration", params, options);
   }
 
-  async updateStatus(params: DomainParams, options: RequestOptions = {}): Promise<WorkflowStatus> {
+  async updateStatus(params: DomainParams, options: CallOptions = {}): Promise<WorkflowStatus> {
     return this.#status("update", params, options);
   }
 
-  async #status(kind: WorkflowKind, params: DomainParams, options: RequestOptions): Promise<WorkflowStatus> {
+  async #status(kind: WorkflowKind, params: DomainParams, options: CallOptions): Promise<WorkflowStatus> {
     const name = this.#domain(params.domain_name, `registrar.${kind}Status: domain_name`);
     const leaf = kind === "registration" ? "registration-status" : "update-status";
     return this.client.request({
@@ -464,44 +434,36 @@ export class RegistrarApi {
     options: WaitOptions = {},
   ): Promise<WaitOutcome> {
     const name = this.#domain(domainName, "registrar.waitForWorkflow: domain_name");
-    const o = validate(WaitOptionsSchema, options, "registrar.waitForWorkflow");
-    const sleep = options.sleep ?? abortableSleep;
-    const now = options.now ?? Date.now;
-    const deadlineMs = o.deadlineMs ?? 15 * 60_000;
-    const maxInterval = o.maxPollIntervalMs ?? 15_000;
-    let interval = Math.min(o.pollIntervalMs ?? 1_000, maxInterval);
-    const started = now();
-    const signal = options.signal;
-    const account = options.accountId ? { accountId: options.accountId } : {};
-    for (;;) {
-      if (signal?.aborted) throw new AbortedError(`waiting for the ${kind} workflow of ${name}`);
-      const workflow = await this.#status(kind, { domain_name: name, ...account }, signal ? { signal } : {});
-      options.onProgress?.(workflow);
-      switch (workflow.state) {
-        case "succeeded": {
-          const registration =
-            (kind === "registration" ? workflow.context?.registration : undefined) ??
-            (await this.getRegistration({ domain_name: name, ...account }, signal ? { signal } : {}));
-          return { state: "succeeded", workflow, registration };
-        }
-        case "action_required":
-          return {
-            state: "action_required",
-            workflow,
-            action: workflow.context?.action ?? "the service did not say which action is required",
-          };
-        case "failed":
-          throw new WorkflowFailedError(name, kind, workflow);
-        default:
-          break; // pending, in_progress, blocked: keep polling
-      }
-      const left = deadlineMs - (now() - started);
-      if (left <= 0) {
-        throw new DeadlineExceededError(`${kind} workflow of ${name}`, deadlineMs, workflow.state);
-      }
-      await sleep(Math.min(interval, left), signal);
-      interval = Math.min(interval * 2, maxInterval);
+    validate(WaitOptionsSchema, options, "registrar.waitForWorkflow");
+    const ref = { domain_name: name, ...(options.accountId ? { accountId: options.accountId } : {}) };
+    const workflow = await pollUntil(
+      `${kind} workflow of ${name}`,
+      (call) => this.#status(kind, ref, call),
+      (w) => {
+        if (w.state === "failed") throw new WorkflowFailedError(name, kind, w);
+        // pending, in_progress and blocked keep polling; action_required never resolves by itself.
+        return w.state === "succeeded" || w.state === "action_required" ? w : undefined;
+      },
+      {
+        ...options,
+        deadlineMs: options.deadlineMs ?? 15 * 60_000,
+        pollIntervalMs: options.pollIntervalMs ?? 1_000,
+        maxPollIntervalMs: options.maxPollIntervalMs ?? 15_000,
+        onProgress: (w) => options.onProgress?.(w),
+        describe: (w) => w.state,
+      },
+    );
+    if (workflow.state === "action_required") {
+      return {
+        state: "action_required",
+        workflow,
+        action: workflow.context?.action ?? "the service did not say which action is required",
+      };
     }
+    const registration =
+      (kind === "registration" ? workflow.context?.registration : undefined) ??
+      (await this.getRegistration(ref, callOptions(options)));
+    return { state: "succeeded", workflow, registration };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -510,7 +472,7 @@ export class RegistrarApi {
   /** @deprecated Use {@link RegistrarApi.listRegistrations}; the domains endpoints reach end of life on 2026-09-27. */
   listDomains(
     params: AccountParam & { perPage?: number } = {},
-    options: RequestOptions = {},
+    options: CallOptions = {},
   ): AsyncGenerator<Domain> {
     const base = this.#base(params.accountId);
     return pageStyle(async (page, perPage) => {
@@ -526,7 +488,7 @@ export class RegistrarApi {
   }
 
   /** @deprecated Use {@link RegistrarApi.getRegistration}; the domains endpoints reach end of life on 2026-09-27. */
-  async getDomain(params: DomainParams, options: RequestOptions = {}): Promise<Domain> {
+  async getDomain(params: DomainParams, options: CallOptions = {}): Promise<Domain> {
     const name = this.#domain(params.domain_name, "registrar.getDomain: domain_name");
     return this.client.request({
       method: "GET",
@@ -537,7 +499,7 @@ export class RegistrarApi {
   }
 
   /** @deprecated Use {@link RegistrarApi.updateRegistration}; the domains endpoints reach end of life on 2026-09-27. */
-  async updateDomain(params: DomainParams & DomainUpdate, options: RequestOptions = {}): Promise<Domain> {
+  async updateDomain(params: DomainParams & DomainUpdate, options: CallOptions = {}): Promise<Domain> {
     const { accountId, domain_name, ...input } = params;
     const name = this.#domain(domain_name, "registrar.updateDomain: domain_name");
     const body = validate(DomainUpdateSchema, input, "registrar.updateDomain");

@@ -3,18 +3,10 @@
  * namespace (`/accounts/{a}/ai-search/instances/...`) and in a named one
  * (`/accounts/{a}/ai-search/namespaces/{ns}/instances/...`): pass `namespace` to address the latter.
  */
-import { abortableSleep } from "./sleep";
 import { z } from "zod";
 import { path, type ApiClient } from "./client";
-import {
-  AbortedError,
-  ConflictError,
-  ConnectionError,
-  DeadlineExceededError,
-  NotFoundError,
-  TimeoutError,
-} from "./errors";
-import { pageStyle } from "./paging";
+import { createOnce, orGone, pollUntil, type CallOptions, type WaitOptions } from "./core";
+import { pageStyle, type PagedGenerator } from "./paging";
 import {
   CancelJobBodySchema,
   CreateInstanceBodySchema,
@@ -44,11 +36,6 @@ export type {
   SearchStats,
   UpdateInstanceBody,
 } from "./schemas/search";
-
-export interface RequestOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
 
 /** Where an instance lives: the account (default: the client's) and the namespace (default: none). */
 export interface SearchScope {
@@ -80,21 +67,12 @@ export interface JobProgress {
   polls: number;
 }
 
-export interface WaitForJobOptions extends SearchScope {
-  /** Give up after this long (default 30 minutes) with DeadlineExceededError. */
-  deadlineMs?: number;
-  signal?: AbortSignal;
+/**
+ * Defaults: `deadlineMs` 30 minutes, `pollIntervalMs` 1 s growing by half each poll up to
+ * `maxPollIntervalMs` 15 s; `timeoutMs` applies to each poll.
+ */
+export interface WaitForJobOptions extends WaitOptions, SearchScope {
   onProgress?: (progress: JobProgress) => void;
-  /** First pause between polls (default 1000 ms); grows by half each poll up to maxPollIntervalMs. */
-  pollIntervalMs?: number;
-  /** Cap on the pause between polls (default 15 000 ms). */
-  maxPollIntervalMs?: number;
-  /** Injectable pause, so tests can advance a manual clock instead of sleeping. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Clock the deadline is measured on (default Date.now). */
-  now?: () => number;
-  /** Per-request timeout of each poll. */
-  timeoutMs?: number;
 }
 
 const ListOfInstances = z.array(SearchInstanceSchema);
@@ -106,8 +84,8 @@ const PerPageSchema = z
   .min(1, "must be between 1 and 100")
   .max(100, "must be between 1 and 100");
 
-/** How often a create is re-attempted after a connection failure that provably did not land. */
-const CREATE_ATTEMPTS = 3;
+/** POSTs repeated after a lookup proved the previous attempt did not land. */
+const CREATE_RETRIES = 2;
 
 export function isJobRunning(job: SearchJob): boolean {
   return job.ended_at === null || job.ended_at === undefined;
@@ -121,34 +99,20 @@ export class SearchApi {
    * instance is looked up by its id (unique per namespace), returned if the attempt landed, and only
    * otherwise posted again.
    */
-  async createInstance(params: CreateInstanceParams, options: RequestOptions = {}): Promise<SearchInstance> {
+  async createInstance(params: CreateInstanceParams, options: CallOptions = {}): Promise<SearchInstance> {
     const { accountId, namespace, ...rest } = params;
     const body = validate(CreateInstanceBodySchema, rest, "search.createInstance");
     const base = this.#collection({ accountId, namespace });
-    let lastFailure: unknown;
-    for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
-      try {
-        return await this.client.request({
-          method: "POST",
-          path: base,
-          body,
-          schema: SearchInstanceSchema,
-          ...options,
-        });
-      } catch (err) {
-        const landedLate = attempt > 1 && err instanceof ConflictError;
-        if (!landedLate && !isLostRequest(err)) throw err;
-        lastFailure = err;
-        const existing = await this.#lookup({ accountId, namespace, id: body.id }, options);
-        if (existing) return existing;
-        if (landedLate) throw err;
-      }
-    }
-    throw lastFailure;
+    return createOnce(
+      () =>
+        this.client.request({ method: "POST", path: base, body, schema: SearchInstanceSchema, ...options }),
+      () => orGone(this.getInstance({ accountId, namespace, id: body.id }, options)),
+      { retries: CREATE_RETRIES },
+    );
   }
 
   /** Every instance of the namespace, page by page. */
-  listInstances(params: ListParams = {}, options: RequestOptions = {}): AsyncGenerator<SearchInstance> {
+  listInstances(params: ListParams = {}, options: CallOptions = {}): PagedGenerator<SearchInstance> {
     const base = this.#collection(params);
     const perPage = this.#perPage(params.perPage, "search.listInstances");
     return pageStyle(async (page, per_page) => {
@@ -163,7 +127,7 @@ export class SearchApi {
     }, perPage);
   }
 
-  getInstance(params: InstanceRef, options: RequestOptions = {}): Promise<SearchInstance> {
+  getInstance(params: InstanceRef, options: CallOptions = {}): Promise<SearchInstance> {
     return this.client.request({
       method: "GET",
       path: this.#instance(params),
@@ -173,7 +137,7 @@ export class SearchApi {
   }
 
   /** Replaces the instance's mutable settings (omitted ones return to their defaults). */
-  updateInstance(params: UpdateInstanceParams, options: RequestOptions = {}): Promise<SearchInstance> {
+  updateInstance(params: UpdateInstanceParams, options: CallOptions = {}): Promise<SearchInstance> {
     const { accountId, namespace, id, ...rest } = params;
     const target = this.#instance({ accountId, namespace, id });
     const body = validate(UpdateInstanceBodySchema, rest, "search.updateInstance");
@@ -186,7 +150,7 @@ export class SearchApi {
     });
   }
 
-  deleteInstance(params: InstanceRef, options: RequestOptions = {}): Promise<SearchInstance> {
+  deleteInstance(params: InstanceRef, options: CallOptions = {}): Promise<SearchInstance> {
     return this.client.request({
       method: "DELETE",
       path: this.#instance(params),
@@ -196,7 +160,7 @@ export class SearchApi {
   }
 
   /** Indexing statistics: how many items are queued, running, completed or in error. */
-  instanceStats(params: InstanceRef, options: RequestOptions = {}): Promise<SearchStats> {
+  instanceStats(params: InstanceRef, options: CallOptions = {}): Promise<SearchStats> {
     return this.client.request({
       method: "GET",
       path: `${this.#instance(params)}/stats`,
@@ -209,32 +173,17 @@ export class SearchApi {
    * Starts a sync job (no body). Only one job runs per instance, so a second POST is refused with
    * 409: after a connection failure we therefore look for the running job before posting again.
    */
-  async createJob(params: InstanceRef, options: RequestOptions = {}): Promise<SearchJob> {
+  async createJob(params: InstanceRef, options: CallOptions = {}): Promise<SearchJob> {
     const jobs = `${this.#instance(params)}/jobs`;
-    let lastFailure: unknown;
-    for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
-      try {
-        return await this.client.request({ method: "POST", path: jobs, schema: SearchJobSchema, ...options });
-      } catch (err) {
-        if (attempt > 1 && err instanceof ConflictError) {
-          // Our earlier attempt landed after all and is the running job.
-          const running = await this.runningJob(params, options);
-          if (running) return running;
-        }
-        if (!isLostRequest(err)) throw err;
-        lastFailure = err;
-        const running = await this.runningJob(params, options);
-        if (running) return running;
-      }
-    }
-    throw lastFailure;
+    return createOnce(
+      () => this.client.request({ method: "POST", path: jobs, schema: SearchJobSchema, ...options }),
+      () => this.runningJob(params, options),
+      { retries: CREATE_RETRIES },
+    );
   }
 
   /** Jobs of an instance, newest first, page by page. */
-  listJobs(
-    params: InstanceRef & { perPage?: number },
-    options: RequestOptions = {},
-  ): AsyncGenerator<SearchJob> {
+  listJobs(params: InstanceRef & { perPage?: number }, options: CallOptions = {}): PagedGenerator<SearchJob> {
     const jobs = `${this.#instance(params)}/jobs`;
     const perPage = this.#perPage(params.perPage, "search.listJobs");
     return pageStyle(async (page, per_page) => {
@@ -250,14 +199,14 @@ export class SearchApi {
   }
 
   /** The instance's running job, if any (the newest job is listed first). */
-  async runningJob(params: InstanceRef, options: RequestOptions = {}): Promise<SearchJob | undefined> {
+  async runningJob(params: InstanceRef, options: CallOptions = {}): Promise<SearchJob | undefined> {
     for await (const job of this.listJobs({ ...params, perPage: 20 }, options)) {
       if (isJobRunning(job)) return job;
     }
     return undefined;
   }
 
-  getJob(params: JobRef, options: RequestOptions = {}): Promise<SearchJob> {
+  getJob(params: JobRef, options: CallOptions = {}): Promise<SearchJob> {
     return this.client.request({
       method: "GET",
       path: this.#job(params),
@@ -269,8 +218,8 @@ export class SearchApi {
   /** Log lines of a job, oldest first, page by page. */
   listJobLogs(
     params: JobRef & { perPage?: number },
-    options: RequestOptions = {},
-  ): AsyncGenerator<SearchJobLog> {
+    options: CallOptions = {},
+  ): PagedGenerator<SearchJobLog> {
     const logs = `${this.#job(params)}/logs`;
     const perPage = this.#perPage(params.perPage, "search.listJobLogs");
     return pageStyle(async (page, per_page) => {
@@ -286,7 +235,7 @@ export class SearchApi {
   }
 
   /** Cancels a running job (`PATCH …/jobs/{job_id}` with `{action: "cancel"}`); repeating it is harmless. */
-  cancelJob(params: JobRef, options: RequestOptions = {}): Promise<SearchJob> {
+  cancelJob(params: JobRef, options: CallOptions = {}): Promise<SearchJob> {
     const body = validate(CancelJobBodySchema, { action: "cancel" }, "search.cancelJob");
     return this.client.request({
       method: "PATCH",
@@ -305,34 +254,20 @@ export class SearchApi {
   async waitForJob(instanceId: string, jobId: string, o: WaitForJobOptions = {}): Promise<SearchJob> {
     const ref: JobRef = { id: instanceId, jobId, accountId: o.accountId, namespace: o.namespace };
     this.#job(ref); // validate before the first request
-    const now = o.now ?? Date.now;
-    const sleep = o.sleep ?? abortableSleep;
-    const deadlineMs = o.deadlineMs ?? 30 * 60_000;
-    const cap = o.maxPollIntervalMs ?? 15_000;
-    let interval = Math.min(o.pollIntervalMs ?? 1_000, cap);
-    const started = now();
-    const what = `search job ${jobId} of instance ${instanceId}`;
-    for (let polls = 1; ; polls++) {
-      if (o.signal?.aborted) throw new AbortedError(what);
-      const job = await this.getJob(ref, { signal: o.signal, timeoutMs: o.timeoutMs });
-      const elapsedMs = now() - started;
-      o.onProgress?.({ job, elapsedMs, polls });
-      if (!isJobRunning(job)) return job;
-      const remaining = deadlineMs - elapsedMs;
-      if (remaining <= 0) throw new DeadlineExceededError(what, deadlineMs, describeJob(job));
-      await sleep(Math.min(interval, remaining), o.signal);
-      if (o.signal?.aborted) throw new AbortedError(what);
-      interval = Math.min(cap, Math.ceil(interval * 1.5));
-    }
-  }
-
-  async #lookup(ref: InstanceRef, options: RequestOptions): Promise<SearchInstance | undefined> {
-    try {
-      return await this.getInstance(ref, options);
-    } catch (err) {
-      if (err instanceof NotFoundError) return undefined;
-      throw err;
-    }
+    return pollUntil(
+      `search job ${jobId} of instance ${instanceId}`,
+      (call) => this.getJob(ref, call),
+      (job) => (isJobRunning(job) ? undefined : job),
+      {
+        ...o,
+        deadlineMs: o.deadlineMs ?? 30 * 60_000,
+        pollIntervalMs: o.pollIntervalMs ?? 1_000,
+        maxPollIntervalMs: o.maxPollIntervalMs ?? 15_000,
+        factor: 1.5,
+        onProgress: (job, progress) => o.onProgress?.({ job, ...progress }),
+        describe: describeJob,
+      },
+    );
   }
 
   #perPage(perPage: number | undefined, context: string): number {
@@ -361,11 +296,6 @@ export class SearchApi {
     const { jobId } = validate(z.object({ jobId: SearchJobIdSchema }), { jobId: ref.jobId }, "search");
     return this.#instance(ref) + path`/jobs/${jobId}`;
   }
-}
-
-/** Failures after which we cannot know whether the server acted on the request. */
-function isLostRequest(err: unknown): boolean {
-  return err instanceof ConnectionError || err instanceof TimeoutError;
 }
 
 function describeJob(job: SearchJob): string {

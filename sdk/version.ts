@@ -6,16 +6,21 @@ function findPackageJson(): { name: string; version: string } {
   // Works from sources (sdk/) and from the build (dist/sdk/): walk up to our own package.json.
   for (let dir = __dirname, i = 0; i < 4; dir = join(dir, ".."), i++) {
     try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === "pulumi-account-api" && pkg.version) return { name: pkg.name, version: pkg.version };
+      const pkg: unknown = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+      const name = field(pkg, "name");
+      const version = field(pkg, "version");
+      if (name === "pulumi-account-api" && typeof version === "string" && version) return { name, version };
     } catch {
       // not here; keep walking up
     }
   }
   return { name: "pulumi-account-api", version: "0.0.0" };
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null && key in value
+    ? Object.getOwnPropertyDescriptor(value, key)?.value
+    : undefined;
 }
 
 const pkg = findPackageJson();
