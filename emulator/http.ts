@@ -2,7 +2,7 @@
  * The envelope every endpoint speaks, the one error class state models throw, and the one renderer
  * that turns any error (a model's, a zod validation's, fastify's own) into the API's error envelope.
  */
-import type { FastifyError, FastifyReply } from "fastify";
+import type { FastifyError } from "fastify";
 import { z } from "zod";
 import { describeIssues } from "../sdk/validate";
 
@@ -218,12 +218,4 @@ function reservedKeyPath(value: unknown, path: readonly string[]): string | unde
     if (found) return found;
   }
   return undefined;
-}
-
-/** @deprecated transitional, until every area declares its routes with defineArea. */
-export const EmulatorError = DomainError;
-export type EmulatorError = DomainError;
-/** @deprecated transitional, until every area declares its routes with defineArea. */
-export function ok(reply: FastifyReply, result: unknown, o: EnvelopeOptions = {}): FastifyReply {
-  return reply.code(o.status ?? 200).send(envelope(result, o));
 }

@@ -7,9 +7,14 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { iso } from "../clock";
-import { badRequest, conflict, EmulatorError, GENERIC_CODES, notFound } from "../http";
+import { badRequest, conflict, DomainError, GENERIC_CODES, notFound } from "../http";
+import type { z } from "zod";
 import {
   SEARCH_INSTANCE_DEFAULTS,
+  type SearchInstanceSchema,
+  type SearchJobLogSchema,
+  type SearchJobSchema,
+  type SearchStatsSchema,
   settingsIssues,
   type CreateInstanceBody,
   type InstanceSettings,
@@ -208,7 +213,7 @@ export class SearchModel {
     for (const issue of settingsIssues(next)) {
       errors.push({ code: GENERIC_CODES.badRequest, message: `${issue.path.join(".")}: ${issue.message}` });
     }
-    if (errors.length) throw new EmulatorError(400, errors);
+    if (errors.length) throw new DomainError(400, errors);
     inst.settings = next;
     if (credentials) inst.storage_credentials = credentials;
     inst.modified_at = this.now;
@@ -252,7 +257,7 @@ export class SearchModel {
 
   // ---- views (what the API returns) ----
 
-  instanceView(ns: NamespaceRecord, inst: InstanceRecord): Record<string, unknown> {
+  instanceView(ns: NamespaceRecord, inst: InstanceRecord): z.input<typeof SearchInstanceSchema> {
     const r = this.replay(inst);
     const last = r.jobs[r.jobs.length - 1];
     const running = last !== undefined && last.ended_at === undefined;
@@ -270,8 +275,8 @@ export class SearchModel {
     };
   }
 
-  jobView(inst: InstanceRecord, job: JobRecord): Record<string, unknown> {
-    const state = this.replay(inst).jobs.find((j) => j.record.id === job.id)!;
+  jobView(inst: InstanceRecord, job: JobRecord): z.input<typeof SearchJobSchema> {
+    const state = this.#replayed(inst, job);
     return {
       id: job.id,
       source: job.source,
@@ -284,22 +289,28 @@ export class SearchModel {
   }
 
   /** Newest first. */
-  jobViews(inst: InstanceRecord): Record<string, unknown>[] {
+  jobViews(inst: InstanceRecord): z.input<typeof SearchJobSchema>[] {
     return [...inst.jobs].reverse().map((j) => this.jobView(inst, j));
   }
 
-  logViews(inst: InstanceRecord, job: JobRecord): Record<string, unknown>[] {
-    const state = this.replay(inst).jobs.find((j) => j.record.id === job.id)!;
+  logViews(inst: InstanceRecord, job: JobRecord): z.input<typeof SearchJobLogSchema>[] {
+    const state = this.#replayed(inst, job);
     return state.logs.map((l) => ({ ...l, created_at: iso(l.created_at) }));
   }
 
-  statsView(inst: InstanceRecord): Record<string, unknown> {
+  statsView(inst: InstanceRecord): z.input<typeof SearchStatsSchema> {
     const r = this.replay(inst);
     const last = r.jobs[r.jobs.length - 1];
     return { ...statsOf(r), last_activity: last ? iso(last.last_seen_at) : null };
   }
 
   // ---- internals ----
+
+  #replayed(inst: InstanceRecord, job: JobRecord): Replay["jobs"][number] {
+    const state = this.replay(inst).jobs.find((j) => j.record.id === job.id);
+    if (!state) throw new Error(`search: job ${job.id} is not in the history of instance ${inst.id}`);
+    return state;
+  }
 
   #startJob(inst: InstanceRecord, source: JobRecord["source"], at: number, description?: string): JobRecord {
     const job: JobRecord = {
