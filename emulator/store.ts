@@ -1,5 +1,7 @@
 /**
  * The emulator's only mutable state: one plain-JSON object per area, plus tokens and counters.
+ * Every object keyed by user input is a `Dict` (no prototype), so `constructor` or `__proto__` as an
+ * id is just another key; the file is read back the same way.
  * Areas get their slice with `area(name, init)`; persistence writes the whole store to a file after
  * every mutating request and loads it at start, so a stack can go up, the emulator restart, and a
  * refresh find everything again.
@@ -14,6 +16,21 @@ export interface StoredToken {
   permissions: string[];
   accountId: string;
   name?: string;
+}
+
+/** A record keyed by user input: no prototype, so no key is inherited and none sets a prototype. */
+export type Dict<T> = Record<string, T>;
+
+export function dict<T>(init: Readonly<Record<string, T>> = {}): Dict<T> {
+  const d: Dict<T> = Object.create(null);
+  for (const [k, v] of Object.entries(init)) d[k] = v;
+  return d;
+}
+
+/** JSON.parse reviver: every object comes back without a prototype (arrays stay arrays). */
+function withoutPrototypes(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.assign(Object.create(null), value);
 }
 
 interface StoreData {
@@ -34,7 +51,7 @@ export class Store {
     this.#initial = { accountId: opts.accountId, tokens: opts.tokens.map((t) => ({ ...t })) };
     this.#data = this.#fresh();
     if (this.#file && existsSync(this.#file)) {
-      const loaded = JSON.parse(readFileSync(this.#file, "utf8")) as StoreData;
+      const loaded: StoreData = JSON.parse(readFileSync(this.#file, "utf8"), withoutPrototypes);
       if (loaded.version !== 1)
         throw new Error(`state file ${this.#file}: unsupported version ${String(loaded.version)}`);
       this.#data = loaded;
@@ -51,7 +68,7 @@ export class Store {
 
   /** The live state of one area, created by `init` on first use. */
   area<T>(name: string, init: () => T): T {
-    if (!(name in this.#data.areas)) this.#data.areas[name] = init();
+    if (!Object.hasOwn(this.#data.areas, name)) this.#data.areas[name] = init();
     return this.#data.areas[name] as T;
   }
 
@@ -85,8 +102,8 @@ export class Store {
       version: 1,
       accountId: this.#initial.accountId,
       tokens: this.#initial.tokens.map((t) => ({ ...t, permissions: [...t.permissions] })),
-      counters: {},
-      areas: {},
+      counters: dict(),
+      areas: dict(),
     };
   }
 }

@@ -25,6 +25,7 @@ import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
 import { AccountParams, NoParams, PageQuery, answer, defineArea, defineControl, orEmpty } from "../define";
 import { DomainError, paginate, parseWith } from "../http";
+import { dict } from "../store";
 import { MultipartError, boundaryOf, parseMultipart, type Part } from "./multipart";
 import * as render from "./render";
 import { BuildsModel, accountState, buildErrors } from "./state";
@@ -144,15 +145,16 @@ function uploadMetadata(req: FastifyRequest): Record<string, unknown> {
  */
 function bracketFields(parts: readonly Part[]): Record<string, unknown> {
   type Node = Record<string, unknown> | unknown[];
-  const unsafe = new Set(["__proto__", "constructor", "prototype"]);
-  const root: Record<string, unknown> = {};
+  // Nodes have no prototype, so `constructor` is an ordinary key; `__proto__` would be dropped by
+  // the metadata schema's parse, so it is refused rather than lost.
+  const root: Record<string, unknown> = dict();
   for (const p of parts) {
-    const keys = [...p.name.slice("metadata".length).matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!);
-    if (keys.some((k) => unsafe.has(k))) continue;
+    const keys = [...p.name.slice("metadata".length).matchAll(/\[([^\]]*)\]/g)].map((m) => m[1] ?? "");
+    if (keys.includes("__proto__")) throw buildErrors.invalid(p.name, "__proto__ is not accepted as a key");
     let node: Node = root;
     keys.forEach((key, i) => {
       const last = i === keys.length - 1;
-      const value = last ? p.body.toString("utf8") : keys[i + 1] === "" ? [] : {};
+      const value = last ? p.body.toString("utf8") : keys[i + 1] === "" ? [] : dict();
       if (Array.isArray(node)) {
         // `[]` appends: arrays of scalars round-trip; arrays of objects are ambiguous in this encoding.
         node.push(value);

@@ -15,7 +15,7 @@ import {
 } from "../../sdk/schemas/builds";
 import { BUILD_ERROR_CODES as C } from "../../sdk/schemas/builds";
 import { DomainError } from "../http";
-import type { Store } from "../store";
+import { dict, type Store } from "../store";
 import type {
   AccountBuilds,
   BuildRecord,
@@ -52,18 +52,18 @@ export const buildErrors = {
 export const DEFAULT_BUILD_TOKEN_NAME = "Default build token";
 
 export function accountState(store: Store, accountId: string, now: number): AccountBuilds {
-  const state = store.area<BuildsState>(AREA, () => ({ accounts: {} }));
+  const state = store.area<BuildsState>(AREA, () => ({ accounts: dict() }));
   let acct = state.accounts[accountId];
   if (!acct) {
     // A build token exists from the first use: tokens are made in the dashboard, not through the API.
     acct = {
-      scripts: {},
-      triggers: {},
-      builds: {},
+      scripts: dict(),
+      triggers: dict(),
+      builds: dict(),
       tokens: [
         { build_token_uuid: randomUUID(), build_token_name: DEFAULT_BUILD_TOKEN_NAME, created_on: now },
       ],
-      repoConnections: {},
+      repoConnections: dict(),
     };
     state.accounts[accountId] = acct;
   }
@@ -278,7 +278,7 @@ export class BuildsModel {
       path_includes: [...(body.path_includes ?? ["*"])],
       path_excludes: [...(body.path_excludes ?? [])],
       build_caching_enabled: body.build_caching_enabled ?? true,
-      environment_variables: {},
+      environment_variables: dict(),
       created_on: this.now,
       modified_on: this.now,
     };
@@ -290,12 +290,15 @@ export class BuildsModel {
     const t = this.trigger(uuid);
     this.#checkReferences(body);
     if (body.branch_includes) this.#checkSlot(t.external_script_id, body.branch_includes, t.trigger_uuid);
-    for (const [key, value] of Object.entries(body)) {
-      if (value === undefined) continue;
-      (t as unknown as Record<string, unknown>)[key] = Array.isArray(value)
-        ? [...(value as string[])]
-        : value;
-    }
+    t.trigger_name = body.trigger_name ?? t.trigger_name;
+    t.build_command = body.build_command ?? t.build_command;
+    t.deploy_command = body.deploy_command ?? t.deploy_command;
+    t.root_directory = body.root_directory ?? t.root_directory;
+    t.build_caching_enabled = body.build_caching_enabled ?? t.build_caching_enabled;
+    t.branch_includes = [...(body.branch_includes ?? t.branch_includes)];
+    t.branch_excludes = [...(body.branch_excludes ?? t.branch_excludes)];
+    t.path_includes = [...(body.path_includes ?? t.path_includes)];
+    t.path_excludes = [...(body.path_excludes ?? t.path_excludes)];
     if (body.build_token_uuid) t.build_token_uuid = body.build_token_uuid.toLowerCase();
     t.modified_on = this.now;
     return t;
@@ -317,7 +320,7 @@ export class BuildsModel {
 
   deleteEnvVar(uuid: string, key: string): void {
     const t = this.trigger(uuid);
-    if (!(key in t.environment_variables)) throw buildErrors.notFound();
+    if (!Object.hasOwn(t.environment_variables, key)) throw buildErrors.notFound();
     delete t.environment_variables[key];
     t.modified_on = this.now;
   }

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Clock } from "../clock";
 import { iso } from "../clock";
 import { DomainError, conflict, notFound } from "../http";
-import type { Store } from "../store";
+import { dict, type Store } from "../store";
 import {
   CONFIG_PHASE,
   CONTENT_CONVERTER_SETTING,
@@ -47,7 +47,7 @@ export interface SettingRecord {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
@@ -116,11 +116,11 @@ export class ContentModel {
 
   get #s(): ContentState {
     return this.store.area<ContentState>("content", () => ({
-      zones: {},
-      settings: {},
-      entrypoints: {},
-      hostnames: {},
-      origins: {},
+      zones: dict(),
+      settings: dict(),
+      entrypoints: dict(),
+      hostnames: dict(),
+      origins: dict(),
     }));
   }
 
@@ -311,7 +311,7 @@ export class ContentModel {
 
   #hostnames(zoneId: string): Record<string, CustomHostnameRecord> {
     this.getZone(zoneId);
-    return (this.#s.hostnames[zoneId] ??= {});
+    return (this.#s.hostnames[zoneId] ??= dict());
   }
 
   #findHostname(hostname: string): { zoneId: string; record: CustomHostnameRecord } | undefined {

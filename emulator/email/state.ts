@@ -12,7 +12,7 @@ import {
   type SendEmailBody,
 } from "../../sdk/schemas/email";
 import { DomainError } from "../http";
-import type { Store } from "../store";
+import { dict, type Store } from "../store";
 
 export type ForcedFailureKind = "internal" | "not_implemented" | "upstream_auth";
 
@@ -100,7 +100,7 @@ export function freshAccount(): EmailAccountState {
     sending_disabled: false,
     throttle: null,
     forced_failure: null,
-    domains: {},
+    domains: dict(),
     recent_sends: [],
     outbox: [],
   };
@@ -124,7 +124,7 @@ export class EmailModel {
   ) {}
 
   private get state(): EmailState {
-    return this.store.area<EmailState>("email", () => ({ accounts: {} }));
+    return this.store.area<EmailState>("email", () => ({ accounts: dict() }));
   }
 
   account(accountId: string): EmailAccountState {

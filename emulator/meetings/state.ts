@@ -12,7 +12,7 @@ import {
   type MeetingUpdate,
   type RecordingConfigOutSchema,
 } from "../../sdk/schemas/meetings";
-import type { Store } from "../store";
+import { dict, type Store } from "../store";
 
 export interface StoredMeeting {
   id: string;
@@ -85,9 +85,9 @@ export class MeetingsModel {
   ) {}
 
   private app(accountId: string, appId: string): AppMeetings {
-    const state = this.store.area<MeetingsState>("meetings", () => ({ accounts: {} }));
-    const account = (state.accounts[accountId] ??= { apps: {} });
-    return (account.apps[appId] ??= { meetings: {}, order: [] });
+    const state = this.store.area<MeetingsState>("meetings", () => ({ accounts: dict() }));
+    const account = (state.accounts[accountId] ??= { apps: dict() });
+    return (account.apps[appId] ??= { meetings: dict(), order: [] });
   }
 
   create(accountId: string, appId: string, fields: MeetingCreate): StoredMeeting {

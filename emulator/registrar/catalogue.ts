@@ -6,6 +6,7 @@
  */
 import type { AvailabilityReason, DomainAvailability } from "../../sdk/schemas/registrar";
 import { extensionOf } from "../../sdk/schemas/registrar";
+import { dict, type Dict } from "../store";
 
 export interface ExtensionInfo {
   currency: string;
@@ -21,7 +22,7 @@ export interface ExtensionInfo {
 const FAST = 3_000;
 const SLOW = 45_000;
 
-export const EXTENSIONS: Readonly<Record<string, ExtensionInfo>> = {
+export const EXTENSIONS: Readonly<Dict<ExtensionInfo>> = dict({
   com: {
     currency: "USD",
     registration_cost: "10.44",
@@ -73,18 +74,18 @@ export const EXTENSIONS: Readonly<Record<string, ExtensionInfo>> = {
     min_years: 2,
     processing_ms: SLOW,
   },
-};
+});
 
 /** Extensions searched when the caller names none, in relevance order. */
 export const DEFAULT_SEARCH_EXTENSIONS = ["com", "net", "org", "dev", "io", "xyz"] as const;
 
 /** Extensions that exist but cannot be registered here, with the reason; any other is `extension_not_supported`. */
-export const UNSUPPORTED: Readonly<Record<string, AvailabilityReason>> = {
+export const UNSUPPORTED: Readonly<Dict<AvailabilityReason>> = dict({
   uk: "extension_not_supported_via_api",
   de: "extension_not_supported_via_api",
   ca: "extension_not_supported_via_api",
   tk: "extension_disallows_registration",
-};
+});
 
 /** Premium names (also: any whose first label starts with `premium-`). */
 export const PREMIUM_NAMES: readonly string[] = ["premium.com", "cars.com", "ai.dev", "crypto.io"];

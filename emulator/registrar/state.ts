@@ -4,7 +4,7 @@
  * stored timestamps when asked. It never sees HTTP; errors carry status and code for the one renderer.
  */
 import type { Clock } from "../clock";
-import type { Store } from "../store";
+import { dict, type Store } from "../store";
 import type {
   Contact,
   DomainAvailability,
@@ -127,9 +127,9 @@ export class Registrar {
 
   get data(): RegistrarState {
     return this.store.area<RegistrarState>("registrar", () => ({
-      registrations: {},
-      workflows: {},
-      armed: {},
+      registrations: dict(),
+      workflows: dict(),
+      armed: dict(),
       taken: [],
     }));
   }

@@ -7,6 +7,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { iso } from "../clock";
+import { dict } from "../store";
 import { badRequest, conflict, DomainError, GENERIC_CODES, notFound } from "../http";
 import type { z } from "zod";
 import {
@@ -80,7 +81,7 @@ export interface SearchState {
 }
 
 export function initialState(): SearchState {
-  return { accounts: {} };
+  return { accounts: dict() };
 }
 
 const NAMESPACE_NAME = /^[a-z0-9_-]{1,32}$/;
@@ -94,11 +95,11 @@ export class SearchModel {
   // ---- namespaces ----
 
   #account(accountId: string): { namespaces: Record<string, NamespaceRecord> } {
-    const account = (this.state.accounts[accountId] ??= { namespaces: {} });
+    const account = (this.state.accounts[accountId] ??= { namespaces: dict() });
     account.namespaces[DEFAULT_NAMESPACE] ??= {
       name: DEFAULT_NAMESPACE,
       created_at: this.now,
-      instances: {},
+      instances: dict(),
     };
     return account;
   }
@@ -120,7 +121,7 @@ export class SearchModel {
     }
     const account = this.#account(accountId);
     if (account.namespaces[name]) throw conflict(`namespace "${name}" already exists`);
-    const ns: NamespaceRecord = { name, created_at: this.now, instances: {} };
+    const ns: NamespaceRecord = { name, created_at: this.now, instances: dict() };
     this.#applyNamespace(ns, settings);
     account.namespaces[name] = ns;
     return ns;
