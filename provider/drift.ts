@@ -4,7 +4,8 @@
  * compares the live object, projected onto the inputs, with the stored inputs. For CI jobs that
  * watch registrations and triggers on a schedule, with no program to run and no language host.
  */
-import { changedKeys } from "./inputs";
+import { z } from "zod";
+import { changedKeys, isRecord } from "./core/values";
 import { handlerFor } from "./registry";
 import { PROVIDER_KEY } from "./runtime";
 import type { HandlerContext } from "./types";
@@ -36,7 +37,7 @@ interface ExportedResource {
 }
 
 function isSecretEnvelope(v: unknown): v is Record<string, unknown> {
-  return !!v && typeof v === "object" && (v as Record<string, unknown>)[SECRET_SIG] !== undefined;
+  return isRecord(v) && v[SECRET_SIG] !== undefined;
 }
 
 function hasCiphertext(v: unknown): boolean {
@@ -61,13 +62,25 @@ function unwrap(v: unknown): unknown {
   return v;
 }
 
+const ResourceSchema = z.looseObject({
+  urn: z.string(),
+  type: z.string(),
+  id: z.string().optional(),
+  custom: z.boolean().optional(),
+  inputs: z.record(z.string(), z.unknown()).optional(),
+  outputs: z.record(z.string(), z.unknown()).optional(),
+});
+const DeploymentSchema = z.looseObject({ resources: z.array(ResourceSchema) });
+
 /** The account-api resources of an exported stack (`{ version, deployment: { resources } }` or the deployment). */
 export function accountApiResources(exported: unknown): ExportedResource[] {
-  const root = exported as { deployment?: { resources?: unknown }; resources?: unknown };
-  const resources = (root.deployment?.resources ?? root.resources) as ExportedResource[] | undefined;
-  if (!Array.isArray(resources)) throw new Error("not a stack export: no deployment.resources");
-  return resources.filter((r) => typeof r.type === "string" && r.type.startsWith(TYPE_PREFIX) && r.id);
+  const root = isRecord(exported) && isRecord(exported.deployment) ? exported.deployment : exported;
+  const parsed = DeploymentSchema.safeParse(root);
+  if (!parsed.success) throw new Error("not a stack export: no deployment.resources");
+  return parsed.data.resources.filter((r) => r.type.startsWith(TYPE_PREFIX) && r.id);
 }
+
+const asRecord = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});
 
 function pickKeys(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
@@ -82,8 +95,8 @@ export async function detectDrift(exported: unknown, ctx: HandlerContext): Promi
     const unverified = Object.keys(storedRaw).filter(
       (k) => k !== PROVIDER_KEY && hasCiphertext(storedRaw[k]),
     );
-    const stored = unwrap(storedRaw) as Record<string, unknown>;
-    const props = unwrap(r.outputs ?? {}) as Record<string, unknown>;
+    const stored = asRecord(unwrap(storedRaw));
+    const props = asRecord(unwrap(r.outputs ?? {}));
     const handler = handlerFor(kind);
     const live = await handler.read(id, props, ctx);
     if (!live) {
@@ -91,7 +104,7 @@ export async function detectDrift(exported: unknown, ctx: HandlerContext): Promi
       continue;
     }
     const watched = handler.driftOutputs ?? [];
-    const liveProps = live.props as Record<string, unknown>;
+    const liveProps = asRecord(live.props);
     const changed = [
       ...changedKeys(stored, live.inputs, unverified),
       ...changedKeys(pickKeys(props, watched), pickKeys(liveProps, watched)).filter((k) => !(k in stored)),

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { IdentifierSchema } from "../../sdk/schemas/common";
 import type { ResourceKind } from "../types";
-import { isRecord } from "./values";
+import { camelWords, fromApi, isRecord, snakeToCamel, toApi } from "./values";
 
 export interface Flags {
   /** Part of the natural key: a change replaces the object. */
@@ -63,6 +63,50 @@ export function output<Z extends z.ZodType>(
   return { role: "output", type, ...(name ? { wire: name } : {}), flags: {}, ...(codec ? { codec } : {}) };
 }
 
+/** A snake_case name in camelCase, at the type level (`source_params` → `sourceParams`). */
+type CamelKey<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelKey<T>>}` : S;
+
+/** A wire value's type with every key in camelCase, deeply: the program's shape of a nested object. */
+export type Camel<T> = T extends readonly (infer E)[]
+  ? Camel<E>[]
+  : T extends object
+    ? { [K in keyof T as K extends string ? CamelKey<K> : K]: Camel<T[K]> }
+    : T;
+
+/**
+ * A nested wire object in the program's camelCase, checked by the sdk's snake_case schema (its
+ * limits and messages stay there, once): each issue's path is renamed back to the program's keys.
+ * The value is what the program gave; pair the field with CAMEL_CODEC so it travels as snake_case.
+ */
+export function camelCased<Z extends z.ZodType>(
+  wireType: Z,
+  options: {
+    /** Also rename the snake_case field names a rule's message mentions ("when auth_method is …"). */
+    renameInRules?: boolean;
+  } = {},
+) {
+  return z.custom<Camel<z.input<Z>>>().superRefine((value, ctx) => {
+    const parsed = wireType.safeParse(toApi(value));
+    if (parsed.success) return;
+    for (const issue of parsed.error.issues) {
+      const at = issue.path.map((p) => (typeof p === "string" ? snakeToCamel(p) : p));
+      if (issue.code !== "unrecognized_keys")
+        ctx.addIssue({
+          code: "custom",
+          message:
+            options.renameInRules && issue.code === "custom" ? camelWords(issue.message) : issue.message,
+          path: at,
+        });
+      else
+        for (const k of issue.keys)
+          ctx.addIssue({ code: "custom", message: "is not a known field", path: [...at, snakeToCamel(k)] });
+    }
+  });
+}
+
+/** camelCase in the program, snake_case on the wire, for a field typed with `camelCased`. */
+export const CAMEL_CODEC: Codec = { toWire: (v) => toApi(v), fromWire: (v) => fromApi(v) };
+
 /** Every resource takes these: the account to act on, and an existing object to adopt on create. */
 export const COMMON_FIELDS = {
   accountId: local(IdentifierSchema.optional(), { identity: true }),
@@ -84,6 +128,10 @@ export type ArgsShapeOfFields<F extends Fields> = Flatten<
 >;
 export type OutputValuesOfFields<F extends Fields> = {
   [K in RoleKeys<F, "output">]?: z.output<F[K]["type"]>;
+};
+/** The server's values once the object exists (as a program sees them after create). */
+export type CreatedValuesOfFields<F extends Fields> = {
+  [K in RoleKeys<F, "output">]: z.output<F[K]["type"]>;
 };
 
 /** A resource may narrow a common field (a trigger's importId is a UUID). */

@@ -33,8 +33,11 @@ export interface Hooks<S extends ResourceSpec, L> {
   readonly keyField?: string;
   /** The natural key of these inputs in words, for messages ("github/acme/shop"). */
   keyOf?(inputs: InputsOf<S>): string;
-  /** Defaults that depend on other inputs (by kind, by name). Pure. */
-  normalize?(inputs: InputsOf<S>, known: Known): InputsOf<S>;
+  /**
+   * Defaults that depend on other inputs (by kind, by name), or on the previous inputs (`olds`, the
+   * engine's check convention): a value generated once is kept from them.
+   */
+  normalize?(inputs: InputsOf<S>, known: Known, olds?: Partial<InputsOf<S>>): InputsOf<S>;
   /** Rules across fields. Pure; a rule on an unknown field waits for the real run. */
   rules?(inputs: InputsOf<S>, known: Known): InputIssue[];
   /** One API look-up at check that completes the inputs (a script name to its tag). */
@@ -54,10 +57,22 @@ export interface Hooks<S extends ResourceSpec, L> {
   idOf(live: L, inputs: InputsOf<S>): string;
   /** The live object with this id; undefined only when the API says it does not exist (404). */
   get(id: string, state: InputsOf<S>, ctx: HandlerContext): Promise<L | undefined>;
+  /** The importId that adopts a live object, where it is not the resource id (default: the id). */
+  importIdOf?(live: L, inputs: InputsOf<S>): string;
   /** The live object holding the natural key of these inputs, if any. */
   findByKey?(inputs: InputsOf<S>, ctx: HandlerContext): Promise<L | undefined>;
   /** Checks that an object found by `importId` is the one these inputs describe. */
   adoptable?(live: L, inputs: InputsOf<S>): InputIssue | undefined;
+  /**
+   * Makes an object found by `importId` this resource's and answers it as it then stands, where
+   * updating the inputs that differ is not enough (a rule taken over gets this resource's ref).
+   */
+  adopt?(id: string, live: L, inputs: InputsOf<S>, ctx: HandlerContext): Promise<L>;
+  /**
+   * A stored state that no input describes but `update` puts right (a meeting deactivated outside
+   * the program): diff then shows a change though no input changed, and adoption updates.
+   */
+  outOfSync?(state: StateOf<S>): boolean;
   create(inputs: InputsOf<S>, ctx: HandlerContext): Promise<L>;
   /** Applies `changed` (program names) and answers the live object. */
   update(
@@ -164,7 +179,7 @@ export function handlerFrom<S extends ResourceSpec, L>(
       for (const k of [...spec.outputNames, ...spec.hashOutputs]) delete raw[k];
       const parsed = parseInputs(spec, raw);
       if (!parsed.inputs) return { failures: parsed.failures };
-      let inputs = hooks.normalize ? hooks.normalize(parsed.inputs, parsed.known) : parsed.inputs;
+      let inputs = hooks.normalize ? hooks.normalize(parsed.inputs, parsed.known, olds) : parsed.inputs;
       const failures = (hooks.rules?.(inputs, parsed.known) ?? []).map((i) => failure(i.field, i.rule));
       if (failures.length) return { inputs, failures };
       try {
@@ -187,7 +202,8 @@ export function handlerFrom<S extends ResourceSpec, L>(
         replaces.length > 0 &&
         (spec.deleteBeforeReplace === true ||
           (spec.deleteBeforeReplace === "sameIdentity" && !identityChanged));
-      return { changes: changed.length > 0, replaces, deleteBeforeReplace };
+      const changes = changed.length > 0 || (hooks.outOfSync?.(olds) ?? false);
+      return { changes, replaces, deleteBeforeReplace };
     },
 
     async create(inputs, ctx) {
@@ -198,9 +214,15 @@ export function handlerFrom<S extends ResourceSpec, L>(
         const mismatch = hooks.adoptable?.(live, inputs);
         if (mismatch) throw inputError(mismatch.field, mismatch.rule);
         const id = hooks.idOf(live, inputs);
-        const asLive = await outputsOf(project(live, inputs), live, ctx);
+        if (hooks.adopt)
+          return { id, outs: await outputsOf(inputs, await hooks.adopt(id, live, inputs, ctx), ctx) };
+        // The live object cannot show a write-only value: adopting writes the program's.
+        const seen = { ...inputs };
+        for (const k of spec.writeOnlyInputs) Reflect.deleteProperty(seen, k);
+        const asLive = await outputsOf(project(live, seen), live, ctx);
         const changed = changedInputs(asLive, inputs).filter((k) => !spec.replaceKeys.includes(k));
-        const updated = changed.length ? await hooks.update(id, inputs, changed, asLive, ctx) : live;
+        const stale = changed.length > 0 || (hooks.outOfSync?.(asLive) ?? false);
+        const updated = stale ? await hooks.update(id, inputs, changed, asLive, ctx) : live;
         return { id, outs: await outputsOf(inputs, updated, ctx) };
       }
       const existing = await hooks.findByKey?.(inputs, ctx);
@@ -208,9 +230,10 @@ export function handlerFrom<S extends ResourceSpec, L>(
         const id = hooks.idOf(existing, inputs);
         const field = hooks.keyField ?? spec.identityKeys.find((k) => k !== "accountId") ?? "importId";
         const key = hooks.keyOf ? hooks.keyOf(inputs) : `with this ${field}`;
+        const importId = hooks.importIdOf?.(existing, inputs) ?? id;
         throw inputError(
           field,
-          `a ${hooks.noun} ${key} already exists (${id}); set importId: "${id}" to adopt it`,
+          `a ${hooks.noun} ${key} already exists (${id}); set importId: "${importId}" to adopt it`,
         );
       }
       const live = await hooks.create(inputs, ctx);

@@ -76,6 +76,11 @@ export function snakeToCamel(s: string): string {
   return s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
+/** Every snake_case word of a rule's message in camelCase: the field names as the program spells them. */
+export function camelWords(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (word) => snakeToCamel(word));
+}
+
 /**
  * Deep key mapping for nested objects. `opaque` names keys (in the source naming) whose values are
  * user data maps (variable names, metadata keys) and keep their keys as they are. Undefined values

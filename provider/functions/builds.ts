@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { AccountApi } from "../../sdk";
 import type { Build } from "../../sdk/builds";
-import { onUp } from "./common";
+import { onUp, type FunctionArgs } from "./common";
 
 /** A build in program naming. */
 export interface BuildInfo {
@@ -72,7 +72,7 @@ export interface RedeployInfo {
   versionId: string;
 }
 
-type Args<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+type Args<T> = FunctionArgs<T>;
 
 export function toBuildInfo(b: Build): BuildInfo {
   return {
@@ -144,34 +144,34 @@ export async function runPurgeBuildCache(
 
 /** Starts a build of a trigger on `up`: `triggerBuild({ triggerUuid: prod.triggerUuid, branch: "main" })`. */
 export function triggerBuild(args: Args<TriggerBuildParams>): pulumi.Output<BuildInfo | undefined> {
-  return onUp(args, (api, p) => runTriggerBuild(api, p as TriggerBuildParams));
+  return onUp(args, runTriggerBuild);
 }
 
 /** Waits on `up` until a build stopped and returns it (whatever its outcome unless `requireSuccess`). */
 export function waitForBuild(args: Args<WaitForBuildParams>): pulumi.Output<BuildInfo | undefined> {
-  return onUp(args, (api, p) => runWaitForBuild(api, p as WaitForBuildParams));
+  return onUp(args, runWaitForBuild);
 }
 
 /** Every log line of a build so far. */
 export function buildLogs(args: Args<BuildRef>): pulumi.Output<BuildLogs | undefined> {
-  return onUp(args, (api, p) => runBuildLogs(api, p as BuildRef));
+  return onUp(args, runBuildLogs);
 }
 
 /** Cancels a build that has not stopped. */
 export function cancelBuild(args: Args<BuildRef>): pulumi.Output<BuildInfo | undefined> {
-  return onUp(args, (api, p) => runCancelBuild(api, p as BuildRef));
+  return onUp(args, runCancelBuild);
 }
 
 /** Rule 2 on `up`: rebuilds the branch and commit behind the script's active deployment. */
 export function redeployActiveDeployment(
   args: Args<RedeployParams>,
 ): pulumi.Output<RedeployInfo | undefined> {
-  return onUp(args, (api, p) => runRedeploy(api, p as RedeployParams));
+  return onUp(args, runRedeploy);
 }
 
 /** Clears a trigger's cached dependencies and build artifacts on `up`. */
 export function purgeBuildCache(
   args: Args<PurgeBuildCacheParams>,
 ): pulumi.Output<{ triggerUuid: string } | undefined> {
-  return onUp(args, (api, p) => runPurgeBuildCache(api, p as PurgeBuildCacheParams));
+  return onUp(args, runPurgeBuildCache);
 }

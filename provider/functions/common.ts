@@ -17,16 +17,20 @@ export function programApi(): AccountApi {
   });
 }
 
+/** A function's arguments: each field of its parameters may be a Pulumi input. */
+export type FunctionArgs<P> = { [K in keyof P]: pulumi.Input<P[K]> };
+
 /** Runs `call` once the inputs are known, on `up` only; the client is closed afterwards. */
-export function onUp<A, T>(
-  args: pulumi.Input<A>,
-  call: (api: AccountApi, args: pulumi.Unwrap<A>) => Promise<T>,
+export function onUp<P, T>(
+  args: FunctionArgs<P> | pulumi.Input<P>,
+  call: (api: AccountApi, params: P) => Promise<T>,
 ): pulumi.Output<T | undefined> {
   return pulumi.output(args).apply(async (resolved) => {
     if (pulumi.runtime.isDryRun()) return undefined;
     const api = programApi();
     try {
-      return await call(api, resolved as pulumi.Unwrap<A>);
+      // Resolving the inputs (field by field, or as a whole) gives P; Unwrap's deep type cannot say so.
+      return await call(api, resolved as P);
     } finally {
       await api.close();
     }

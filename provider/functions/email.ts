@@ -52,5 +52,5 @@ export function toSendEmailParams(inputs: SendEmailInputs): SendEmailParams {
  * must go out once.
  */
 export function sendEmail(args: SendEmailArgs): pulumi.Output<SendEmailResult | undefined> {
-  return onUp(args, (api, resolved) => api.email.sendEmail(toSendEmailParams(resolved as SendEmailInputs)));
+  return onUp(args, (api, resolved: SendEmailInputs) => api.email.sendEmail(toSendEmailParams(resolved)));
 }

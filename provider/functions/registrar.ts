@@ -107,14 +107,14 @@ export async function runQuoteDomain(api: AccountApi, args: QuoteDomainArgs): Pr
 export function checkDomain(
   args: pulumi.Input<CheckDomainArgs>,
 ): pulumi.Output<DomainAvailabilityResult | undefined> {
-  return onUp(args, (api, a) => runCheckDomain(api, a as CheckDomainArgs));
+  return onUp(args, runCheckDomain);
 }
 
 /** Advisory search: may be stale; check a name before relying on it (undefined on preview). */
 export function searchDomains(
   args: pulumi.Input<SearchDomainsArgs>,
 ): pulumi.Output<DomainAvailabilityResult[] | undefined> {
-  return onUp(args, (api, a) => runSearchDomains(api, a as SearchDomainsArgs));
+  return onUp(args, runSearchDomains);
 }
 
 /**
@@ -122,5 +122,5 @@ export function searchDomains(
  * further year). Fails with the reason for a premium or non-registrable domain (undefined on preview).
  */
 export function quoteDomain(args: pulumi.Input<QuoteDomainArgs>): pulumi.Output<QuoteResult | undefined> {
-  return onUp(args, (api, a) => runQuoteDomain(api, a as QuoteDomainArgs));
+  return onUp(args, runQuoteDomain);
 }

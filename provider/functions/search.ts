@@ -101,12 +101,12 @@ export async function runWaitForJob(api: AccountApi, p: WaitForJobParams): Promi
  * `triggerSyncJob({ instanceId: kb.instanceId, namespace: kb.namespace })`.
  */
 export function triggerSyncJob(args: TriggerSyncJobArgs): pulumi.Output<SyncJob | undefined> {
-  return onUp(args, (api, resolved) => runTriggerSyncJob(api, resolved as TriggerSyncJobParams));
+  return onUp(args, runTriggerSyncJob);
 }
 
 /** Waits on `up` until a sync job has ended (its `endedAt` is set) and returns it. */
 export function waitForJob(args: WaitForJobArgs): pulumi.Output<SyncJob | undefined> {
-  return onUp(args, (api, resolved) => runWaitForJob(api, resolved as WaitForJobParams));
+  return onUp(args, runWaitForJob);
 }
 
 /** The same as waitForJob, under a name that says which job (for the package's flat export list). */

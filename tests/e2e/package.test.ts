@@ -7,6 +7,7 @@
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -16,7 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
+import type * as automation from "@pulumi/pulumi/automation";
 import { engineEnv, REPO_ROOT } from "./harness";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 
@@ -48,8 +49,18 @@ describe("the packed package in a user's project (real engine)", function () {
       mkdirSync(join(modules, name, ".."), { recursive: true });
       symlinkSync(join(REPO_ROOT, "node_modules", name), join(modules, name));
     }
-    for (const name of readdirSync(join(REPO_ROOT, "node_modules", "@pulumi"))) {
-      symlinkSync(join(REPO_ROOT, "node_modules", "@pulumi", name), join(modules, "@pulumi", name));
+    // @pulumi/pulumi is copied, as npm would install it: the serializer finds an installed module's
+    // package subpath by resolving the package from its own location, which a link into this checkout
+    // (where the package resolves to the checkout itself) would defeat. Its own dependencies are linked.
+    execFileSync("cp", [
+      "-r",
+      join(REPO_ROOT, "node_modules", "@pulumi", "pulumi"),
+      join(modules, "@pulumi"),
+    ]);
+    for (const name of readdirSync(join(REPO_ROOT, "node_modules"))) {
+      if (name.startsWith(".") || name === "@pulumi" || name === "pulumi-account-api") continue;
+      if (!existsSync(join(modules, name)))
+        symlinkSync(join(REPO_ROOT, "node_modules", name), join(modules, name));
     }
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", private: true }));
     em = await startEmulator({ env: {} });
@@ -82,12 +93,24 @@ describe("the packed package in a user's project (real engine)", function () {
     const { provider } = require(installed) as typeof import("../../index");
     const project = join(dir, "project");
     mkdirSync(join(dir, "backend"), { recursive: true });
+    // One copy of the SDK drives and registers: the project's, as in a user's process.
+    const { LocalWorkspace, PulumiCommand }: typeof automation = require(
+      join(project, "node_modules", "@pulumi", "pulumi", "automation"),
+    );
     const stack = await LocalWorkspace.createStack(
       {
         stackName: "user",
         projectName: "user-project",
         program: async () => {
           const kb = new provider.SearchInstance("kb", { instanceId: "from-package", syncInterval: 3600 });
+          for (const repo of ["a", "b"])
+            new provider.RepoConnection(repo, {
+              providerType: "github",
+              providerAccountId: "acme",
+              providerAccountName: "Acme",
+              repoId: repo,
+              repoName: repo,
+            });
           return { id: kb.id };
         },
       },
@@ -110,9 +133,22 @@ describe("the packed package in a user's project (real engine)", function () {
     const onOutput = (line: string): void => void process.stdout.write(line);
     const up = await stack.up({ onOutput });
     assert.equal(up.outputs.id?.value, "default/from-package");
-    // The serialized provider in state points at the package by name, so the installed copy is what runs.
-    const state = JSON.stringify((await stack.exportStack()).deployment);
-    assert.ok(state.includes("pulumi-account-api/provider/runtime"));
+    // The serialized provider in state is a `require` of the installed package's shim for the kind:
+    // small, one per kind, and what runs is the installed copy.
+    const deployment = (await stack.exportStack()).deployment;
+    const state = JSON.stringify(deployment);
+    const providers = (deployment.resources as { type: string; inputs?: { __provider?: string } }[])
+      .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic"))
+      .map((r) => ({ kind: r.type.split(":").at(-1), text: r.inputs?.__provider ?? "" }));
+    assert.equal(providers.length, 3);
+    for (const p of providers) {
+      assert.ok(p.text.length <= 512, `${p.kind}: __provider is ${p.text.length} bytes`);
+      assert.ok(p.text.includes("pulumi-account-api/provider/shims/"), p.text);
+    }
+    assert.equal(new Set(providers.map((p) => p.text)).size, 2, "one provider object per kind");
+    console.log(
+      `installed __provider: ${providers.map((p) => `${p.kind} ${p.text.length} bytes`).join(", ")}`,
+    );
     assert.ok(!state.includes(em.token), "the token came from the environment and is not in state");
     await stack.preview({ expectNoChanges: true, refresh: true, onOutput });
     await stack.destroy({ onOutput });
