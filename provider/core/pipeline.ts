@@ -277,11 +277,4 @@ function pickInputs<S extends ResourceSpec>(spec: S, state: StateOf<S>): InputsO
 }
 
 /** 404 → undefined; any other failure propagates. The one way a hook says "gone". */
-export async function orGone<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
+export { orGone } from "../../sdk/core";
