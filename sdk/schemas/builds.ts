@@ -3,7 +3,7 @@
  * bodies are strict (a typo is refused), responses loose (fields the service adds pass through).
  */
 import { z } from "zod";
-import { IdentifierSchema } from "./common";
+import { IdentifierSchema, noDefaults, optionalAll } from "./common";
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A script tag is a UUID; the public service also writes it as 32 hex digits without dashes. */
@@ -23,11 +23,14 @@ const PatternListSchema = z.array(z.string().min(1, "must not be empty"));
 // ---------------------------------------------------------------------------------------------------
 // Triggers
 
-/** Map from variable name to `{value, is_secret}` as sent (PATCH body). */
-export const EnvVarInputSchema = z.strictObject({
+/** One environment variable's wire fields (spec A, Environment variable). */
+export const EnvVarFields = {
   value: z.string(),
   is_secret: z.boolean(),
-});
+};
+
+/** Map from variable name to `{value, is_secret}` as sent (PATCH body). */
+export const EnvVarInputSchema = z.strictObject(EnvVarFields);
 export type EnvVarInput = z.infer<typeof EnvVarInputSchema>;
 
 export const EnvVarNameSchema = z.string().min(1, "must not be empty");
@@ -43,83 +46,81 @@ export const EnvVarsPatchBodySchema = z.record(z.string(), EnvVarInputSchema).su
 export type EnvVarsPatchBody = z.infer<typeof EnvVarsPatchBodySchema>;
 
 /** As returned: a secret's value is null. */
-export const EnvVarSchema = z.looseObject({
-  value: z.string().nullable(),
-  is_secret: z.boolean(),
-});
+export const EnvVarSchema = z.looseObject({ ...EnvVarFields, value: EnvVarFields.value.nullable() });
 export type EnvVar = z.infer<typeof EnvVarSchema>;
 export const EnvVarsSchema = z.record(z.string(), EnvVarSchema);
 export type EnvVars = z.infer<typeof EnvVarsSchema>;
 
-/** The fields a trigger's owner sets (spec table, without the server's and the variables). */
-const triggerSettings = {
+/** A trigger's fields fixed at creation: the script it builds and the repository it builds from. */
+export const TriggerCreateOnlyFields = {
+  external_script_id: ScriptTagSchema,
+  repo_connection_uuid: UuidSchema,
+};
+
+/**
+ * The fields a trigger's owner sets and may change (spec A table, without the server's and the
+ * variables), with the API's own defaults: `branch_excludes: []`, `path_includes: ["*"]`,
+ * `path_excludes: []`, caching enabled.
+ */
+export const TriggerSettingsFields = {
   trigger_name: z.string().min(1, "must not be empty"),
   build_token_uuid: UuidSchema,
   build_command: z.string(),
   deploy_command: z.string().min(1, "must not be empty"),
   root_directory: z.string(),
   branch_includes: PatternListSchema.min(1, "must list at least one branch pattern"),
-  branch_excludes: PatternListSchema,
-  path_includes: PatternListSchema,
-  path_excludes: PatternListSchema,
-  build_caching_enabled: z.boolean(),
+  branch_excludes: PatternListSchema.default([]),
+  path_includes: PatternListSchema.default(["*"]),
+  path_excludes: PatternListSchema.default([]),
+  build_caching_enabled: z.boolean().default(true),
 };
 
-/**
- * Create body. Required: the ones a trigger cannot work without; the pattern lists default to
- * `branch_excludes: []`, `path_includes: ["*"]`, `path_excludes: []`, caching to enabled.
- */
-export const TriggerCreateBodySchema = z.strictObject({
-  external_script_id: ScriptTagSchema,
-  repo_connection_uuid: UuidSchema,
-  trigger_name: triggerSettings.trigger_name,
-  build_token_uuid: triggerSettings.build_token_uuid,
-  build_command: triggerSettings.build_command,
-  deploy_command: triggerSettings.deploy_command,
-  root_directory: triggerSettings.root_directory,
-  branch_includes: triggerSettings.branch_includes,
-  branch_excludes: triggerSettings.branch_excludes.optional(),
-  path_includes: triggerSettings.path_includes.optional(),
-  path_excludes: triggerSettings.path_excludes.optional(),
-  build_caching_enabled: triggerSettings.build_caching_enabled.optional(),
-});
-export type TriggerCreateBody = z.infer<typeof TriggerCreateBodySchema>;
+/** Every wire field of a trigger a program sets: the one table the bodies and the response come from. */
+export const TriggerFields = { ...TriggerCreateOnlyFields, ...TriggerSettingsFields };
 
-/** PATCH body: any subset of the settings. The script and repository connection are fixed at creation. */
-export const TriggerUpdateBodySchema = z.strictObject(triggerSettings).partial();
+/** Create body: parsing fills the API's defaults, so what is sent is what the trigger will hold. */
+export const TriggerCreateBodySchema = z.strictObject(TriggerFields);
+/** What a caller passes (defaulted fields optional). */
+export type TriggerCreateBody = z.input<typeof TriggerCreateBodySchema>;
+
+/**
+ * PATCH body: any subset of the settings, without defaults (a field left out stays as it is). The
+ * script and repository connection are fixed at creation.
+ */
+export const TriggerUpdateBodySchema = z.strictObject(noDefaults(TriggerSettingsFields)).partial();
 export type TriggerUpdateBody = z.infer<typeof TriggerUpdateBodySchema>;
+
+/** A repository connection's wire fields (spec A, Repository connection). */
+export const RepoConnectionFields = {
+  provider_type: z.string().min(1, "must not be empty"),
+  provider_account_id: z.string().min(1, "must not be empty"),
+  provider_account_name: z.string().min(1, "must not be empty"),
+  repo_id: z.string().min(1, "must not be empty"),
+  repo_name: z.string().min(1, "must not be empty"),
+};
+
+/** PUT upsert body (there is no partial update: the same fields keep one connection). */
+export const RepoConnectionBodySchema = z.strictObject(RepoConnectionFields);
+export type RepoConnectionBody = z.infer<typeof RepoConnectionBodySchema>;
+
+const Timestamp = z.string().nullable().optional();
 
 export const RepoConnectionSchema = z.looseObject({
   repo_connection_uuid: z.string(),
-  provider_type: z.string().optional(),
-  provider_account_id: z.string().optional(),
-  provider_account_name: z.string().optional(),
-  repo_id: z.string().optional(),
-  repo_name: z.string().optional(),
-  created_on: z.string().nullable().optional(),
-  modified_on: z.string().nullable().optional(),
-  deleted_on: z.string().nullable().optional(),
+  ...optionalAll(RepoConnectionFields),
+  created_on: Timestamp,
+  modified_on: Timestamp,
+  deleted_on: Timestamp,
 });
 export type RepoConnection = z.infer<typeof RepoConnectionSchema>;
 
 export const TriggerSchema = z.looseObject({
   trigger_uuid: z.string(),
-  trigger_name: z.string().optional(),
-  external_script_id: z.string().optional(),
-  repo_connection_uuid: z.string().optional(),
+  ...optionalAll(TriggerFields),
   repo_connection: RepoConnectionSchema.optional(),
-  build_token_uuid: z.string().optional(),
-  build_command: z.string().optional(),
-  deploy_command: z.string().optional(),
-  root_directory: z.string().optional(),
-  branch_includes: z.array(z.string()).optional(),
-  branch_excludes: z.array(z.string()).optional(),
-  path_includes: z.array(z.string()).optional(),
-  path_excludes: z.array(z.string()).optional(),
-  build_caching_enabled: z.boolean().optional(),
   environment_variables: EnvVarsSchema.optional(),
-  created_on: z.string().nullable().optional(),
-  modified_on: z.string().nullable().optional(),
+  created_on: Timestamp,
+  modified_on: Timestamp,
 });
 export type Trigger = z.infer<typeof TriggerSchema>;
 
@@ -180,8 +181,6 @@ export const BuildTriggerMetadataSchema = z.looseObject({
   repo_name: z.string().optional(),
 });
 
-const Timestamp = z.string().nullable().optional();
-
 /** Status and outcome stay plain strings so a value the service adds later does not break a client. */
 export const BuildSchema = z.looseObject({
   build_uuid: z.string(),
@@ -220,16 +219,6 @@ export const BuildTokenSchema = z.looseObject({
   build_token_name: z.string().optional(),
 });
 export type BuildToken = z.infer<typeof BuildTokenSchema>;
-
-const NonEmpty = z.string().min(1, "must not be empty");
-export const RepoConnectionBodySchema = z.strictObject({
-  provider_type: NonEmpty,
-  provider_account_id: NonEmpty,
-  provider_account_name: NonEmpty,
-  repo_id: NonEmpty,
-  repo_name: NonEmpty,
-});
-export type RepoConnectionBody = z.infer<typeof RepoConnectionBodySchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // Scripts, versions, deployments

@@ -45,3 +45,36 @@ export function strictShape<T extends z.core.$ZodLooseShape>(shape: T) {
           : "must be an object",
   });
 }
+
+// ---- field tables: one plain object of zod types per managed object, from which the create body,
+// the update body and the response are derived ----
+
+type FieldTable = Record<string, z.core.$ZodType>;
+
+/** Each field with its `.default()` removed (the inner type); other fields as they are. */
+export type NoDefaults<S extends FieldTable> = {
+  [K in keyof S]: S[K] extends z.ZodDefault<infer Inner> ? Inner : S[K];
+};
+
+/**
+ * The table without its defaults. An update body needs this: zod keeps an inner `.default()` under
+ * `.partial()` and `.optional()`, so a PATCH parsed from `{}` would otherwise come out carrying every
+ * default and reset the fields it meant to leave alone.
+ */
+export function noDefaults<S extends FieldTable>(fields: S): NoDefaults<S> {
+  const out: FieldTable = {};
+  for (const [key, type] of Object.entries(fields))
+    out[key] = type instanceof z.ZodDefault ? type.unwrap() : type;
+  // Object.entries forgets which key holds which type; the loop unwraps exactly what NoDefaults does.
+  return out as NoDefaults<S>;
+}
+
+/** Every field optional and without its default: the shape of a tolerant response or a partial body. */
+export type OptionalAll<S extends FieldTable> = { [K in keyof S]: z.ZodOptional<NoDefaults<S>[K]> };
+
+export function optionalAll<S extends FieldTable>(fields: S): OptionalAll<S> {
+  const out: FieldTable = {};
+  for (const [key, type] of Object.entries(noDefaults(fields))) out[key] = z.optional(type);
+  // As in noDefaults: the keys are the table's, each wrapped the way OptionalAll says.
+  return out as OptionalAll<S>;
+}

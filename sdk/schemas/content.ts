@@ -4,7 +4,7 @@
  * rule of the spec and public-api-notes; responses are loose so fields the service adds pass through.
  */
 import { z } from "zod";
-import { IdentifierSchema } from "./common";
+import { IdentifierSchema, optionalAll } from "./common";
 
 /** The only phase this area uses: configuration rules. */
 export const CONFIG_PHASE = "http_config_settings";
@@ -56,9 +56,13 @@ export type Zone = z.infer<typeof ZoneSchema>;
 export const ContentConverterValueSchema = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
 export type ContentConverterValue = z.infer<typeof ContentConverterValueSchema>;
 
-export const PatchZoneSettingRequestSchema = z.strictObject({ value: ContentConverterValueSchema });
+/** The zone setting's one field a program sets. */
+export const ZoneSettingFields = { value: ContentConverterValueSchema };
+
+export const PatchZoneSettingRequestSchema = z.strictObject(ZoneSettingFields);
 export type PatchZoneSettingRequest = z.infer<typeof PatchZoneSettingRequestSchema>;
 
+/** As returned; `value` stays any string so a value the service adds later is reported, not refused. */
 export const ZoneSettingSchema = z.looseObject({
   id: z.string(),
   value: z.string(),
@@ -73,7 +77,8 @@ export const MAX_EXPRESSION_LENGTH = 4096;
 export const MAX_DESCRIPTION_LENGTH = 500;
 export const MAX_REF_LENGTH = 64;
 
-export const ConfigRuleRequestSchema = z.strictObject({
+/** A configuration rule's wire fields a program sets (spec C; public-api-notes). */
+export const ConfigRuleFields = {
   /** A server-assigned rule id from an earlier read: keeps that rule's identity. */
   id: z.string().min(1, "must not be empty").max(32, "must be at most 32 characters").optional(),
   /** Caller-chosen identity kept across updates (public-api-notes). */
@@ -100,7 +105,9 @@ export const ConfigRuleRequestSchema = z.strictObject({
     .max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`)
     .optional(),
   enabled: z.boolean({ error: "must be a boolean" }).optional(),
-});
+};
+
+export const ConfigRuleRequestSchema = z.strictObject(ConfigRuleFields);
 export type ConfigRuleRequest = z.infer<typeof ConfigRuleRequestSchema>;
 
 export const PutConfigRulesetRequestSchema = z
@@ -131,15 +138,17 @@ export const PutConfigRulesetRequestSchema = z
   });
 export type PutConfigRulesetRequest = z.infer<typeof PutConfigRulesetRequestSchema>;
 
+/**
+ * As returned: the set fields, plus the server's. `action` and `action_parameters` are looser than in a
+ * request, since a ruleset shared with other tools may hold rules this package would not write.
+ */
 export const ConfigRuleSchema = z.looseObject({
+  ...optionalAll(ConfigRuleFields),
   id: z.string(),
-  ref: z.string().optional(),
   version: z.string(),
   expression: z.string(),
   action: z.string(),
   action_parameters: z.looseObject({ content_converter: z.boolean().optional() }).optional(),
-  description: z.string().optional(),
-  enabled: z.boolean().optional(),
   last_updated: z.string(),
 });
 export type ConfigRule = z.infer<typeof ConfigRuleSchema>;

@@ -12,7 +12,7 @@
  *   `username` and `auth_method`, then `password` for PASSWORD or `private_key` for KEY.
  */
 import { z } from "zod";
-import { IdentifierSchema, strictShape } from "./common";
+import { IdentifierSchema, noDefaults, strictShape } from "./common";
 
 // ---- small builders whose messages say the rule ----
 
@@ -201,7 +201,8 @@ export const RecordingConfigSchema = strictShape({
 
 // ---- meeting bodies ----
 
-const meetingFields = {
+/** A meeting's wire fields a program sets; the API defaults none of them in a way the spec states. */
+export const MeetingFields = {
   title: str().optional(),
   live_stream_on_start: bool().optional(),
   persist_chat: bool().optional(),
@@ -242,7 +243,7 @@ export function meetingRuleIssues(m: {
 }
 
 /** POST body: every field optional; `{}` is a valid meeting. */
-export const MeetingCreateSchema = strictShape(meetingFields).superRefine((m, ctx) => {
+export const MeetingCreateSchema = strictShape(MeetingFields).superRefine((m, ctx) => {
   for (const issue of meetingRuleIssues(m)) ctx.addIssue({ code: "custom", ...issue });
 });
 export type MeetingCreate = z.infer<typeof MeetingCreateSchema>;
@@ -253,7 +254,7 @@ export type MeetingCreate = z.infer<typeof MeetingCreateSchema>;
  * names both fields; otherwise the server checks it on the merged meeting.
  */
 export const MeetingUpdateSchema = strictShape({
-  ...meetingFields,
+  ...noDefaults(MeetingFields),
   status: oneOf(MEETING_STATUSES).optional(),
 }).superRefine((m, ctx) => {
   if (m.summarize_on_end === true && m.transcribe_on_end !== undefined) {
@@ -327,7 +328,11 @@ export const AiConfigOutSchema = z.looseObject({
 });
 export type AiConfigOut = z.infer<typeof AiConfigOutSchema>;
 
-/** A meeting as returned in `data`; loose, so fields the service adds pass through. */
+/**
+ * A meeting as returned in `data`; loose, so fields the service adds pass through. Written out rather
+ * than derived from MeetingFields: every field may come back null, and the nested objects lack the
+ * write-only storage fields and the request's cross-field rules.
+ */
 export const MeetingSchema = z.looseObject({
   id: z.string(),
   created_at: z.string(),

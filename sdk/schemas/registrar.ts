@@ -5,7 +5,7 @@
  */
 import { domainToASCII } from "node:url";
 import { z } from "zod";
-import { DateTimeSchema } from "./common";
+import { DateTimeSchema, noDefaults } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // Small builders so every message states the rule it enforces.
@@ -236,32 +236,35 @@ export const YearsSchema = z
 /** One account holds at most this many domains (public-api-notes, Registrar). */
 export const MAX_DOMAINS_PER_ACCOUNT = 500;
 
-/** POST …/registrar/registrations (body per public-api-notes). */
-export const RegistrationCreateSchema = strict({
+/** A registration's wire fields a program sets (public-api-notes), with the API's defaults. */
+export const RegistrationFields = {
   domain_name: DomainNameSchema,
-  /** Defaults to the extension's minimum. */
+  /** Defaults to the extension's minimum, which only the server knows: no default here. */
   years: YearsSchema.optional(),
-  /** Defaults to false. */
-  auto_renew: bool().optional(),
-  /** Defaults to "redaction". */
-  privacy_mode: oneOf(PRIVACY_MODES).optional(),
+  auto_renew: bool().default(false),
+  privacy_mode: oneOf(PRIVACY_MODES).default("redaction"),
   contacts: ContactsSchema.optional(),
   contact_extensions: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
   acknowledgements: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
-});
+};
+const RegistrationSettable = noDefaults(RegistrationFields);
+
+/** POST …/registrar/registrations: parsing fills `auto_renew: false` and `privacy_mode: "redaction"`. */
+export const RegistrationCreateSchema = strict(RegistrationFields);
 export type RegistrationCreate = z.input<typeof RegistrationCreateSchema>;
 
-/** PATCH …/registrations/{domain_name}: only `auto_renew` can change (public-api-notes). */
-export const RegistrationUpdateSchema = strict({ auto_renew: bool() });
+/** PATCH …/registrations/{domain_name}: only `auto_renew` can change (public-api-notes), so it is required. */
+export const RegistrationUpdateSchema = strict({ auto_renew: RegistrationSettable.auto_renew });
 export type RegistrationUpdate = z.infer<typeof RegistrationUpdateSchema>;
 
+/** As returned; the name is the server's canonical form, so it is not normalized again. */
 export const RegistrationSchema = z.looseObject({
   domain_name: z.string(),
-  auto_renew: z.boolean(),
+  auto_renew: RegistrationSettable.auto_renew,
   created_at: DateTimeSchema,
   expires_at: DateTimeSchema.nullable(),
   locked: z.boolean(),
-  privacy_mode: z.enum(PRIVACY_MODES),
+  privacy_mode: RegistrationSettable.privacy_mode,
   status: z.enum(REGISTRATION_STATUSES),
 });
 export type Registration = z.infer<typeof RegistrationSchema>;

@@ -4,6 +4,7 @@
  * bounds are our documented choices (docs/areas/search.md, Assumptions).
  */
 import { z } from "zod";
+import { noDefaults } from "./common";
 
 /** Instance ids and namespace names: lowercase letters, digits, `-`, `_` (public-api-notes); 1-32 chars (ours). */
 export const SEARCH_NAME_PATTERN = /^[a-z0-9_-]+$/;
@@ -203,14 +204,20 @@ export const SEARCH_INSTANCE_DEFAULTS = {
   paused: false,
 } as const;
 
-export const InstanceSettingsSchema = strict({ ...immutableSettingsShape, ...mutableSettingsShape });
+/** Every setting of an instance, fixed or not. */
+const settingsFields = { ...immutableSettingsShape, ...mutableSettingsShape };
+
+/**
+ * A search instance's wire fields a program sets. None carries a zod default: the server applies
+ * SEARCH_INSTANCE_DEFAULTS on create and on every PUT (which replaces), so leaving a field out is
+ * already the way to ask for its default.
+ */
+export const SearchInstanceFields = { id: SearchInstanceIdSchema, ...settingsFields };
+
+export const InstanceSettingsSchema = strict(noDefaults(settingsFields));
 export type InstanceSettings = z.infer<typeof InstanceSettingsSchema>;
 
-export const CreateInstanceBodySchema = strict({
-  id: SearchInstanceIdSchema,
-  ...immutableSettingsShape,
-  ...mutableSettingsShape,
-}).superRefine((body, ctx) => {
+export const CreateInstanceBodySchema = strict(SearchInstanceFields).superRefine((body, ctx) => {
   for (const issue of settingsIssues(body)) ctx.addIssue({ code: "custom", ...issue });
 });
 export type CreateInstanceBody = z.infer<typeof CreateInstanceBodySchema>;
@@ -219,10 +226,7 @@ export type CreateInstanceBody = z.infer<typeof CreateInstanceBodySchema>;
  * PUT replaces the mutable settings. `type` and `source` may be repeated (so a read-modify-write
  * works) but the server refuses a different value: they are fixed at create.
  */
-export const UpdateInstanceBodySchema = strict({
-  ...immutableSettingsShape,
-  ...mutableSettingsShape,
-}).superRefine((body, ctx) => {
+export const UpdateInstanceBodySchema = strict(noDefaults(settingsFields)).superRefine((body, ctx) => {
   // An update may repeat `source` alone; the server checks the rules again on the merged settings.
   for (const issue of settingsIssues(body, { requireType: false }))
     ctx.addIssue({ code: "custom", ...issue });
@@ -248,6 +252,8 @@ export const SearchListQuerySchema = z.looseObject({
 });
 
 // ---- responses: tolerant, unknown fields pass through ----
+// Written out rather than derived from SearchInstanceFields: enums stay strings and nested objects
+// stay open, so a value or key the service adds later is reported rather than refused.
 
 export const SearchInstanceSchema = z.looseObject({
   id: z.string(),
