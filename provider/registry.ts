@@ -13,7 +13,7 @@ const LOADERS: Record<ResourceKind, () => AnyHandler> = {
   ZoneContentConverter: () => require("./resources/zone-content-converter").handler,
   ConfigRule: () => require("./resources/config-rule").handler,
   MeetingTemplate: () => require("./resources/meeting-template").handler,
-  DomainRegistration: () => require("./resources/domain-registration").handler,
+  DomainRegistration: () => require("./resources/domain-registration/handler").handler,
   SearchInstance: () => require("./resources/search-instance").handler,
 };
 

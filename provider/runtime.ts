@@ -13,7 +13,7 @@ import { isRecord } from "./core/values";
 import { PartialCreateError } from "./errors";
 import { KeyedQueue } from "./keyed-queue";
 import { handlerFor } from "./registry";
-import type { HandlerContext, ProviderConfig } from "./types";
+import { DEFAULT_WAITS, type HandlerContext, type ProviderConfig } from "./types";
 
 export const PROVIDER_KEY = "__provider";
 
@@ -63,6 +63,7 @@ export function openSession(
       console.error(message);
     },
     serialize: (key, fn) => queue.run(key, fn),
+    waits: DEFAULT_WAITS,
   };
   return { config, context, close: async () => api?.close() };
 }

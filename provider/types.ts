@@ -4,6 +4,7 @@
  * reaches stacks that already exist and nothing below is ever serialized into state.
  */
 import type { AccountApi } from "../sdk";
+import type { Clock } from "../sdk/core";
 
 /** Provider configuration: Pulumi config `account-api:*`, with environment fallbacks. */
 export interface ProviderConfig {
@@ -11,6 +12,24 @@ export interface ProviderConfig {
   accountId?: string;
   baseUrl?: string;
 }
+
+/** How long a handler waits for the service's asynchronous work (a registration workflow), and how it polls. */
+export interface Waits {
+  /** Give up waiting after this long (what was made is then recorded, and the next `up` goes on). */
+  readonly deadlineMs: number;
+  /** First pause between polls; it doubles up to `maxPollIntervalMs`. */
+  readonly pollIntervalMs: number;
+  readonly maxPollIntervalMs: number;
+  /** The clock the waits run on; the system's when absent. Tests pass the emulator's manual clock. */
+  readonly clock?: Clock;
+}
+
+/** The session's waits unless it sets others. */
+export const DEFAULT_WAITS: Waits = Object.freeze({
+  deadlineMs: 15 * 60_000,
+  pollIntervalMs: 1_000,
+  maxPollIntervalMs: 15_000,
+});
 
 export interface HandlerContext {
   /** The sdk, created once per provider process from the configuration. */
@@ -21,6 +40,8 @@ export interface HandlerContext {
   log(message: string): void;
   /** Runs `fn` after every earlier call with the same key in this provider process has settled. */
   serialize<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** How long to wait for asynchronous work; DEFAULT_WAITS when absent. */
+  readonly waits?: Waits;
 }
 
 export interface CheckFailure {

@@ -1,9 +1,26 @@
 /** A HandlerContext over an emulator fixture, to drive resource handlers directly in tests. */
 import { KeyedQueue } from "../../provider/keyed-queue";
-import type { HandlerContext } from "../../provider/types";
+import { DEFAULT_WAITS, type HandlerContext, type Waits } from "../../provider/types";
+import type { Clock } from "../../sdk/core";
 import type { EmulatorFixture } from "./emulator";
 
-export function providerContext(fx: EmulatorFixture, logs: string[] = []): HandlerContext {
+/** The emulator's manual clock as a wait's clock: a pause advances it instead of sleeping. */
+export function manualClock(fx: EmulatorFixture): Clock {
+  return {
+    now: () => fx.clock.now(),
+    sleep: async (ms) => fx.clock.advance(ms),
+  };
+}
+
+/**
+ * `waits` overrides the session's waits (a shorter deadline); they run on the emulator's manual
+ * clock unless `waits.clock` says otherwise.
+ */
+export function providerContext(
+  fx: EmulatorFixture,
+  logs: string[] = [],
+  waits: Partial<Waits> = {},
+): HandlerContext {
   const api = fx.client();
   const queue = new KeyedQueue();
   return {
@@ -13,6 +30,7 @@ export function providerContext(fx: EmulatorFixture, logs: string[] = []): Handl
       logs.push(message);
     },
     serialize: (key, fn) => queue.run(key, fn),
+    waits: { ...DEFAULT_WAITS, clock: manualClock(fx), ...waits },
   };
 }
 

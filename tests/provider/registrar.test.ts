@@ -1,127 +1,249 @@
 import { strict as assert } from "node:assert";
 import { REGISTRANT } from "../helpers/registrar";
+import { toWire } from "../../provider/core/define";
+import { UNKNOWN } from "../../provider/core/values";
 import { PartialCreateError } from "../../provider/errors";
 import { runCheckDomain, runQuoteDomain, runSearchDomains } from "../../provider/functions/registrar";
-import { UNKNOWN } from "../../provider/inputs";
-import {
-  checkInputs,
-  handler,
-  planDiff,
-  priceFor,
-  priceGuard,
-  registrationWaits,
-  withDefaults,
-  type DomainRegistrationInputs,
-  type DomainRegistrationOutputs,
+import * as dr from "../../provider/resources/domain-registration";
+import type {
+  DomainRegistrationInputs,
+  DomainRegistrationOutputs,
 } from "../../provider/resources/domain-registration";
+import { handlerFor } from "../../provider/registry";
 import type { HandlerContext } from "../../provider/types";
 import { collect } from "../../sdk";
+import type { Registration } from "../../sdk/registrar";
 import { useEmulator } from "../helpers/emulator";
-import { providerContext } from "../helpers/provider-context";
+import { offlineContext as offline, providerContext } from "../helpers/provider-context";
 
-function inputs(extra: Record<string, unknown>): DomainRegistrationInputs {
-  return withDefaults(extra);
+const { handler } = dr;
+
+/** Rejects with a message (the runtime prefixes kind and operation to it) matching `re`. */
+async function rejectsWith(p: Promise<unknown>, re: RegExp): Promise<void> {
+  await assert.rejects(p, (e: Error) => {
+    assert.match(e.message, re);
+    return true;
+  });
 }
 
-describe("DomainRegistration: check, diff and the price guard (no engine)", () => {
-  it("fills defaults and normalizes the domain name, so stored inputs are stable", () => {
-    assert.deepEqual(withDefaults({ domainName: "Bücher.DE" }), {
+/** Checked inputs (defaults filled, the name normalized); check sends no request. */
+async function checked(raw: Record<string, unknown>): Promise<DomainRegistrationInputs> {
+  const r = await handler.check(undefined, raw, offline);
+  assert.deepEqual(r.failures ?? [], [], JSON.stringify(raw));
+  assert.ok(r.inputs);
+  return r.inputs;
+}
+
+const LIVE: Registration = {
+  domain_name: "a.com",
+  auto_renew: false,
+  created_at: "2026-01-01T00:00:00.000Z",
+  expires_at: "2028-01-01T00:00:00.000Z",
+  locked: true,
+  privacy_mode: "redaction",
+  status: "active",
+};
+
+describe("DomainRegistration: hooks (tables, no engine)", () => {
+  it("registers the handler under its kind, with the drift outputs the drift command reads", () => {
+    assert.equal(handlerFor("DomainRegistration"), handler);
+    assert.deepEqual(handler.driftOutputs, ["status", "locked", "expiresAt"]);
+  });
+
+  it("rules: years with maxCost, importId equal to domainName, unknowns wait", () => {
+    const known = () => true;
+    const table: [Partial<DomainRegistrationInputs>, string[]][] = [
+      [{ domainName: "a.com" }, []],
+      [{ domainName: "a.com", years: 1, maxCost: { amount: "1", currency: "USD" } }, []],
+      [{ domainName: "a.com", maxCost: { amount: "1", currency: "USD" } }, ["years"]],
+      [{ domainName: "a.com", importId: "a.com" }, []],
+      [{ domainName: "a.com", importId: "b.com" }, ["importId"]],
+    ];
+    for (const [i, fields] of table) {
+      const inputs = {
+        autoRenew: false,
+        privacyMode: "redaction" as const,
+        ...i,
+        domainName: i.domainName ?? "",
+      };
+      assert.deepEqual(
+        dr.rules(inputs, known).map((x) => x.field),
+        fields,
+        JSON.stringify(i),
+      );
+    }
+    const unknownImport = {
+      domainName: "a.com",
+      importId: UNKNOWN,
+      autoRenew: false,
+      privacyMode: "off" as const,
+    };
+    assert.deepEqual(
+      dr.rules(unknownImport, (k) => k !== "importId"),
+      [],
+    );
+  });
+
+  it("prices exactly and guards the price in its currency", () => {
+    const price = dr.priceFor({ currency: "USD", registrationCost: "10.44", renewalCost: "10.44" }, 10);
+    assert.equal(price.total, "104.40");
+    const table: [{ amount: string; currency: string }, RegExp | undefined][] = [
+      [{ amount: "104.40", currency: "USD" }, undefined],
+      [{ amount: "104.4", currency: "USD" }, undefined],
+      [{ amount: "1000", currency: "USD" }, undefined],
+      [
+        { amount: "104.39", currency: "USD" },
+        /^registering a\.com for 10 year\(s\) costs 104\.40 USD \(10\.44 the first year, 10\.44 each further year\), above maxCost 104\.39 USD$/,
+      ],
+      [{ amount: "500", currency: "EUR" }, /^a\.com is priced in USD, not EUR; refusing to register$/],
+    ];
+    for (const [maxCost, rule] of table) {
+      const issue = dr.priceGuard(price, maxCost, "a.com");
+      if (!rule) assert.equal(issue, undefined, JSON.stringify(maxCost));
+      else {
+        assert.equal(issue?.field, "maxCost");
+        assert.match(issue.rule, rule);
+      }
+    }
+  });
+
+  it("reads the term, the outputs beyond the table and a privacyMode the API cannot change", () => {
+    assert.equal(dr.termOf(LIVE), 2);
+    assert.equal(dr.termOf({ ...LIVE, expires_at: null }), undefined);
+    assert.deepEqual(dr.outputs(LIVE), { expiresAt: "2028-01-01T00:00:00.000Z" });
+    const price = dr.priceFor({ currency: "USD", registrationCost: "1", renewalCost: "2" }, 2);
+    assert.deepEqual(dr.outputs({ ...LIVE, expires_at: null, pendingAction: "Verify.", price }), {
+      pendingAction: "Verify.",
+      price,
+    });
+    assert.equal(dr.privacyIssue(LIVE, "redaction"), undefined);
+    assert.equal(dr.privacyIssue(LIVE, "off")?.field, "privacyMode");
+    assert.match(
+      dr.privacyIssue(LIVE, "off")!.rule,
+      /^a\.com has privacy_mode "redaction"; it cannot be changed to "off" through this API/,
+    );
+  });
+});
+
+describe("DomainRegistration: check and diff (no request)", () => {
+  it("fills defaults and normalizes the domain name, so stored inputs are stable", async () => {
+    assert.deepEqual(await checked({ domainName: "Bücher.DE" }), {
       domainName: "xn--bcher-kva.de",
       autoRenew: false,
       privacyMode: "redaction",
     });
-    assert.deepEqual(withDefaults({ domainName: UNKNOWN }).domainName, UNKNOWN);
+    assert.deepEqual(
+      (await checked({ domainName: "A.com", importId: "a.COM." })).importId,
+      "a.com",
+      "importId is normalized like domainName",
+    );
+    const later = await handler.check(undefined, { domainName: UNKNOWN, years: UNKNOWN }, offline);
+    assert.deepEqual(later.failures, [], "unknowns wait for the real run");
   });
 
-  it("names the input and the rule for every invalid field", () => {
-    const cases: [Record<string, unknown>, string, RegExp][] = [
-      [{ domainName: "no_dots" }, "domainName", /^domainName: must be a fully qualified domain name/],
-      [{ domainName: "a.com", years: 11 }, "years", /^years: must be between 1 and 10$/],
-      [
-        { domainName: "a.com", privacyMode: "on" },
-        "privacyMode",
-        /^privacyMode: must be one of "off", "redaction"$/,
-      ],
-      [
-        { domainName: "a.com", contacts: { registrant: { ...REGISTRANT, firstName: "x".repeat(61) } } },
-        "contacts.registrant.firstName",
-        /^contacts\.registrant\.firstName: must be at most 60 characters$/,
-      ],
-      [
-        { domainName: "a.com", contacts: { registrant: { ...REGISTRANT, phone: "1".repeat(21) } } },
-        "contacts.registrant.phone",
-        /must be at most 20 characters$/,
-      ],
-      [
-        { domainName: "a.com", years: 1, maxCost: { amount: "ten", currency: "USD" } },
-        "maxCost.amount",
-        /decimal string/,
-      ],
-      [
-        { domainName: "a.com", years: 1, maxCost: { amount: "10", currency: "usd" } },
-        "maxCost.currency",
-        /ISO 4217/,
-      ],
-      [
-        { domainName: "a.com", maxCost: { amount: "10", currency: "USD" } },
-        "years",
-        /^years: is required with maxCost/,
-      ],
-      [{ domainName: "a.com", importId: "b.com" }, "importId", /^importId: must equal domainName/],
-    ];
-    for (const [news, property, reason] of cases) {
-      const failures = checkInputs(news);
-      assert.ok(
-        failures.some((f) => f.property === property && reason.test(f.reason)),
-        `${JSON.stringify(news)} → ${JSON.stringify(failures)}`,
-      );
-    }
-    assert.deepEqual(
-      checkInputs({ domainName: "ok.com", years: 2, contacts: { registrant: REGISTRANT } }),
-      [],
+  it("names the input and the rule of every invalid field, all at once, before any request", async () => {
+    const r = await handler.check(
+      undefined,
+      {
+        domainName: "no_dots",
+        years: 11,
+        privacyMode: "on",
+        contacts: {
+          registrant: { ...REGISTRANT, firstName: "x".repeat(61), phone: "1".repeat(21), fox: "" },
+        },
+        maxCost: { amount: "ten", currency: "usd" },
+        accountId: "x".repeat(33),
+        registrar: "other",
+      },
+      offline,
     );
+    const reasons = (r.failures ?? []).map((f) => f.reason);
+    const expected: [string, RegExp][] = [
+      ["domainName", /^domainName: must be a fully qualified domain name/],
+      ["years", /^years: must be between 1 and 10$/],
+      ["privacyMode", /^privacyMode: must be one of "off", "redaction"$/],
+      ["contacts", /^contacts\.registrant\.firstName: must be at most 60 characters$/],
+      ["contacts", /^contacts\.registrant\.phone: must be at most 20 characters$/],
+      ["contacts", /^contacts\.registrant\.fox: is not a known field$/],
+      ["maxCost", /^maxCost\.amount: must be a non-negative decimal string$/],
+      ["maxCost", /^maxCost\.currency: must be a three-letter ISO 4217 code such as USD$/],
+      ["accountId", /^accountId: must be at most 32 characters$/],
+      ["registrar", /^registrar: is not a known field$/],
+    ];
+    for (const [property, reason] of expected)
+      assert.ok(
+        (r.failures ?? []).some((f) => f.property === property && reason.test(f.reason)),
+        `${reason} in ${JSON.stringify(reasons)}`,
+      );
+    assert.equal(reasons.length, expected.length, JSON.stringify(reasons));
+
+    const cross = await handler.check(
+      undefined,
+      { domainName: "a.com", importId: "b.com", maxCost: { amount: "10", currency: "USD" } },
+      offline,
+    );
+    assert.deepEqual((cross.failures ?? []).map((f) => f.reason).sort(), [
+      "importId: must equal domainName (a registration's id is its domain name)",
+      "years: is required with maxCost (the guard prices a number of years; the service's default depends on the extension)",
+    ]);
     assert.deepEqual(
-      checkInputs({ domainName: UNKNOWN, years: UNKNOWN }),
+      (await handler.check(undefined, { domainName: UNKNOWN, years: UNKNOWN, importId: "b.com" }, offline))
+        .failures,
       [],
       "unknowns wait for the real run",
     );
   });
 
-  it("replaces on a new domain or account, updates autoRenew/privacyMode, ignores create-only inputs", () => {
-    const olds = {
-      ...inputs({ domainName: "a.com", years: 1, contacts: { registrant: REGISTRANT } }),
+  it("sends contacts and the free-form maps in the API's naming", async () => {
+    const { firstName: _first, lastName: _last, ...sameNamed } = REGISTRANT;
+    const i = await checked({
+      domainName: "contacts.com",
+      contacts: { registrant: REGISTRANT },
+      contactExtensions: { someKey: "v" },
+      maxCost: { amount: "1", currency: "USD" },
+      years: 1,
+    });
+    assert.deepEqual(toWire(dr.DomainRegistrationSpec, i), {
+      domain_name: "contacts.com",
+      years: 1,
+      auto_renew: false,
+      privacy_mode: "redaction",
+      contacts: { registrant: { ...sameNamed, first_name: "Ada", last_name: "Lovelace" } },
+      contact_extensions: { someKey: "v" },
+    });
+  });
+
+  it("replaces on a new domain or account, updates autoRenew/privacyMode, ignores create-only inputs", async () => {
+    const base = await checked({ domainName: "a.com", years: 1, contacts: { registrant: REGISTRANT } });
+    const olds: DomainRegistrationOutputs = {
+      ...base,
       status: "active",
       locked: true,
       createdAt: "2026-01-01T00:00:00.000Z",
-    } as DomainRegistrationOutputs;
-    const table: [Record<string, unknown>, string[], string[]][] = [
-      [{}, [], []],
-      [{ domainName: "b.com" }, ["domainName"], ["domainName"]],
-      [{ accountId: "other" }, ["accountId"], ["accountId"]],
-      [{ autoRenew: true }, ["autoRenew"], []],
-      [{ privacyMode: "off" }, ["privacyMode"], []],
+    };
+    const table: [Partial<DomainRegistrationInputs>, boolean, string[]][] = [
+      [{}, false, []],
+      [{ domainName: "b.com" }, true, ["domainName"]],
+      [{ accountId: "other" }, true, ["accountId"]],
+      [{ autoRenew: true }, true, []],
+      [{ privacyMode: "off" }, true, []],
       [
-        { years: 5, contacts: undefined, maxCost: { amount: "1", currency: "USD" }, importId: "a.com" },
-        [],
+        {
+          years: 5,
+          contacts: undefined,
+          maxCost: { amount: "1", currency: "USD" },
+          importId: "a.com",
+          contactExtensions: { x: 1 },
+          acknowledgements: { y: true },
+        },
+        false,
         [],
       ],
     ];
     for (const [change, changes, replaces] of table) {
-      const news = { ...olds, ...change } as DomainRegistrationInputs;
-      assert.deepEqual(planDiff(olds, news), { changes, replaces }, JSON.stringify(change));
+      const d = await handler.diff("a.com", olds, { ...base, ...change }, offline);
+      assert.deepEqual(d, { changes, replaces, deleteBeforeReplace: false }, JSON.stringify(change));
     }
-  });
-
-  it("guards the price exactly, in its currency", () => {
-    const price = priceFor({ currency: "USD", registrationCost: "10.44", renewalCost: "10.44" }, 10);
-    assert.equal(price.total, "104.40");
-    assert.equal(priceGuard(price, { amount: "104.40", currency: "USD" }, "a.com"), undefined);
-    assert.equal(priceGuard(price, { amount: "104.4", currency: "USD" }, "a.com"), undefined);
-    assert.equal(
-      priceGuard(price, { amount: "104.39", currency: "USD" }, "a.com"),
-      "maxCost: registering a.com for 10 year(s) costs 104.40 USD (10.44 the first year, 10.44 each further year), above maxCost 104.39 USD",
-    );
-    assert.match(priceGuard(price, { amount: "500", currency: "EUR" }, "a.com")!, /priced in USD, not EUR/);
   });
 });
 
@@ -129,18 +251,10 @@ describe("DomainRegistration handler against the emulator", () => {
   const fx = useEmulator();
   let ctx: HandlerContext;
   let logs: string[];
-  const saved = { ...registrationWaits };
 
   beforeEach(() => {
     logs = [];
     ctx = providerContext(fx, logs);
-    registrationWaits.sleep = async (ms) => fx.clock.advance(ms);
-    registrationWaits.now = () => fx.clock.now();
-  });
-  afterEach(() => {
-    Object.assign(registrationWaits, saved);
-    delete registrationWaits.sleep;
-    delete registrationWaits.now;
   });
 
   async function control(method: string, path: string, body?: unknown): Promise<void> {
@@ -152,9 +266,12 @@ describe("DomainRegistration handler against the emulator", () => {
     return (await collect(fx.api.registrar.listRegistrations())).map((r) => r.domain_name);
   }
 
+  const posts = (): number =>
+    fx.em.requestLog.filter((e) => e.method === "POST" && e.url.endsWith("/registrations")).length;
+
   it("checks, prices and registers, recording status, expiry and the price", async () => {
     const { id, outs } = await handler.create(
-      inputs({ domainName: "Fresh.com", years: 2, maxCost: { amount: "25.00", currency: "USD" } }),
+      await checked({ domainName: "Fresh.com", years: 2, maxCost: { amount: "25.00", currency: "USD" } }),
       ctx,
     );
     assert.equal(id, "fresh.com");
@@ -174,7 +291,7 @@ describe("DomainRegistration handler against the emulator", () => {
   });
 
   it("records the price of the term the service chose when years is left out", async () => {
-    const { outs } = await handler.create(inputs({ domainName: "term.ai" }), ctx);
+    const { outs } = await handler.create(await checked({ domainName: "term.ai" }), ctx);
     assert.deepEqual([outs.price?.years, outs.price?.total], [2, "160.00"]);
   });
 
@@ -182,37 +299,35 @@ describe("DomainRegistration handler against the emulator", () => {
     const cases: [string, RegExp][] = [
       [
         "premium-shoes.com",
-        /domainName: premium-shoes\.com: cannot be registered \(domain_premium\): premium registration/,
+        /^domainName: premium-shoes\.com: cannot be registered \(domain_premium\): premium registration/,
       ],
-      ["stale-shoes.com", /cannot be registered \(domain_unavailable\)$/],
+      ["stale-shoes.com", /^domainName: stale-shoes\.com: cannot be registered \(domain_unavailable\)$/],
       ["shoes.uk", /cannot be registered \(extension_not_supported_via_api\)$/],
     ];
     for (const [domainName, message] of cases) {
-      await assert.rejects(() => handler.create(inputs({ domainName }), ctx), message);
+      await rejectsWith(handler.create(await checked({ domainName }), ctx), message);
     }
     assert.deepEqual(await registered(), []);
   });
 
   it("refuses above maxCost or in another currency before registering", async () => {
-    await assert.rejects(
-      () =>
-        handler.create(
-          inputs({ domainName: "pricey.io", years: 3, maxCost: { amount: "138.50", currency: "USD" } }),
-          ctx,
-        ),
-      /costs 138\.51 USD .* above maxCost 138\.50 USD/,
+    await rejectsWith(
+      handler.create(
+        await checked({ domainName: "pricey.io", years: 3, maxCost: { amount: "138.50", currency: "USD" } }),
+        ctx,
+      ),
+      /^maxCost: registering pricey\.io for 3 year\(s\) costs 138\.51 USD .* above maxCost 138\.50 USD$/,
     );
-    await assert.rejects(
-      () =>
-        handler.create(
-          inputs({ domainName: "euro.eu", years: 1, maxCost: { amount: "100", currency: "USD" } }),
-          ctx,
-        ),
-      /priced in EUR, not USD/,
+    await rejectsWith(
+      handler.create(
+        await checked({ domainName: "euro.eu", years: 1, maxCost: { amount: "100", currency: "USD" } }),
+        ctx,
+      ),
+      /^maxCost: euro\.eu is priced in EUR, not USD; refusing to register$/,
     );
     assert.deepEqual(await registered(), []);
     const ok = await handler.create(
-      inputs({ domainName: "pricey.io", years: 3, maxCost: { amount: "138.51", currency: "USD" } }),
+      await checked({ domainName: "pricey.io", years: 3, maxCost: { amount: "138.51", currency: "USD" } }),
       ctx,
     );
     assert.equal(ok.outs.price?.total, "138.51");
@@ -221,45 +336,52 @@ describe("DomainRegistration handler against the emulator", () => {
   it("never registers a domain twice: it says how to adopt, and adopting reconciles autoRenew", async () => {
     await fx.api.registrar.createRegistration({ domain_name: "mine.com" });
     await assert.rejects(
-      () => handler.create(inputs({ domainName: "mine.com" }), ctx),
+      handler.create(await checked({ domainName: "mine.com" }), ctx),
       (e: Error) =>
         e.message ===
-        `domainName: mine.com is already registered in account ${fx.em.accountId}; a domain is registered once. Set importId: "mine.com" to adopt it.`,
+        'domainName: a registration with this domainName already exists (mine.com); set importId: "mine.com" to adopt it',
     );
     const { id, outs } = await handler.create(
-      inputs({ domainName: "mine.com", importId: "mine.com", autoRenew: true }),
+      await checked({ domainName: "mine.com", importId: "mine.com", autoRenew: true }),
       ctx,
     );
     assert.deepEqual([id, outs.autoRenew, outs.status], ["mine.com", true, "active"]);
-    assert.equal(
-      fx.em.requestLog.filter((e) => e.method === "POST" && e.url.endsWith("/registrations")).length,
-      1,
+    assert.equal((await fx.api.registrar.getRegistration({ domain_name: "mine.com" })).auto_renew, true);
+    assert.equal(posts(), 1);
+    await rejectsWith(
+      handler.create(await checked({ domainName: "absent.com", importId: "absent.com" }), ctx),
+      /^importId: registration absent\.com not found; nothing to adopt$/,
     );
-    await assert.rejects(
-      () => handler.create(inputs({ domainName: "absent.com", importId: "absent.com" }), ctx),
-      /importId: absent\.com is not registered in account .*; nothing to adopt/,
+    await rejectsWith(
+      handler.create(
+        await checked({ domainName: "mine.com", importId: "mine.com", autoRenew: true, privacyMode: "off" }),
+        ctx,
+      ),
+      /^privacyMode: mine\.com has privacy_mode "redaction"; it cannot be changed to "off"/,
     );
   });
 
   it("stops at action_required with the action and records the resource; the next up finishes it", async () => {
-    const news = inputs({ domainName: "action-needed.com", years: 1 });
-    let partial: PartialCreateError<DomainRegistrationOutputs> | undefined;
-    await assert.rejects(
-      () => handler.create(news, ctx),
-      (e: unknown) => {
-        assert.ok(e instanceof PartialCreateError);
-        partial = e as PartialCreateError<DomainRegistrationOutputs>;
-        return true;
-      },
-    );
-    assert.equal(partial!.id, "action-needed.com");
+    const news = await checked({ domainName: "action-needed.com", years: 1 });
+    let partial: PartialCreateError | undefined;
+    await assert.rejects(handler.create(news, ctx), (e: unknown) => {
+      assert.ok(e instanceof PartialCreateError);
+      partial = e;
+      return true;
+    });
+    assert.ok(partial);
+    assert.equal(partial.id, "action-needed.com");
     assert.match(
-      partial!.reasons[0]!,
+      partial.reasons[0] ?? "",
       /needs your action: Verify the registrant email address.* Then run up again to continue\.$/,
     );
-    const props = partial!.properties;
-    assert.equal(props.status, "registration_pending");
-    assert.match(props.pendingAction!, /^Verify the registrant email address/);
+    const props: DomainRegistrationOutputs = {
+      ...news,
+      ...partial.properties,
+      status: "registration_pending",
+    };
+    assert.deepEqual(partial.properties, props, "the recorded state is the inputs and the outputs");
+    assert.match(props.pendingAction ?? "", /^Verify the registrant email address/);
     assert.equal(props.expiresAt, undefined);
     assert.deepEqual(props.price, {
       currency: "USD",
@@ -274,73 +396,71 @@ describe("DomainRegistration handler against the emulator", () => {
       "nothing is lost: it exists remotely and in the error",
     );
 
-    const read = await handler.read(props.domainName, props, ctx);
-    assert.match(read!.props.pendingAction!, /^Verify/);
+    const read = await handler.read("action-needed.com", props, ctx);
+    assert.match(read?.props.pendingAction ?? "", /^Verify/);
+    assert.deepEqual(read?.props.price, props.price, "the price is kept from the state");
 
     // Still waiting for the user: the next up stops again, and records it again.
-    await assert.rejects(() => handler.update("action-needed.com", props, news, ctx), PartialCreateError);
+    await assert.rejects(handler.update("action-needed.com", props, news, ctx), PartialCreateError);
 
     await control("POST", "/workflows/action-needed.com/registration/resolve");
     const { outs } = await handler.update("action-needed.com", props, news, ctx);
     assert.deepEqual(
-      [outs.status, outs.pendingAction, outs.expiresAt],
-      ["active", undefined, "2027-01-01T00:00:00.000Z"],
+      [outs.status, outs.pendingAction, outs.expiresAt, outs.price?.total],
+      ["active", undefined, "2027-01-01T00:00:00.000Z", "10.44"],
     );
+    assert.equal(posts(), 1, "registered once");
   });
 
   it("waits through blocked, and reports a failed workflow with its code without retrying", async () => {
-    const { outs } = await handler.create(inputs({ domainName: "blocked-slow.com" }), ctx);
+    const { outs } = await handler.create(await checked({ domainName: "blocked-slow.com" }), ctx);
     assert.equal(outs.status, "active");
-    await assert.rejects(
-      () => handler.create(inputs({ domainName: "fail-registry.com" }), ctx),
-      /: registration workflow of fail-registry\.com failed \(registry_rejected\): The registry rejected .*validation; nothing was registered\. Review it/,
+    await rejectsWith(
+      handler.create(await checked({ domainName: "fail-registry.com" }), ctx),
+      /^registration workflow of fail-registry\.com failed \(registry_rejected\): The registry rejected .*validation; nothing was registered\. Review it/,
     );
-    assert.equal(
-      fx.em.requestLog.filter((e) => e.method === "POST" && e.url.endsWith("/registrations")).length,
-      2,
-    );
+    assert.equal(posts(), 2);
     assert.deepEqual(await registered(), ["blocked-slow.com"]);
   });
 
-  it("records a registration still running at the deadline, to continue on the next up", async () => {
-    registrationWaits.deadlineMs = 5_000;
+  it("records a registration still running at the session's deadline, to continue on the next up", async () => {
+    const short = providerContext(fx, logs, { deadlineMs: 5_000 });
     await assert.rejects(
-      () => handler.create(inputs({ domainName: "slow.dev" }), ctx),
+      handler.create(await checked({ domainName: "slow.dev" }), short),
       (e: unknown) =>
         e instanceof PartialCreateError &&
         e.id === "slow.dev" &&
-        /still running after 5000 ms .*run up again to keep waiting/.test(e.reasons[0]!),
+        /still running after 5000 ms .*run up again to keep waiting/.test(e.reasons[0] ?? ""),
     );
   });
 
   it("updates autoRenew through the update workflow and refuses a privacyMode the API cannot change", async () => {
-    const created = await handler.create(inputs({ domainName: "upd.com" }), ctx);
-    const news = { ...inputPartOf(created.outs), autoRenew: true };
-    const { outs } = await handler.update("upd.com", created.outs, news, ctx);
+    const news = await checked({ domainName: "upd.com" });
+    const created = await handler.create(news, ctx);
+    const { outs } = await handler.update("upd.com", created.outs, { ...news, autoRenew: true }, ctx);
     assert.equal(outs.autoRenew, true);
     assert.equal((await fx.api.registrar.getRegistration({ domain_name: "upd.com" })).auto_renew, true);
     assert.equal((await fx.api.registrar.updateStatus({ domain_name: "upd.com" })).state, "succeeded");
 
     await control("POST", "/scenarios", { domain_name: "upd.com", kind: "update", scenario: "failed" });
-    await assert.rejects(
-      () => handler.update("upd.com", outs, { ...news, autoRenew: false }, ctx),
-      /update workflow of upd\.com failed \(registry_update_rejected\).*auto_renew was not changed/,
+    await rejectsWith(
+      handler.update("upd.com", outs, news, ctx),
+      /^update workflow of upd\.com failed \(registry_update_rejected\).*auto_renew was not changed/,
     );
-    await assert.rejects(
-      () => handler.update("upd.com", outs, { ...news, privacyMode: "off" }, ctx),
-      /: privacyMode: upd\.com has privacy_mode "redaction"; it cannot be changed to "off" through this API/,
+    await rejectsWith(
+      handler.update("upd.com", outs, { ...news, autoRenew: true, privacyMode: "off" }, ctx),
+      /^privacyMode: upd\.com has privacy_mode "redaction"; it cannot be changed to "off" through this API/,
     );
   });
 
   it("reads drift in autoRenew, privacyMode, locked, status and expiresAt, and nothing when unchanged", async () => {
-    const { outs } = await handler.create(
-      inputs({ domainName: "drift.com", years: 1, contacts: { registrant: REGISTRANT } }),
-      ctx,
-    );
+    const news = await checked({ domainName: "drift.com", years: 1, contacts: { registrant: REGISTRANT } });
+    const { outs } = await handler.create(news, ctx);
     const same = await handler.read("drift.com", outs, ctx);
-    assert.deepEqual(same!.inputs, inputPartOf(outs), "no perpetual diff");
-    assert.deepEqual(same!.props, outs);
-    assert.deepEqual(planDiff(same!.props, same!.inputs), { changes: [], replaces: [] });
+    assert.ok(same);
+    assert.deepEqual(same.inputs, news, "no perpetual diff");
+    assert.deepEqual(same.props, outs);
+    assert.equal((await handler.diff("drift.com", same.props, news, ctx)).changes, false);
 
     await control("PATCH", "/registrations/drift.com", {
       auto_renew: true,
@@ -350,20 +470,29 @@ describe("DomainRegistration handler against the emulator", () => {
       expires_at: "2031-01-01T00:00:00Z",
     });
     const drifted = await handler.read("drift.com", outs, ctx);
+    assert.ok(drifted);
     assert.deepEqual(
-      [drifted!.props.locked, drifted!.props.status, drifted!.props.expiresAt],
+      [drifted.props.locked, drifted.props.status, drifted.props.expiresAt],
       [false, "suspended", "2031-01-01T00:00:00.000Z"],
     );
-    assert.deepEqual([drifted!.inputs.autoRenew, drifted!.inputs.privacyMode], [true, "off"]);
-    assert.deepEqual(drifted!.inputs.contacts, outs.contacts, "write-only contacts keep their old value");
-    assert.deepEqual(planDiff(drifted!.props, inputPartOf(outs)).changes, ["autoRenew", "privacyMode"]);
+    assert.deepEqual([drifted.inputs.autoRenew, drifted.inputs.privacyMode], [true, "off"]);
+    assert.deepEqual(drifted.inputs.contacts, outs.contacts, "create-only contacts keep their old value");
+    const d = await handler.diff("drift.com", drifted.props, news, ctx);
+    assert.deepEqual([d.changes, d.replaces], [true, []]);
+  });
 
-    await control("DELETE", "/registrations/drift.com");
-    assert.equal(await handler.read("drift.com", outs, ctx), undefined);
+  it("propagates a read failure other than 404, and reads a 404 as gone", async () => {
+    const { id, outs } = await handler.create(await checked({ domainName: "gone.com" }), ctx);
+    fx.em.faults.add({ method: "GET", path: "/registrar/registrations/gone\\.com$", status: 500 });
+    await assert.rejects(handler.read(id, outs, ctx), (e: Error) => e.name !== "NotFoundError");
+    fx.em.faults.clear();
+    assert.equal((await handler.read(id, outs, ctx))?.id, "gone.com");
+    await control("DELETE", "/registrations/gone.com");
+    assert.equal(await handler.read(id, outs, ctx), undefined);
   });
 
   it("delete leaves the domain registered and says so", async () => {
-    const { outs } = await handler.create(inputs({ domainName: "keep.com", autoRenew: true }), ctx);
+    const { outs } = await handler.create(await checked({ domainName: "keep.com", autoRenew: true }), ctx);
     await handler.delete("keep.com", outs, ctx);
     assert.deepEqual(await registered(), ["keep.com"]);
     assert.deepEqual(logs, [
@@ -410,8 +539,3 @@ describe("registrar functions against the emulator", () => {
     );
   });
 });
-
-function inputPartOf(o: DomainRegistrationOutputs): DomainRegistrationInputs {
-  const { status: _s, locked: _l, createdAt: _c, expiresAt: _e, pendingAction: _p, price: _pr, ...rest } = o;
-  return rest;
-}

@@ -1,0 +1,280 @@
+/**
+ * What DomainRegistration's description cannot say: the authoritative check and the price guard
+ * before registering, waiting for the registration and update workflows (stopping at
+ * action_required with a partial create), the privacyMode the API cannot change, the price kept
+ * from the registration onwards, and a delete that leaves the domain registered.
+ */
+import { DeadlineExceededError } from "../../../sdk/errors";
+import {
+  WorkflowFailedError,
+  compareDecimal,
+  registrationTotal,
+  type Registration,
+  type WaitOutcome,
+  type WorkflowKind,
+} from "../../../sdk/registrar";
+import { RegistrationCreateSchema, normalizeDomainName } from "../../../sdk/schemas/registrar";
+import { fromWire, toWire, type InputsOf, type StateOf } from "../../core/define";
+import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
+import { PartialCreateError, inputError } from "../../errors";
+import { DEFAULT_WAITS, type HandlerContext } from "../../types";
+import { DomainRegistrationSpec, PriceSchema } from "./spec";
+
+type Spec = typeof DomainRegistrationSpec;
+export type DomainRegistrationInputs = InputsOf<Spec>;
+type State = StateOf<Spec>;
+type MaxCost = NonNullable<DomainRegistrationInputs["maxCost"]>;
+export type Price = NonNullable<State["price"]>;
+type Pricing = Pick<Price, "currency" | "registrationCost" | "renewalCost">;
+
+/** A live registration, with what only this resource knows of it: its price and a pending action. */
+export type Live = Registration & { readonly price?: Price; readonly pendingAction?: string };
+
+interface Ref {
+  accountId: string;
+  domain_name: string;
+}
+
+const refOf = (domainName: string, i: { accountId?: string }, ctx: HandlerContext): Ref => ({
+  accountId: ctx.accountId(i.accountId),
+  domain_name: domainName,
+});
+
+// ---- pure rules ----
+
+export function rules(i: DomainRegistrationInputs, known: Known): InputIssue[] {
+  const issues: InputIssue[] = [];
+  if (i.maxCost !== undefined && known("maxCost") && i.years === undefined)
+    issues.push({
+      field: "years",
+      rule: "is required with maxCost (the guard prices a number of years; the service's default depends on the extension)",
+    });
+  if (
+    i.importId !== undefined &&
+    known("importId") &&
+    known("domainName") &&
+    normalizeDomainName(i.importId) !== normalizeDomainName(i.domainName)
+  )
+    issues.push({
+      field: "importId",
+      rule: "must equal domainName (a registration's id is its domain name)",
+    });
+  return issues;
+}
+
+/** The exact price of `years` (rule 3). */
+export function priceFor(pricing: Pricing, years: number): Price {
+  return {
+    ...pricing,
+    years,
+    total: registrationTotal(pricing.registrationCost, pricing.renewalCost, years),
+  };
+}
+
+/** Why the guard refuses, or undefined when the price is within it. Compared exactly as decimals. */
+export function priceGuard(price: Price, maxCost: MaxCost, domainName: string): InputIssue | undefined {
+  if (price.currency !== maxCost.currency)
+    return {
+      field: "maxCost",
+      rule: `${domainName} is priced in ${price.currency}, not ${maxCost.currency}; refusing to register`,
+    };
+  if (compareDecimal(price.total, maxCost.amount) > 0)
+    return {
+      field: "maxCost",
+      rule:
+        `registering ${domainName} for ${price.years} year(s) costs ${price.total} ${price.currency} ` +
+        `(${price.registrationCost} the first year, ${price.renewalCost} each further year), above maxCost ${maxCost.amount} ${maxCost.currency}`,
+    };
+  return undefined;
+}
+
+/** Whole years between creation and expiry (the term the service chose when `years` was left out). */
+export function termOf(live: Registration): number | undefined {
+  if (!live.expires_at) return undefined;
+  const years = new Date(live.expires_at).getUTCFullYear() - new Date(live.created_at).getUTCFullYear();
+  return years >= 1 && years <= 10 ? years : undefined;
+}
+
+/** The outputs the table cannot map: expiry (null on the wire while pending), action and price. */
+export function outputs(live: Live): Partial<State> {
+  return {
+    ...(live.expires_at ? { expiresAt: live.expires_at } : {}),
+    ...(live.pendingAction !== undefined ? { pendingAction: live.pendingAction } : {}),
+    ...(live.price ? { price: live.price } : {}),
+  };
+}
+
+/** The why of a refusal to change privacy_mode, or undefined when it does not change. */
+export function privacyIssue(live: Registration, wanted: string): InputIssue | undefined {
+  if (wanted === live.privacy_mode) return undefined;
+  return {
+    field: "privacyMode",
+    rule:
+      `${live.domain_name} has privacy_mode "${live.privacy_mode}"; it cannot be changed to "${wanted}" ` +
+      `through this API (a registration's PATCH changes auto_renew only). Change it in the dashboard, or set privacyMode: "${live.privacy_mode}".`,
+  };
+}
+
+// ---- one sdk call each ----
+
+/** The authoritative check: refuses premium and non-registrable domains with the reason. */
+async function checkDomain(ref: Ref, ctx: HandlerContext): Promise<Pricing | undefined> {
+  const { domains } = await ctx.api.registrar.check({ accountId: ref.accountId, domains: [ref.domain_name] });
+  const entry = domains.find((d) => normalizeDomainName(d.name) === ref.domain_name);
+  const name = ref.domain_name;
+  if (!entry)
+    throw inputError(
+      "domainName",
+      `${name}: the check did not answer for this name; it cannot be registered`,
+    );
+  if (entry.tier === "premium" || entry.reason === "domain_premium")
+    throw inputError(
+      "domainName",
+      `${name}: cannot be registered (domain_premium): premium registration is not supported by this API`,
+    );
+  if (!entry.registrable)
+    throw inputError("domainName", `${name}: cannot be registered (${entry.reason ?? "domain_unavailable"})`);
+  const p = entry.pricing;
+  return p && { currency: p.currency, registrationCost: p.registration_cost, renewalCost: p.renewal_cost };
+}
+
+/** What the engine records of a registration that is made but not finished. */
+function unfinished(i: DomainRegistrationInputs, live: Live, reason: string): PartialCreateError {
+  const state = { ...i, ...fromWire(DomainRegistrationSpec, live, "output"), ...outputs(live) };
+  return new PartialCreateError(live.domain_name, state, [reason]);
+}
+
+/**
+ * Waits for a workflow on the session's waits. Succeeded → the live registration. Stuck
+ * (action_required, or still running at the deadline) → a partial create that records the resource
+ * with what to do. Failed → an error with the workflow's code and message (never retried).
+ */
+async function awaitWorkflow(
+  kind: WorkflowKind,
+  ref: Ref,
+  i: DomainRegistrationInputs,
+  ctx: HandlerContext,
+  price: Price | undefined,
+): Promise<Registration> {
+  const waits = ctx.waits ?? DEFAULT_WAITS;
+  const name = ref.domain_name;
+  let outcome: WaitOutcome;
+  try {
+    outcome = await ctx.api.registrar.waitForWorkflow(name, kind, { accountId: ref.accountId, ...waits });
+  } catch (e) {
+    if (e instanceof WorkflowFailedError) {
+      const what = kind === "registration" ? "nothing was registered" : "auto_renew was not changed";
+      // Not bad input: the service refused the registration; the user decides what to change.
+      throw new Error(
+        `${kind} workflow of ${name} failed (${e.error.code}): ${e.error.message.replace(/\.$/, "")}; ${what}. ` +
+          "Review it before running up again (it is not retried automatically).",
+        { cause: e },
+      );
+    }
+    if (!(e instanceof DeadlineExceededError)) throw e;
+    const live = { ...(await ctx.api.registrar.getRegistration(ref)), ...(price ? { price } : {}) };
+    throw unfinished(
+      i,
+      live,
+      `${kind} workflow of ${name} is still running after ${waits.deadlineMs} ms (${e.message}); run up again to keep waiting`,
+    );
+  }
+  if (outcome.state === "action_required") {
+    const live = await ctx.api.registrar.getRegistration(ref);
+    throw unfinished(
+      i,
+      { ...live, pendingAction: outcome.action, ...(price ? { price } : {}) },
+      `${kind} workflow of ${name} needs your action: ${outcome.action} Then run up again to continue.`,
+    );
+  }
+  return outcome.registration;
+}
+
+/** The registration once its registration workflow succeeded (waiting while it is pending). */
+async function settled(
+  ref: Ref,
+  i: DomainRegistrationInputs,
+  ctx: HandlerContext,
+  price: Price | undefined,
+): Promise<Registration> {
+  const live = await ctx.api.registrar.getRegistration(ref);
+  if (live.status !== "registration_pending") return live;
+  return awaitWorkflow("registration", ref, i, ctx, price);
+}
+
+/** Applies autoRenew through the update workflow; refuses a privacyMode the API cannot change. */
+async function reconcile(
+  ref: Ref,
+  live: Registration,
+  i: DomainRegistrationInputs,
+  ctx: HandlerContext,
+  price: Price | undefined,
+): Promise<Registration> {
+  const refusal = privacyIssue(live, i.privacyMode);
+  if (refusal) throw inputError(refusal.field, refusal.rule);
+  if (i.autoRenew === live.auto_renew) return live;
+  const workflow = await ctx.api.registrar.updateRegistration({ ...ref, auto_renew: i.autoRenew });
+  if (workflow.state === "succeeded") return ctx.api.registrar.getRegistration(ref);
+  return awaitWorkflow("update", ref, i, ctx, price);
+}
+
+/** The action a pending registration waits for, if any. */
+async function pendingActionOf(ref: Ref, ctx: HandlerContext): Promise<string | undefined> {
+  const w = await ctx.api.registrar.registrationStatus(ref);
+  return w.state === "action_required" ? w.context?.action : undefined;
+}
+
+export const hooks: Hooks<Spec, Live> = {
+  noun: "registration",
+  rules,
+  idOf: (live) => live.domain_name,
+  async get(id, state, ctx) {
+    const ref = refOf(id, state, ctx);
+    const live = await orGone(ctx.api.registrar.getRegistration(ref));
+    if (live === undefined) return undefined;
+    // Read hands over the stored state, outputs included: the price is only ever known from it.
+    const price = PriceSchema.safeParse(Reflect.get(state, "price"));
+    const pendingAction =
+      live.status === "registration_pending" ? await pendingActionOf(ref, ctx) : undefined;
+    return {
+      ...live,
+      ...(price.success ? { price: price.data } : {}),
+      ...(pendingAction !== undefined ? { pendingAction } : {}),
+    };
+  },
+  findByKey: (i, ctx) => ctx.api.registrar.findRegistration(refOf(i.domainName, i, ctx)),
+  async create(i, ctx) {
+    const ref = refOf(i.domainName, i, ctx);
+    const pricing = await checkDomain(ref, ctx);
+    const asked = pricing && i.years !== undefined ? priceFor(pricing, i.years) : undefined;
+    if (i.maxCost) {
+      if (!asked)
+        throw inputError("maxCost", `the check gave no price for ${ref.domain_name}; refusing to register`);
+      const refusal = priceGuard(asked, i.maxCost, ref.domain_name);
+      if (refusal) throw inputError(refusal.field, refusal.rule);
+    }
+    const body = RegistrationCreateSchema.parse(toWire(DomainRegistrationSpec, i));
+    const created = await ctx.api.registrar.createRegistration({ accountId: ref.accountId, ...body });
+    const live =
+      created.workflow.state === "succeeded" && created.workflow.context?.registration
+        ? created.workflow.context.registration
+        : await awaitWorkflow("registration", ref, i, ctx, asked);
+    const term = i.years ?? termOf(live);
+    const price = asked ?? (pricing && term !== undefined ? priceFor(pricing, term) : undefined);
+    return { ...live, ...(price ? { price } : {}) };
+  },
+  async update(id, i, _changed, olds, ctx) {
+    // Every update first finishes a registration still pending (a partial create's next up).
+    const ref = refOf(id, i, ctx);
+    const live = await reconcile(ref, await settled(ref, i, ctx, olds.price), i, ctx, olds.price);
+    return { ...live, ...(olds.price ? { price: olds.price } : {}) };
+  },
+  async remove(id, state, ctx) {
+    const until = state.expiresAt ? ` until ${state.expiresAt}` : "";
+    ctx.log(
+      `DomainRegistration: ${id} stays registered${until} (the API cannot delete a registration); ` +
+        `it was removed from the stack only${state.autoRenew ? ", and it still auto-renews" : ""}.`,
+    );
+  },
+  outputs,
+};

@@ -1,0 +1,108 @@
+/**
+ * DomainRegistration: a domain registered in the account (spec E). The id is the domain name, its
+ * natural key: a domain is registered at most once.
+ *
+ * - create asks the authoritative check first and refuses a premium or non-registrable domain with
+ *   the reason; with `maxCost` it prices the given `years` exactly (rule 3) and refuses a registration
+ *   above the guard or in another currency. It then registers and waits for the workflow. At
+ *   `action_required` it stops, records the resource (a partial create: id and outputs, with the
+ *   action to take in `pendingAction`) and says what to do; the next `up` continues waiting. A failed
+ *   workflow registered nothing and is reported with its code and message, never retried.
+ * - A domain already registered in the account is never registered again: create fails and says how
+ *   to adopt it (`importId`, which must equal `domainName`).
+ * - `autoRenew` updates in place through the update workflow. `privacyMode` can only be set at
+ *   registration: the API's PATCH changes auto_renew only, so a change later is refused with the
+ *   reason. `years`, `contacts`, `contactExtensions`, `acknowledgements` and `maxCost` apply to the
+ *   registration itself; changing them later changes nothing remote and shows no diff.
+ * - Drift: read projects the live `autoRenew` and `privacyMode` onto the inputs and reports `status`,
+ *   `locked` and `expiresAt` (and a pending action) as outputs.
+ * - delete leaves the domain registered (the API has no delete) and says so.
+ */
+import { z } from "zod";
+import {
+  ContactSchema,
+  DecimalStringSchema,
+  RegistrationCreateSchema,
+  RegistrationSchema,
+  YearsSchema,
+  normalizeDomainName,
+} from "../../../sdk/schemas/registrar";
+import { defineResource, local, output, wire, type Codec } from "../../core/define";
+import { fromApi, toApi } from "../../core/values";
+
+const W = RegistrationCreateSchema.shape;
+const C = ContactSchema.shape;
+const R = RegistrationSchema.shape;
+
+/** A contact as programs write it (camelCase), with the API's limits. */
+export const ContactInputSchema = z.strictObject({
+  address: C.address,
+  city: C.city,
+  state: C.state,
+  organization: C.organization,
+  phone: C.phone,
+  zip: C.zip,
+  country: C.country,
+  firstName: C.first_name,
+  lastName: C.last_name,
+  id: C.id,
+  address2: C.address2,
+  email: C.email,
+  fax: C.fax,
+});
+
+const role = ContactInputSchema.optional();
+export const ContactsInputSchema = z.strictObject({
+  registrant: role,
+  admin: role,
+  technical: role,
+  billing: role,
+});
+
+/** Contacts travel in snake_case, every level. */
+const contactsCodec: Codec = { toWire: (v) => toApi(v), fromWire: (v) => fromApi(v) };
+
+/** The most the registration may cost for `years`, in a currency (ISO 4217). */
+export const MaxCostSchema = z.strictObject({
+  /** A decimal string such as "25.00"; compared exactly, never as a float. */
+  amount: DecimalStringSchema,
+  currency: z.string().regex(/^[A-Z]{3}$/, "must be a three-letter ISO 4217 code such as USD"),
+});
+
+/** The price the check quoted when the domain was registered. */
+export const PriceSchema = z.object({
+  currency: z.string(),
+  registrationCost: DecimalStringSchema,
+  renewalCost: DecimalStringSchema,
+  years: YearsSchema,
+  /** registrationCost + (years − 1) × renewalCost, exact. */
+  total: DecimalStringSchema,
+});
+
+export const DomainRegistrationSpec = defineResource({
+  kind: "DomainRegistration",
+  fields: {
+    /** Must equal domainName: a registration's id is its domain name. */
+    importId: local(z.string().min(1, "must not be empty").transform(normalizeDomainName).optional()),
+    /** Fully qualified, normalized to lower case and punycode. Changing it replaces. */
+    domainName: wire("domain_name", W.domain_name, { identity: true }),
+    /** 1 to 10; the service's default is the extension's minimum. Needed with `maxCost`. */
+    years: wire("years", W.years, { createOnly: true }),
+    autoRenew: wire("auto_renew", W.auto_renew.unwrap().default(false)),
+    /** Settable at registration only (the API's PATCH changes auto_renew only). */
+    privacyMode: wire("privacy_mode", W.privacy_mode.unwrap().default("redaction")),
+    contacts: wire("contacts", ContactsInputSchema.optional(), { createOnly: true }, contactsCodec),
+    contactExtensions: wire("contact_extensions", W.contact_extensions, { createOnly: true }),
+    acknowledgements: wire("acknowledgements", W.acknowledgements, { createOnly: true }),
+    /** A guard on the registration's price: checked before registering, then ignored. */
+    maxCost: local(MaxCostSchema.optional(), { createOnly: true }),
+    status: output("status", R.status),
+    locked: output("locked", R.locked),
+    createdAt: output("created_at", R.created_at),
+    /** The API's expires_at; absent (not null) while the registration is pending. */
+    expiresAt: output(undefined, z.string()),
+    /** What the user must do before the registration can go on (workflow state action_required). */
+    pendingAction: output(undefined, z.string()),
+    price: output(undefined, PriceSchema),
+  },
+});
