@@ -749,12 +749,12 @@ export class BuildsApi {
     const triggerUuid = match.build.trigger?.trigger_uuid;
     const branch = match.build.build_trigger_metadata?.branch;
     const commitHash = match.build.build_trigger_metadata?.commit_hash;
-    const missing = [
-      !triggerUuid && "trigger.trigger_uuid",
-      !branch && "build_trigger_metadata.branch",
-      !commitHash && "build_trigger_metadata.commit_hash",
-    ].filter(Boolean);
-    if (missing.length) {
+    if (!triggerUuid || !branch || !commitHash) {
+      const missing = [
+        !triggerUuid && "trigger.trigger_uuid",
+        !branch && "build_trigger_metadata.branch",
+        !commitHash && "build_trigger_metadata.commit_hash",
+      ].filter(Boolean);
       throw new RedeployError(
         scriptName,
         "metadata",
@@ -762,9 +762,9 @@ export class BuildsApi {
       );
     }
     const build = await step("post", () =>
-      this.triggerBuild(triggerUuid!, { ...account, branch: branch!, commitHash: commitHash! }, options),
+      this.triggerBuild(triggerUuid, { ...account, branch, commitHash }, options),
     );
-    return { build, versionId, triggerUuid: triggerUuid!, branch: branch!, commitHash: commitHash! };
+    return { build, versionId, triggerUuid, branch, commitHash };
   }
 
   // ------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { path, type ApiClient } from "./client";
 import { createOnce, orGone, type CallOptions } from "./core";
-import { collect, pageStyle, type PagedGenerator } from "./paging";
+import { pageStyle, type PagedGenerator } from "./paging";
 import {
   CONFIG_PHASE,
   CONTENT_CONVERTER_SETTING,
@@ -101,7 +101,7 @@ export class ContentApi {
 
   /** The zone with this name, or undefined. */
   async findZone(params: { name: string }, options: CallOptions = {}): Promise<Zone | undefined> {
-    const [zone] = await collect(this.listZones({ name: params.name }, options));
+    const [zone] = await this.listZones({ name: params.name }, options).toArray();
     return zone;
   }
 
@@ -198,9 +198,10 @@ export class ContentApi {
           ...options,
         }),
       async () => {
-        const [found] = await collect(
-          this.listCustomHostnames({ zoneId, hostname: body.hostname.toLowerCase() }, options),
-        );
+        const [found] = await this.listCustomHostnames(
+          { zoneId, hostname: body.hostname.toLowerCase() },
+          options,
+        ).toArray();
         return found;
       },
       { retries: 1 },

@@ -13,7 +13,7 @@ import {
   type WaitOptions as PollWaitOptions,
 } from "./core";
 import { AccountApiError, ResponseShapeError } from "./errors";
-import { cursorStyle, pageStyle } from "./paging";
+import { cursorStyle, pageStyle, type PagedGenerator } from "./paging";
 import {
   DomainCheckRequestSchema,
   DomainCheckResultSchema,
@@ -319,7 +319,7 @@ export class RegistrarApi {
   listRegistrations(
     params: ListRegistrationsParams = {},
     options: CallOptions = {},
-  ): AsyncGenerator<Registration> {
+  ): PagedGenerator<Registration> {
     const perPage = params.perPage;
     validate(RegistrationListQuerySchema, { per_page: perPage }, "registrar.listRegistrations");
     const base = this.#base(params.accountId);
@@ -473,7 +473,7 @@ export class RegistrarApi {
   listDomains(
     params: AccountParam & { perPage?: number } = {},
     options: CallOptions = {},
-  ): AsyncGenerator<Domain> {
+  ): PagedGenerator<Domain> {
     const base = this.#base(params.accountId);
     return pageStyle(async (page, perPage) => {
       const res = await this.client.requestWithInfo({
