@@ -10,11 +10,11 @@ const LOADERS: Record<ResourceKind, () => AnyHandler> = {
   BuildTrigger: () => require("./resources/build-trigger/handler").handler,
   TriggerEnvVars: () => require("./resources/trigger-env-vars/handler").handler,
   RepoConnection: () => require("./resources/repo-connection/handler").handler,
-  ZoneContentConverter: () => require("./resources/zone-content-converter").handler,
+  ZoneContentConverter: () => require("./resources/zone-content-converter/handler").handler,
   ConfigRule: () => require("./resources/config-rule").handler,
   MeetingTemplate: () => require("./resources/meeting-template").handler,
   DomainRegistration: () => require("./resources/domain-registration/handler").handler,
-  SearchInstance: () => require("./resources/search-instance").handler,
+  SearchInstance: () => require("./resources/search-instance/handler").handler,
 };
 
 export function handlerFor(kind: string): AnyHandler {

@@ -17,15 +17,15 @@ import {
   type ConfigRuleOutputs,
 } from "../../provider/resources/config-rule";
 import {
-  checkInputs as checkSetting,
   handler as setting,
+  rules as settingRules,
   type ZoneContentConverterInputs,
 } from "../../provider/resources/zone-content-converter";
 import type { HandlerContext } from "../../provider/types";
 import type { AccountApi } from "../../sdk";
 import type { ConfigRule as LiveRule, ConfigRuleRequest } from "../../sdk/content";
 import { useEmulator } from "../helpers/emulator";
-import { providerContext } from "../helpers/provider-context";
+import { offlineContext as offline, providerContext } from "../helpers/provider-context";
 
 const live = (ref: string, expression = `http.host eq "${ref}.com"`, on = true): LiveRule => ({
   id: `id-${ref}`,
@@ -128,21 +128,60 @@ describe("content resources: pure planning", () => {
   });
 
   describe("ZoneContentConverter check", () => {
+    const Z = "z".repeat(32);
     const table: [Record<string, unknown>, string[]][] = [
       [{ zoneId: "z1" }, []],
       [{ zoneId: "z1", value: "off" }, []],
+      [{ zoneId: UNKNOWN, importId: "z1", value: UNKNOWN }, []],
       [{ zoneId: "z1", value: "yes" }, ['value: must be "on" or "off"']],
       [{}, ["zoneId: required"]],
+      [{ zoneId: 7 }, ["zoneId: must be a string"]],
+      [{ zoneId: `${Z}z` }, ["zoneId: must be at most 32 characters"]],
       [{ zoneId: "z1", importId: "z2" }, ["importId: must equal zoneId (the setting's id is its zone's)"]],
       [{ zoneId: "z1", enabled: true }, ["enabled: is not a known field"]],
+      [
+        { zoneId: "", value: "yes", enabled: true },
+        ["zoneId: must not be empty", 'value: must be "on" or "off"', "enabled: is not a known field"],
+      ],
     ];
     for (const [news, reasons] of table) {
-      it(`${JSON.stringify(news)} → ${reasons.join("; ") || "ok"}`, () =>
+      it(`${JSON.stringify(news)} → ${reasons.join("; ") || "ok"}, before any request`, async () => {
+        const r = await setting.check(undefined, news, offline);
         assert.deepEqual(
-          checkSetting(news).map((f) => f.reason),
+          (r.failures ?? []).map((f) => f.reason),
           reasons,
-        ));
+        );
+      });
     }
+
+    it("defaults the value to on, and takes the outputs it gave back as inputs", async () => {
+      const r = await setting.check(undefined, { zoneId: "z1", editable: true, modifiedOn: null }, offline);
+      assert.deepEqual(r, { inputs: { zoneId: "z1", value: "on" }, failures: [] });
+    });
+
+    it("importId names the zone: rules", () => {
+      const known = () => true;
+      assert.deepEqual(settingRules({ zoneId: "z1", value: "on", importId: "z1" }, known), []);
+      assert.deepEqual(
+        settingRules({ zoneId: "z1", value: "on", importId: "z2" }, (k) => k !== "zoneId"),
+        [],
+      );
+    });
+
+    it("replaces, deleting first, only when the zone or the account changes", async () => {
+      const olds = { zoneId: "z1", value: "on" as const, editable: true, modifiedOn: null };
+      const table: [Partial<ZoneContentConverterInputs>, { changes: boolean; replaces: string[] }][] = [
+        [{}, { changes: false, replaces: [] }],
+        [{ importId: "z1" }, { changes: false, replaces: [] }],
+        [{ value: "off" }, { changes: true, replaces: [] }],
+        [{ zoneId: "z2" }, { changes: true, replaces: ["zoneId"] }],
+        [{ accountId: "other" }, { changes: true, replaces: ["accountId"] }],
+      ];
+      for (const [change, expected] of table) {
+        const d = await setting.diff("z1", olds, { zoneId: "z1", value: "on", ...change }, offline);
+        assert.deepEqual(d, { ...expected, deleteBeforeReplace: expected.replaces.length > 0 });
+      }
+    });
   });
 
   describe("planning the entrypoint", () => {
@@ -274,6 +313,14 @@ describe("content resources against the emulator", () => {
       ]);
     });
 
+    it("propagates a read error other than a 404", async () => {
+      const { id, outs } = await setting.create(await inputs({ zoneId }), ctx);
+      fx.em.faults.add({ method: "GET", path: "/settings/content_converter$", status: 500 });
+      await assert.rejects(setting.read(id, outs, ctx), (e: Error) => e.name !== "NotFoundError");
+      fx.em.faults.clear();
+      assert.equal((await setting.read(id, outs, ctx))!.id, id);
+    });
+
     it("treats a missing zone as gone on read and delete", async () => {
       const ghost = "0".repeat(32);
       const outs = { zoneId: ghost, value: "on" as const, editable: true, modifiedOn: null };
@@ -283,8 +330,19 @@ describe("content resources against the emulator", () => {
     });
 
     it("adopts through importId and fails clearly when the zone is missing", async () => {
-      const { id } = await setting.create(await inputs({ zoneId, importId: zoneId, value: "off" }), ctx);
+      const { id, outs } = await setting.create(
+        await inputs({ zoneId, importId: zoneId, value: "off" }),
+        ctx,
+      );
       assert.equal(id, zoneId);
+      assert.deepEqual([outs.value, outs.editable], ["off", true]);
+      assert.equal((await fx.api.content.getContentConverter({ zoneId })).value, "off");
+      await setting.create(await inputs({ zoneId, importId: zoneId, value: "on" }), ctx);
+      assert.equal(
+        (await fx.api.content.getContentConverter({ zoneId })).value,
+        "on",
+        "adoption applies the inputs",
+      );
       const ghost = "0".repeat(32);
       await assert.rejects(
         setting.create(await inputs({ zoneId: ghost, importId: ghost }), ctx),

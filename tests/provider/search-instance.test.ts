@@ -1,19 +1,12 @@
 import { strict as assert } from "node:assert";
 import { runTriggerSyncJob, runWaitForJob } from "../../provider/functions/search";
-import { UNKNOWN, secretHash } from "../../provider/inputs";
-import {
-  checkInputs,
-  handler,
-  inputFieldName,
-  parseResourceId,
-  planDiff,
-  toApiBody,
-  type SearchInstanceInputs,
-  type SearchInstanceOutputs,
-} from "../../provider/resources/search-instance";
+import { UNKNOWN, secretHash } from "../../provider/core/values";
+import * as si from "../../provider/resources/search-instance";
+import { handlerFor } from "../../provider/registry";
+import type { HandlerContext } from "../../provider/types";
 import { ConflictError } from "../../sdk/errors";
 import { useEmulator } from "../helpers/emulator";
-import { providerContext } from "../helpers/provider-context";
+import { offlineContext as offline, providerContext } from "../helpers/provider-context";
 
 const DEFAULTS = {
   chunk: true,
@@ -24,23 +17,34 @@ const DEFAULTS = {
   indexMethod: { keyword: false, vector: true },
   syncInterval: 21600,
   paused: false,
-};
+} as const;
 
 const CREDS = { accessKeyId: "AKID-1", secretAccessKey: "very-secret-value" };
 
-describe("SearchInstance: check", () => {
-  it("fills in the server's defaults and treats the default namespace as absent", () => {
-    const { inputs, failures } = checkInputs({
-      instanceId: "kb",
-      namespace: "default",
-      chunkSize: 512,
-      tokenId: undefined,
-    });
-    assert.deepEqual(failures, []);
-    assert.deepEqual(inputs, { ...DEFAULTS, instanceId: "kb", chunkSize: 512 });
+const check = async (news: Record<string, unknown>, ctx: HandlerContext = offline) =>
+  si.handler.check(undefined, news, ctx);
+
+/** Checked inputs of good input (no failures). */
+async function inputs(news: Record<string, unknown>): Promise<si.SearchInstanceInputs> {
+  const r = await check(news);
+  assert.deepEqual(r.failures, [], JSON.stringify(news));
+  assert.ok(r.inputs);
+  return r.inputs;
+}
+
+describe("SearchInstance: check without the API", () => {
+  it("fills in the server's defaults and treats the default namespace as absent", async () => {
+    assert.deepEqual(
+      await inputs({ instanceId: "kb", namespace: "default", chunkSize: 512, tokenId: undefined }),
+      {
+        ...DEFAULTS,
+        instanceId: "kb",
+        chunkSize: 512,
+      },
+    );
   });
 
-  it("names the input field and the rule of each failure", () => {
+  it("names the input field and the rule of each failure, all at once, before any request", async () => {
     const table: [Record<string, unknown>, string[]][] = [
       [{}, ["instanceId: is required"]],
       [{ instanceId: "Bad Id" }, ["instanceId: must contain only lowercase letters, digits, - and _"]],
@@ -51,12 +55,39 @@ describe("SearchInstance: check", () => {
       ],
       [{ instanceId: "kb", source: "b-bucket" }, ["type: is required when source is set"]],
       [
+        { instanceId: "kb", type: "r2", source: "Not A Bucket" },
+        ["source: must be an R2 bucket name (3-63 lowercase letters, digits and -) when type is r2"],
+      ],
+      [
         { instanceId: "kb", customMetadata: [{ fieldName: "team", dataType: "date" }] },
         ["customMetadata.0.dataType: must be one of text, number, boolean"],
       ],
       [
+        {
+          instanceId: "kb",
+          customMetadata: [
+            { fieldName: "a", dataType: "text" },
+            { fieldName: "a", dataType: "text" },
+          ],
+        },
+        ["customMetadata.1.fieldName: must be unique"],
+      ],
+      [
         { instanceId: "kb", type: "web-crawler", source: "example.com", sourceParams: { prefix: "x/" } },
         ["sourceParams.prefix: is only allowed when type is r2"],
+      ],
+      [
+        {
+          instanceId: "kb",
+          type: "r2",
+          source: "kb-bucket",
+          sourceParams: { webCrawler: { parseType: "sitemap" } },
+        },
+        ["sourceParams.webCrawler: is only allowed when type is web-crawler"],
+      ],
+      [
+        { instanceId: "kb", indexMethod: { keyword: false, vector: false } },
+        ["indexMethod: at least one of keyword and vector must be true"],
       ],
       [
         { instanceId: "kb", storageCredentials: { accessKeyId: "a" } },
@@ -66,63 +97,132 @@ describe("SearchInstance: check", () => {
         { instanceId: "kb", importId: "other" },
         ["importId: must equal instanceId (an instance's id never changes)"],
       ],
+      [
+        {
+          instanceId: "kb",
+          chunkSize: 1,
+          cacheThreshold: "always",
+          sourceParams: { prefx: "a/", storageCredentials: CREDS },
+          extra: 1,
+        },
+        [
+          "chunkSize: must be between 64 and 4096",
+          "cacheThreshold: must be one of super_strict_match, close_enough, flexible_friend, anything_goes",
+          "sourceParams.prefx: is not a known field",
+          "sourceParams.storageCredentials: is not a known field",
+          "extra: is not a known field",
+        ],
+      ],
     ];
     for (const [news, reasons] of table) {
+      const r = await check(news);
       assert.deepEqual(
-        checkInputs(news).failures.map((f) => f.reason),
-        reasons,
+        [...(r.failures ?? []).map((f) => f.reason)].sort(),
+        [...reasons].sort(),
         JSON.stringify(news),
       );
     }
   });
 
-  it("leaves values unknown at preview for the real run", () => {
-    const { failures } = checkInputs({
-      instanceId: UNKNOWN,
-      type: "r2",
-      source: UNKNOWN,
-      chunkSize: UNKNOWN,
-    });
-    assert.deepEqual(failures, []);
+  it("leaves values unknown at preview for the real run", async () => {
+    const r = await check({ instanceId: UNKNOWN, type: "r2", source: UNKNOWN, chunkSize: UNKNOWN });
+    assert.deepEqual(r.failures, []);
   });
 
-  it("maps API paths back to input names", () => {
-    assert.equal(inputFieldName("id"), "instanceId");
-    assert.equal(
-      inputFieldName("source_params.storage_credentials.access_key_id"),
-      "storageCredentials.accessKeyId",
+  it("keeps the credentials out of the failures", async () => {
+    const r = await check({ instanceId: "kb", storageCredentials: { ...CREDS, accessKeyId: "" } });
+    assert.deepEqual(
+      r.failures!.map((f) => f.reason),
+      ["storageCredentials.accessKeyId: must not be empty"],
     );
-    assert.equal(inputFieldName("source_params.web_crawler.parse_type"), "sourceParams.webCrawler.parseType");
+    assert.ok(!JSON.stringify(r.failures).includes(CREDS.secretAccessKey));
+  });
+});
+
+describe("SearchInstance: hooks", () => {
+  it("names an instance `<namespace>/<instanceId>` and reads ids of both forms", () => {
+    const table: [string, string | undefined, { namespace: string | undefined; id: string }][] = [
+      ["default/kb", undefined, { namespace: undefined, id: "kb" }],
+      ["team-a/kb", undefined, { namespace: "team-a", id: "kb" }],
+      ["kb", undefined, { namespace: undefined, id: "kb" }],
+      ["kb", "team-a", { namespace: "team-a", id: "kb" }],
+    ];
+    for (const [id, namespace, ref] of table) assert.deepEqual(si.instanceRef(id, namespace), ref, id);
+    assert.equal(si.resourceId({ instanceId: "kb" }), "default/kb");
+    assert.equal(si.resourceId({ namespace: "team-a", instanceId: "kb" }), "team-a/kb");
   });
 
-  it("puts the credentials into source_params for the API", () => {
-    const body = toApiBody({
-      instanceId: "kb",
-      type: "r2",
-      source: "kb-bucket",
-      sourceParams: { prefix: "d/" },
-      storageCredentials: CREDS,
-    });
+  it("puts the credentials into source_params for the API, in snake_case", async () => {
+    const body = si.toBody(
+      await inputs({
+        instanceId: "kb",
+        type: "r2",
+        source: "kb-bucket",
+        sourceParams: { prefix: "d/", includeItems: ["*.md"] },
+        storageCredentials: CREDS,
+        customMetadata: [{ fieldName: "team", dataType: "text" }],
+      }),
+    );
     assert.deepEqual(body, {
       id: "kb",
       type: "r2",
       source: "kb-bucket",
       source_params: {
         prefix: "d/",
+        include_items: ["*.md"],
         storage_credentials: { access_key_id: "AKID-1", secret_access_key: "very-secret-value" },
       },
+      chunk: true,
+      chunk_size: 256,
+      chunk_overlap: 10,
+      cache: true,
+      cache_threshold: "close_enough",
+      index_method: { keyword: false, vector: true },
+      custom_metadata: [{ field_name: "team", data_type: "text" }],
+      sync_interval: 21600,
+      paused: false,
+    });
+  });
+
+  it("projects a live instance: settings from it alone, identity and credentials from before", () => {
+    const previous: si.SearchInstanceInputs = {
+      ...DEFAULTS,
+      accountId: "acct",
+      instanceId: "kb",
+      namespace: "team-a",
+      tokenId: "tok",
+      sourceParams: { prefix: "old/" },
+      storageCredentials: CREDS,
+    };
+    const live = {
+      id: "kb",
+      namespace: "team-a",
+      chunk: true,
+      chunk_size: 1024,
+      chunk_overlap: 10,
+      cache: true,
+      cache_threshold: "close_enough",
+      index_method: { keyword: false, vector: true },
+      sync_interval: 21600,
+      paused: false,
+      source_params: {},
+      status: "ready",
+    };
+    const fromTable = { ...previous, chunkSize: 1024, sourceParams: {} };
+    assert.deepEqual(si.project(live, fromTable), {
+      ...DEFAULTS,
+      accountId: "acct",
+      instanceId: "kb",
+      namespace: "team-a",
+      chunkSize: 1024,
+      storageCredentials: CREDS,
     });
   });
 });
 
 describe("SearchInstance: diff", () => {
-  const base: SearchInstanceInputs = {
-    ...DEFAULTS,
-    instanceId: "kb",
-    type: "r2",
-    source: "kb-bucket",
-  } as SearchInstanceInputs;
-  const olds: SearchInstanceOutputs = {
+  const base = { ...DEFAULTS, instanceId: "kb", type: "r2", source: "kb-bucket" } as const;
+  const olds: si.SearchInstanceOutputs = {
     ...base,
     storageCredentials: CREDS,
     storageCredentialsHash: secretHash("storageCredentials", CREDS),
@@ -133,54 +233,47 @@ describe("SearchInstance: diff", () => {
 
   const table: [
     string,
-    Partial<SearchInstanceInputs>,
-    { changed: string[]; replaces: string[]; deleteBeforeReplace: boolean },
+    Partial<si.SearchInstanceInputs>,
+    { replaces: string[]; deleteBeforeReplace: boolean } | undefined,
   ][] = [
-    ["nothing", {}, { changed: [], replaces: [], deleteBeforeReplace: false }],
-    ["a setting", { chunkSize: 512 }, { changed: ["chunkSize"], replaces: [], deleteBeforeReplace: false }],
+    ["nothing", {}, undefined],
+    ["a setting", { chunkSize: 512 }, { replaces: [], deleteBeforeReplace: false }],
+    ["the source", { source: "other-bucket" }, { replaces: ["source"], deleteBeforeReplace: true }],
+    ["the id", { instanceId: "kb2" }, { replaces: ["instanceId"], deleteBeforeReplace: false }],
+    ["the namespace", { namespace: "team-a" }, { replaces: ["namespace"], deleteBeforeReplace: false }],
     [
-      "the source",
-      { source: "other-bucket" },
-      { changed: ["source"], replaces: ["source"], deleteBeforeReplace: true },
+      "the id and the type",
+      { instanceId: "kb2", type: "web-crawler" },
+      { replaces: ["instanceId", "type"], deleteBeforeReplace: false },
     ],
-    [
-      "the id",
-      { instanceId: "kb2" },
-      { changed: ["instanceId"], replaces: ["instanceId"], deleteBeforeReplace: false },
-    ],
-    [
-      "the namespace",
-      { namespace: "team-a" },
-      { changed: ["namespace"], replaces: ["namespace"], deleteBeforeReplace: false },
-    ],
-    ["only importId", { importId: "kb" }, { changed: [], replaces: [], deleteBeforeReplace: false }],
+    ["only importId", { importId: "kb" }, undefined],
     [
       "the credentials",
       { storageCredentials: { ...CREDS, secretAccessKey: "rotated" } },
-      { changed: ["storageCredentials"], replaces: [], deleteBeforeReplace: false },
+      { replaces: [], deleteBeforeReplace: false },
+    ],
+    [
+      "the credentials removed",
+      { storageCredentials: undefined },
+      { replaces: [], deleteBeforeReplace: false },
     ],
   ];
   for (const [label, change, expected] of table) {
-    it(`on a change of ${label}`, () => {
-      const news = { ...base, storageCredentials: CREDS, ...change } as SearchInstanceInputs;
-      const plan = planDiff(olds, news);
+    it(`on a change of ${label}`, async () => {
+      const news: si.SearchInstanceInputs = { ...base, storageCredentials: CREDS, ...change };
+      const d = await si.handler.diff("default/kb", olds, news, offline);
       assert.deepEqual(
-        { changed: plan.changed, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace },
-        expected,
+        d,
+        expected
+          ? { changes: true, ...expected }
+          : { changes: false, replaces: [], deleteBeforeReplace: false },
       );
-      assert.equal(plan.changes, expected.changed.length > 0);
-      assert.ok(!JSON.stringify(plan).includes("rotated"), "the diff never carries the secret");
+      assert.ok(!JSON.stringify(d).includes("rotated"), "the diff never carries the secret");
     });
   }
-
-  it("parses the documented resource id", () => {
-    assert.deepEqual(parseResourceId("default/kb"), { instanceId: "kb" });
-    assert.deepEqual(parseResourceId("team-a/kb"), { namespace: "team-a", instanceId: "kb" });
-    assert.deepEqual(parseResourceId("kb"), { instanceId: "kb" });
-  });
 });
 
-describe("SearchInstance: handler against the emulator", () => {
+describe("SearchInstance: handler on the emulator", () => {
   const fx = useEmulator();
 
   async function seedNamespace(name: string): Promise<void> {
@@ -192,7 +285,7 @@ describe("SearchInstance: handler against the emulator", () => {
     it(`creates, reads without drift, shows out-of-band drift, updates and deletes (${namespace ?? "default"})`, async () => {
       if (namespace) await seedNamespace(namespace);
       const ctx = providerContext(fx);
-      const checked = checkInputs({
+      const ins = await inputs({
         instanceId: "kb",
         namespace,
         type: "r2",
@@ -200,23 +293,26 @@ describe("SearchInstance: handler against the emulator", () => {
         sourceParams: { prefix: "docs/" },
         storageCredentials: CREDS,
         customMetadata: [{ fieldName: "team", dataType: "text" }],
+        tokenId: "tok-1",
       });
-      assert.deepEqual(checked.failures, []);
-      const inputs = checked.inputs;
 
-      const created = await handler.create(inputs, ctx);
+      const created = await si.handler.create(ins, ctx);
       assert.equal(created.id, `${namespace ?? "default"}/kb`);
       assert.equal(created.outs.status, "waiting");
+      assert.equal(created.outs.createdBy !== undefined, true);
+      assert.equal(created.outs.lastActivity, null);
       assert.deepEqual(created.outs.stats, { queued: 0, running: 0, completed: 0, error: 0 });
       assert.equal(created.outs.storageCredentialsHash, secretHash("storageCredentials", CREDS));
+      const wire = await fx.api.search.getInstance({ namespace, id: "kb" });
+      assert.deepEqual(wire.custom_metadata, [{ field_name: "team", data_type: "text" }]);
+      assert.deepEqual(wire.source_params, { prefix: "docs/" });
 
-      const read = await handler.read(created.id, created.outs, ctx);
+      const read = await si.handler.read(created.id, created.outs, ctx);
       assert.ok(read);
-      assert.deepEqual(read.inputs, inputs, "an unchanged object reads back as exactly the inputs");
-      assert.equal((await handler.diff(created.id, read.props, read.inputs, ctx)).changes, false);
+      assert.deepEqual(read.inputs, ins, "an unchanged object reads back as exactly the inputs");
+      assert.equal((await si.handler.diff(created.id, read.props, read.inputs, ctx)).changes, false);
 
-      // Out of band: a setting changes and a job runs.
-      const live = await fx.api.search.getInstance({ namespace, id: "kb" });
+      // Out of band: a setting changes, another is cleared, and a job runs.
       await fx.api.search.updateInstance({
         namespace,
         id: "kb",
@@ -224,73 +320,113 @@ describe("SearchInstance: handler against the emulator", () => {
         chunk_size: 1024,
         custom_metadata: [{ field_name: "team", data_type: "text" }],
       });
-      assert.equal(live.chunk_size, 256);
       const job = await fx.api.search.createJob({ namespace, id: "kb" });
+      assert.ok(job.id);
       fx.clock.advance(60_000);
-      const drifted = await handler.read(created.id, created.outs, ctx);
+      const drifted = await si.handler.read(created.id, created.outs, ctx);
       assert.ok(drifted);
       assert.equal(drifted.inputs.chunkSize, 1024);
+      assert.equal(drifted.inputs.tokenId, undefined, "a setting cleared out of band reads as cleared");
       assert.deepEqual(drifted.props.stats, { queued: 0, running: 0, completed: 3, error: 0 });
       assert.equal(drifted.props.status, "ready");
       assert.deepEqual(drifted.inputs.storageCredentials, CREDS, "write-only values are kept from state");
-      const diff = await handler.diff(created.id, drifted.props, inputs, ctx);
+      const diff = await si.handler.diff(created.id, drifted.props, ins, ctx);
       assert.deepEqual(diff, { changes: true, replaces: [], deleteBeforeReplace: false });
-      assert.ok(job.id);
 
-      const updated = await handler.update(created.id, drifted.props, inputs, ctx);
+      const updated = await si.handler.update(created.id, drifted.props, ins, ctx);
       assert.equal(updated.outs.chunkSize, 256);
-      assert.equal((await fx.api.search.getInstance({ namespace, id: "kb" })).chunk_size, 256);
+      const after = await fx.api.search.getInstance({ namespace, id: "kb" });
+      assert.deepEqual([after.chunk_size, after.token_id], [256, "tok-1"]);
 
-      await handler.delete(created.id, updated.outs, ctx);
-      assert.equal(await handler.read(created.id, updated.outs, ctx), undefined, "a 404 on read means gone");
-      await handler.delete(created.id, updated.outs, ctx); // deleting again is success
+      await si.handler.delete(created.id, updated.outs, ctx);
+      assert.equal(
+        await si.handler.read(created.id, updated.outs, ctx),
+        undefined,
+        "a 404 on read means gone",
+      );
+      await si.handler.delete(created.id, updated.outs, ctx); // deleting again is success
     });
   }
+
+  it("propagates a read error other than a 404", async () => {
+    const ctx = providerContext(fx);
+    const { id, outs } = await si.handler.create(await inputs({ instanceId: "kb" }), ctx);
+    fx.em.faults.add({ method: "GET", path: "/ai-search/instances/kb$", status: 500 });
+    await assert.rejects(si.handler.read(id, outs, ctx), (e: Error) => e.name !== "NotFoundError");
+    fx.em.faults.clear();
+    assert.equal((await si.handler.read(id, outs, ctx))!.id, id);
+  });
 
   it("refuses to create over an existing instance and says how to adopt it", async () => {
     const ctx = providerContext(fx);
     await fx.api.search.createInstance({ id: "taken" });
-    await assert.rejects(handler.create(checkInputs({ instanceId: "taken" }).inputs, ctx), {
+    await assert.rejects(si.handler.create(await inputs({ instanceId: "taken" }), ctx), {
       message:
-        'instanceId: instance "taken" already exists in namespace "default"; set importId: "taken" to adopt it',
+        'instanceId: a search instance "taken" in namespace "default" already exists (default/taken); set importId: "taken" to adopt it',
     });
   });
 
-  it("adopts an existing instance with importId and brings it to the inputs", async () => {
+  it("adopts an existing instance with importId and brings it to the inputs, credentials included", async () => {
     const ctx = providerContext(fx);
     await fx.api.search.createInstance({ id: "legacy", type: "r2", source: "kb-bucket", chunk_size: 2048 });
-    const inputs = checkInputs({
-      instanceId: "legacy",
-      importId: "legacy",
-      type: "r2",
-      source: "kb-bucket",
-    }).inputs;
-    const adopted = await handler.create(inputs, ctx);
+    const ins = await inputs({ instanceId: "legacy", importId: "legacy", type: "r2", source: "kb-bucket" });
+    const adopted = await si.handler.create(ins, ctx);
+    assert.equal(adopted.id, "default/legacy");
     assert.equal(adopted.outs.chunkSize, 256);
     assert.equal((await fx.api.search.getInstance({ id: "legacy" })).chunk_size, 256);
-    await assert.rejects(
-      handler.create(checkInputs({ instanceId: "ghost", importId: "ghost" }).inputs, ctx),
-      {
-        message: 'importId: instance "ghost" not found in namespace "default"; nothing to adopt',
-      },
-    );
+    await assert.rejects(si.handler.create(await inputs({ instanceId: "ghost", importId: "ghost" }), ctx), {
+      message: "importId: search instance ghost not found; nothing to adopt",
+    });
+
+    // Nothing but the credentials differs: the live instance cannot show them, so adoption sends them.
+    await fx.api.search.createInstance({ id: "same", type: "r2", source: "kb-bucket" });
+    const put = fx.em.faults.add({ method: "PUT", path: "/instances/same$" });
+    const withCreds = await inputs({
+      instanceId: "same",
+      importId: "same",
+      type: "r2",
+      source: "kb-bucket",
+      storageCredentials: CREDS,
+    });
+    const took = await si.handler.create(withCreds, ctx);
+    fx.em.faults.clear();
+    assert.equal(put.hits, 1, "one PUT carried the credentials");
+    assert.equal(took.outs.storageCredentialsHash, secretHash("storageCredentials", CREDS));
   });
 
   it("logs that removed credentials stay with the service", async () => {
     const logs: string[] = [];
     const ctx = providerContext(fx, logs);
-    const inputs = checkInputs({
+    const ins = await inputs({
       instanceId: "kb",
       type: "r2",
       source: "kb-bucket",
       storageCredentials: CREDS,
-    }).inputs;
-    const created = await handler.create(inputs, ctx);
-    const { storageCredentials: _gone, ...without } = inputs;
-    await handler.update(created.id, created.outs, without as SearchInstanceInputs, ctx);
-    assert.equal(logs.length, 1);
-    assert.match(logs[0]!, /storageCredentials removed from the program/);
-    assert.ok(!logs[0]!.includes(CREDS.secretAccessKey));
+    });
+    const created = await si.handler.create(ins, ctx);
+    const { storageCredentials: _gone, ...without } = ins;
+    const d = await si.handler.diff(created.id, created.outs, without, ctx);
+    assert.deepEqual(d, { changes: true, replaces: [], deleteBeforeReplace: false });
+    const { outs } = await si.handler.update(created.id, created.outs, without, ctx);
+    assert.equal(outs.storageCredentialsHash, undefined);
+    assert.deepEqual(logs, [
+      "SearchInstance default/kb: storageCredentials removed from the program; the service keeps the stored ones until new ones are given",
+    ]);
+  });
+
+  it("is served by the registry from a state stored by the single-file release", async () => {
+    const ctx = providerContext(fx);
+    const { id, outs } = await si.handler.create(
+      await inputs({ instanceId: "kb", storageCredentials: CREDS }),
+      ctx,
+    );
+    // The runtime hands stored state over untyped; 0.1.x stored the same names.
+    const untyped = handlerFor("SearchInstance");
+    const stored: Record<string, unknown> = { ...outs };
+    const read = await untyped.read(id, stored, ctx);
+    assert.deepEqual(Reflect.get(read!.inputs, "storageCredentials"), CREDS);
+    await untyped.delete(id, stored, ctx);
+    assert.equal(await untyped.read(id, stored, ctx), undefined);
   });
 });
 
