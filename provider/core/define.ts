@@ -107,6 +107,11 @@ export function camelCased<Z extends z.ZodType>(
 /** camelCase in the program, snake_case on the wire, for a field typed with `camelCased`. */
 export const CAMEL_CODEC: Codec = { toWire: (v) => toApi(v), fromWire: (v) => fromApi(v) };
 
+/** A required string input: missing, it is "required" (zod alone says "expected string, received undefined"). */
+export function requiredString<T extends z.ZodType<unknown, string>>(type: T) {
+  return z.string({ error: (iss) => (iss.input === undefined ? "required" : "must be a string") }).pipe(type);
+}
+
 /** Every resource takes these: the account to act on, and an existing object to adopt on create. */
 export const COMMON_FIELDS = {
   accountId: local(IdentifierSchema.optional(), { identity: true }),
@@ -146,12 +151,18 @@ export interface SpecInit<F extends Fields> {
    * source); default: create the new one first.
    */
   deleteBeforeReplace?: true | "sameIdentity";
+  /**
+   * The output that is the resource id (a server-assigned uuid). The class exposes it as `this.id`,
+   * which the engine keeps known while an update is previewed, so its consumers see no replace.
+   */
+  idOutput?: string;
 }
 
 export interface ResourceSpec<F extends Fields = Fields> {
   readonly kind: ResourceKind;
   readonly fields: AllFields<F>;
   readonly deleteBeforeReplace?: true | "sameIdentity";
+  readonly idOutput?: string;
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
   readonly identityKeys: readonly string[];
@@ -190,6 +201,7 @@ export function defineResource<const F extends Fields>(init: SpecInit<F>): Resou
     kind: init.kind,
     fields,
     ...(init.deleteBeforeReplace ? { deleteBeforeReplace: init.deleteBeforeReplace } : {}),
+    ...(init.idOutput ? { idOutput: init.idOutput } : {}),
     inputNames,
     outputNames: names((f) => f.role === "output"),
     identityKeys: names((f) => f.flags.identity === true),

@@ -13,6 +13,7 @@ const W = Body.shape;
 
 export const BuildTriggerSpec = defineResource({
   kind: "BuildTrigger",
+  idOutput: "triggerUuid",
   deleteBeforeReplace: true,
   fields: {
     importId: local(UuidSchema.optional()),

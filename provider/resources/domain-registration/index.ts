@@ -1,8 +1,7 @@
 /** The DomainRegistration class, for programs. */
-import type * as pulumi from "@pulumi/pulumi";
 import type { InputsOf, StateOf } from "../../core/define";
-import type { ArgsOf, OutputsOf } from "../../core/resource-types";
-import { AccountApiResource, specArgs } from "../../resource";
+import { describedResource } from "../../core/class";
+import type { ArgsOf } from "../../core/resource-types";
 import { DomainRegistrationSpec } from "./spec";
 
 export {
@@ -25,18 +24,9 @@ export {
 } from "./hooks";
 export { handler } from "./handler";
 
-type Spec = typeof DomainRegistrationSpec;
-export type DomainRegistrationArgs = ArgsOf<Spec>;
-export type DomainRegistrationInputs = InputsOf<Spec>;
-export type DomainRegistrationOutputs = StateOf<Spec>;
-
-// The outputs come from the description; merging declares them without repeating the table.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface DomainRegistration extends OutputsOf<Spec> {}
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class DomainRegistration extends AccountApiResource {
-  /** The id is the domain name. */
-  constructor(name: string, args: DomainRegistrationArgs, opts?: pulumi.CustomResourceOptions) {
-    super("DomainRegistration", name, specArgs(DomainRegistrationSpec, args), opts);
-  }
-}
+/** The id is the domain name. */
+export const DomainRegistration = describedResource(DomainRegistrationSpec);
+export type DomainRegistration = InstanceType<typeof DomainRegistration>;
+export type DomainRegistrationArgs = ArgsOf<typeof DomainRegistrationSpec>;
+export type DomainRegistrationInputs = InputsOf<typeof DomainRegistrationSpec>;
+export type DomainRegistrationOutputs = StateOf<typeof DomainRegistrationSpec>;

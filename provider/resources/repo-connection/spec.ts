@@ -12,6 +12,7 @@ const W = RepoConnectionBodySchema.shape;
 
 export const RepoConnectionSpec = defineResource({
   kind: "RepoConnection",
+  idOutput: "repoConnectionUuid",
   fields: {
     /** Name of the git hosting provider, e.g. "github". */
     providerType: wire("provider_type", W.provider_type, { identity: true }),

@@ -1,9 +1,9 @@
 /** The TriggerEnvVars class, for programs. */
 import * as pulumi from "@pulumi/pulumi";
 import type { InputsOf, StateOf } from "../../core/define";
-import type { ArgsOf, OutputsOf } from "../../core/resource-types";
+import type { ArgsOf } from "../../core/resource-types";
 import { isRecord } from "../../core/values";
-import { AccountApiResource, specArgs } from "../../resource";
+import { describedResource } from "../../core/class";
 import { TriggerEnvVarsSpec } from "./spec";
 
 export { TriggerEnvVarsSpec } from "./spec";
@@ -45,17 +45,7 @@ function variablesArg(variables: TriggerEnvVarsArgs["variables"]): unknown {
     );
 }
 
-// The outputs come from the description; merging declares them without repeating the table.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface TriggerEnvVars extends OutputsOf<Spec> {}
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class TriggerEnvVars extends AccountApiResource {
-  constructor(name: string, args: TriggerEnvVarsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "TriggerEnvVars",
-      name,
-      specArgs(TriggerEnvVarsSpec, { ...args, variables: variablesArg(args.variables) }),
-      opts,
-    );
-  }
-}
+export const TriggerEnvVars = describedResource(TriggerEnvVarsSpec, {
+  prepare: (args) => ({ ...args, variables: variablesArg(args.variables) }),
+});
+export type TriggerEnvVars = InstanceType<typeof TriggerEnvVars>;
