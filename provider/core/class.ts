@@ -24,7 +24,9 @@ export function describedResource<S extends ResourceSpec>(
 ): new (name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) => AccountApiResource {
   class Described extends AccountApiResource {
     constructor(name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) {
-      super(spec.kind, name, specArgs(spec, options.prepare ? options.prepare(args) : args), opts);
+      // Secret inputs stay secret in every output too, whatever read answers.
+      const props = specArgs(spec, options.prepare ? options.prepare(args) : args);
+      super(spec.kind, name, props, opts, spec.secretInputs);
       if (spec.idOutput) Object.defineProperty(this, spec.idOutput, { value: this.id, enumerable: true });
     }
   }

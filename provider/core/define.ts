@@ -30,27 +30,34 @@ export interface Codec {
   fromWire(value: unknown): unknown;
 }
 
-export interface Field<Z extends z.ZodType = z.ZodType, R extends "input" | "output" = "input" | "output"> {
+export interface Field<
+  Z extends z.ZodType = z.ZodType,
+  R extends "input" | "output" = "input" | "output",
+  Fl extends Flags = Flags,
+> {
   readonly role: R;
   readonly type: Z;
   /** The API's name for it; absent for fields that exist only in the provider. */
   readonly wire?: string;
-  readonly flags: Flags;
+  readonly flags: Fl;
   readonly codec?: Codec;
 }
 
 /** An input the provider keeps to itself (never sent as such). */
-export function local<Z extends z.ZodType>(type: Z, flags: Flags = {}): Field<Z, "input"> {
+export function local<Z extends z.ZodType, const Fl extends Flags = {}>(
+  type: Z,
+  flags: Fl = {} as Fl, // an empty object is every Flags: no flag set
+): Field<Z, "input", Fl> {
   return { role: "input", type, flags };
 }
 
 /** An input sent to the API as `name`. */
-export function wire<Z extends z.ZodType>(
+export function wire<Z extends z.ZodType, const Fl extends Flags = {}>(
   name: string,
   type: Z,
-  flags: Flags = {},
+  flags: Fl = {} as Fl, // an empty object is every Flags: no flag set
   codec?: Codec,
-): Field<Z, "input"> {
+): Field<Z, "input", Fl> {
   return { role: "input", type, wire: name, flags, ...(codec ? { codec } : {}) };
 }
 
@@ -133,6 +140,14 @@ export type ArgsShapeOfFields<F extends Fields> = Flatten<
 >;
 export type OutputValuesOfFields<F extends Fields> = {
   [K in RoleKeys<F, "output">]?: z.output<F[K]["type"]>;
+};
+type WriteOnlyKeys<F extends Fields> = {
+  [K in keyof F]: F[K]["flags"] extends { writeOnly: true } ? K : never;
+}[keyof F] &
+  string;
+/** The hash outputs of write-only inputs: they show a change without the value. */
+export type HashValuesOfFields<F extends Fields> = {
+  [K in WriteOnlyKeys<F> as `${K}Hash`]: string | undefined;
 };
 /** The server's values once the object exists (as a program sees them after create). */
 export type CreatedValuesOfFields<F extends Fields> = {

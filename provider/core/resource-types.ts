@@ -1,7 +1,13 @@
 /** The program-side types of a described resource: its Args and its outputs. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { DeepInput } from "../input-types";
-import type { ArgsShapeOf, CreatedValuesOfFields, InputsOf, ResourceSpec } from "./define";
+import type {
+  ArgsShapeOf,
+  CreatedValuesOfFields,
+  HashValuesOfFields,
+  InputsOf,
+  ResourceSpec,
+} from "./define";
 
 /** The class's Args: every input, nested ones included, may be a Pulumi input. */
 export type ArgsOf<S extends ResourceSpec> = { [K in keyof ArgsShapeOf<S>]: DeepInput<ArgsShapeOf<S>[K]> };
@@ -15,5 +21,9 @@ type ServerOutputs<S extends ResourceSpec> = {
   >;
 };
 
-/** The class's outputs: one per input (undefined where the program left it out) and per server value. */
-export type OutputsOf<S extends ResourceSpec> = InputOutputs<S> & ServerOutputs<S>;
+type HashOutputs<S extends ResourceSpec> = {
+  readonly [K in keyof HashValuesOfFields<S["fields"]>]: pulumi.Output<string | undefined>;
+};
+
+/** The class's outputs: one per input (undefined where the program left it out), per server value, per hash. */
+export type OutputsOf<S extends ResourceSpec> = InputOutputs<S> & ServerOutputs<S> & HashOutputs<S>;

@@ -79,7 +79,9 @@ export function toBody(i: SearchInstanceInputs): CreateInstanceBody {
 
 /** The settings: inputs the API returns (the credentials it never does). */
 const SETTINGS = Object.entries(SearchInstanceSpec.fields)
-  .filter(([, f]) => f.role === "input" && f.wire !== undefined && !f.flags.writeOnly)
+  .filter(
+    ([k, f]) => f.role === "input" && f.wire !== undefined && !SearchInstanceSpec.writeOnlyInputs.includes(k),
+  )
   .map(([k]) => k);
 
 /**
