@@ -44,21 +44,28 @@ export interface Field<
 }
 
 /** An input the provider keeps to itself (never sent as such). */
-export function local<Z extends z.ZodType, const Fl extends Flags = {}>(
+export function local<Z extends z.ZodType, const Fl extends Flags = NoFlags>(
   type: Z,
-  flags: Fl = {} as Fl, // an empty object is every Flags: no flag set
+  flags?: Fl,
 ): Field<Z, "input", Fl> {
-  return { role: "input", type, flags };
+  return { role: "input", type, flags: flags ?? noFlags<Fl>() };
 }
 
 /** An input sent to the API as `name`. */
-export function wire<Z extends z.ZodType, const Fl extends Flags = {}>(
+export function wire<Z extends z.ZodType, const Fl extends Flags = NoFlags>(
   name: string,
   type: Z,
-  flags: Fl = {} as Fl, // an empty object is every Flags: no flag set
+  flags?: Fl,
   codec?: Codec,
 ): Field<Z, "input", Fl> {
-  return { role: "input", type, wire: name, flags, ...(codec ? { codec } : {}) };
+  return { role: "input", type, wire: name, flags: flags ?? noFlags<Fl>(), ...(codec ? { codec } : {}) };
+}
+
+type NoFlags = Record<never, never>;
+/** Flags left out are no flag set; every Flags type is all-optional, so an empty object is one. */
+function noFlags<Fl extends Flags>(): Fl {
+  const none: Flags = {};
+  return none as Fl; // every property of a Flags type is optional: {} is a value of each
 }
 
 /** A value the server assigns, read from the API's `name` (or computed by the resource's hooks). */
