@@ -1,7 +1,9 @@
 /**
  * Fault injection, per route: latency, an error rate with a chosen status (429 carries Retry-After),
  * a connection reset, and "commit, then drop the response" (the handler runs and its change is kept,
- * but the client never hears back). Rules are matched in order; a rule with `times` wears out.
+ * but the client never hears back). Every matching rule applies: latencies add up, and the first rule
+ * (in order) whose failure fires decides how the request fails. Each match uses up one of a rule's
+ * `times`.
  * Randomness is a seeded generator so an error rate is reproducible.
  */
 import { z } from "zod";
@@ -10,7 +12,17 @@ export const FaultRuleSchema = z.strictObject({
   /** HTTP method to match; any when omitted. */
   method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).optional(),
   /** Regular expression tested against the path (without query). */
-  path: z.string().min(1, "must not be empty"),
+  path: z
+    .string()
+    .min(1, "must not be empty")
+    .refine((p) => {
+      try {
+        new RegExp(p);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be a regular expression"),
   latencyMs: z.number().int().min(0).max(600_000).optional(),
   /** Fraction of matching requests that fail (0..1); default 1 when `status` or `reset` is set. */
   errorRate: z.number().min(0).max(1).optional(),
@@ -48,7 +60,6 @@ export class Faults {
 
   add(rule: FaultRule): ActiveFault {
     const parsed = FaultRuleSchema.parse(rule);
-    new RegExp(parsed.path); // fail now on a bad pattern, not on the next request
     const active = { ...parsed, id: this.#nextId++, hits: 0 };
     this.#rules.push(active);
     return active;
@@ -68,27 +79,31 @@ export class Faults {
     this.#rules = [];
   }
 
-  /** What to do with one request; consumes a use of the matching rule. */
+  /** What to do with one request; every matching rule applies and uses up one of its `times`. */
   decide(method: string, path: string): FaultAction {
-    for (const rule of this.#rules) {
+    let latencyMs = 0;
+    let failure: FaultAction | undefined;
+    for (const rule of [...this.#rules]) {
       if (rule.method && rule.method !== method) continue;
       if (!new RegExp(rule.path).test(path)) continue;
       rule.hits++;
       if (rule.times !== undefined && rule.hits >= rule.times) this.remove(rule.id);
-      const latencyMs = rule.latencyMs ?? 0;
+      latencyMs += rule.latencyMs ?? 0;
       const failing = rule.status !== undefined || rule.reset || rule.commitThenDrop;
-      if (!failing) return { kind: "none", latencyMs };
-      if (this.#random() >= (rule.errorRate ?? 1)) return { kind: "none", latencyMs };
-      if (rule.reset) return { kind: "reset", latencyMs };
-      if (rule.commitThenDrop) return { kind: "drop", latencyMs };
-      return {
-        kind: "status",
-        latencyMs,
-        status: rule.status ?? 500,
-        ...(rule.retryAfter !== undefined ? { retryAfter: rule.retryAfter } : {}),
-      };
+      if (!failing || failure) continue;
+      if (this.#random() >= (rule.errorRate ?? 1)) continue;
+      failure = rule.reset
+        ? { kind: "reset", latencyMs: 0 }
+        : rule.commitThenDrop
+          ? { kind: "drop", latencyMs: 0 }
+          : {
+              kind: "status",
+              latencyMs: 0,
+              status: rule.status ?? 500,
+              ...(rule.retryAfter !== undefined ? { retryAfter: rule.retryAfter } : {}),
+            };
     }
-    return { kind: "none", latencyMs: 0 };
+    return failure ? { ...failure, latencyMs } : { kind: "none", latencyMs };
   }
 
   /** xorshift32: deterministic for a given seed. */

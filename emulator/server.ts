@@ -3,7 +3,7 @@
  * request log, persistence, a control API under /__emulator, and the six areas under /client/v4.
  */
 import { randomBytes } from "node:crypto";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AreaContext, AreaModule } from "./area";
 import { AREAS } from "./areas";
@@ -35,8 +35,11 @@ export interface RequestLogEntry {
   at: number;
   method: string;
   url: string;
+  /** 0 when the connection was reset before any response. */
   status: number;
   durationMs: number;
+  /** An injected fault that kept the answer from the client. */
+  fault?: "reset" | "drop";
 }
 
 export interface Emulator {
@@ -112,16 +115,34 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   });
 
+  const started = new WeakMap<FastifyRequest, number>();
+  const dropped = new WeakSet<FastifyRequest>();
+  const logged = new WeakSet<FastifyRequest>();
+  const log = (req: FastifyRequest, status: number, fault?: RequestLogEntry["fault"]): void => {
+    if (logged.has(req)) return;
+    logged.add(req);
+    requestLog.push({
+      at: Date.now(),
+      method: req.method,
+      url: req.url,
+      status,
+      durationMs: Math.round(performance.now() - (started.get(req) ?? performance.now())),
+      ...(fault ? { fault } : {}),
+    });
+    if (requestLog.length > REQUEST_LOG_LIMIT) requestLog.splice(0, requestLog.length - REQUEST_LOG_LIMIT);
+  };
+
   app.addHook("onRequest", async (req, reply) => {
-    (req as { startedAt?: number }).startedAt = performance.now();
+    started.set(req, performance.now());
     if (req.url.startsWith(CONTROL_PREFIX)) return;
     const action = faults.decide(req.method, req.url.split("?")[0] ?? req.url);
     if (action.latencyMs > 0) await new Promise((r) => setTimeout(r, action.latencyMs));
     if (action.kind === "reset") {
+      log(req, 0, "reset");
       req.raw.socket.resetAndDestroy();
       return reply.hijack();
     }
-    if (action.kind === "drop") (req as { dropResponse?: boolean }).dropResponse = true;
+    if (action.kind === "drop") dropped.add(req);
     if (action.kind === "status") {
       if (action.retryAfter !== undefined) reply.header("retry-after", action.retryAfter);
       return reply
@@ -130,21 +151,18 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   });
 
-  app.addHook("onSend", async (req, _reply, payload) => {
-    if ((req as { dropResponse?: boolean }).dropResponse) req.raw.socket.resetAndDestroy();
+  app.addHook("onSend", async (req, reply, payload) => {
+    if (dropped.has(req)) {
+      // The handler ran and its change is kept; the client never hears back.
+      log(req, reply.statusCode, "drop");
+      store.save();
+      req.raw.socket.resetAndDestroy();
+    }
     return payload;
   });
 
   app.addHook("onResponse", async (req, reply) => {
-    const started = (req as { startedAt?: number }).startedAt ?? performance.now();
-    requestLog.push({
-      at: Date.now(),
-      method: req.method,
-      url: req.url,
-      status: reply.statusCode,
-      durationMs: Math.round(performance.now() - started),
-    });
-    if (requestLog.length > REQUEST_LOG_LIMIT) requestLog.splice(0, requestLog.length - REQUEST_LOG_LIMIT);
+    log(req, reply.statusCode);
     if (req.method !== "GET") store.save();
   });
 

@@ -35,6 +35,14 @@ const INVALID = C.invalidRequest;
 export const LOG_PAGE_SIZE = 5;
 export const MAX_VERSION_IDS = 20;
 
+/**
+ * PATCH takes any subset of the trigger fields of the spec's table, `environment_variables` included
+ * (merged like the variables PATCH: a name given is set, the others stay).
+ */
+const UpdateTriggerWireSchema = TriggerUpdateBodySchema.extend({
+  environment_variables: EnvVarsPatchBodySchema.optional(),
+});
+
 /** In bodies the tag is looked up, not pattern-checked: a script name there is "Resource not found". */
 const CreateTriggerWireSchema = TriggerCreateBodySchema.extend({
   external_script_id: z.string().min(1, "must not be empty"),
@@ -277,7 +285,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
 
   area.patch(
     `${A}/builds/triggers/:trigger_uuid`,
-    { params: Trigger, body: orEmpty(TriggerUpdateBodySchema), response: TriggerSchema, permissions: EDIT },
+    { params: Trigger, body: orEmpty(UpdateTriggerWireSchema), response: TriggerSchema, permissions: EDIT },
     ({ auth: m, params, body }) => triggerJson(m, m.updateTrigger(params.trigger_uuid, body)),
   );
 

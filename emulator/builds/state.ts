@@ -286,7 +286,10 @@ export class BuildsModel {
     return t;
   }
 
-  updateTrigger(uuid: string, body: TriggerUpdateBody): TriggerRecord {
+  updateTrigger(
+    uuid: string,
+    body: TriggerUpdateBody & { environment_variables?: EnvVarsPatchBody | undefined },
+  ): TriggerRecord {
     const t = this.trigger(uuid);
     this.#checkReferences(body);
     if (body.branch_includes) this.#checkSlot(t.external_script_id, body.branch_includes, t.trigger_uuid);
@@ -300,6 +303,7 @@ export class BuildsModel {
     t.path_includes = [...(body.path_includes ?? t.path_includes)];
     t.path_excludes = [...(body.path_excludes ?? t.path_excludes)];
     if (body.build_token_uuid) t.build_token_uuid = body.build_token_uuid.toLowerCase();
+    if (body.environment_variables) this.#setEnvVars(t, body.environment_variables);
     t.modified_on = this.now;
     return t;
   }
@@ -312,10 +316,14 @@ export class BuildsModel {
 
   patchEnvVars(uuid: string, vars: EnvVarsPatchBody): TriggerRecord {
     const t = this.trigger(uuid);
-    for (const [name, v] of Object.entries(vars))
-      t.environment_variables[name] = { value: v.value, is_secret: v.is_secret };
+    this.#setEnvVars(t, vars);
     t.modified_on = this.now;
     return t;
+  }
+
+  #setEnvVars(t: TriggerRecord, vars: EnvVarsPatchBody): void {
+    for (const [name, v] of Object.entries(vars))
+      t.environment_variables[name] = { value: v.value, is_secret: v.is_secret };
   }
 
   deleteEnvVar(uuid: string, key: string): void {

@@ -10,6 +10,7 @@ import {
   MeetingCreateSchema,
   MeetingSchema,
   MeetingUpdateSchema,
+  VORBIS_VIDEO_CODECS,
   meetingRuleIssues,
 } from "../../sdk/schemas/meetings";
 import type { AreaContext, AreaModule } from "../area";
@@ -22,6 +23,28 @@ const BASE = "/accounts/:account_id/realtime/kit/:app_id/meetings";
 const App = AccountParams.extend({ app_id: IdentifierSchema });
 const Meeting = App.extend({ meeting_id: z.string() });
 const REALTIME: readonly Permission[] = ["realtime:admin", "realtime"];
+
+/**
+ * With VP8 or VP9 video the service sets the audio codec to vorbis itself (spec D), so a codec the
+ * body asks for is set aside before the sdk's schema (which refuses one) sees the body.
+ */
+const ForcedAudio = z.looseObject({
+  recording_config: z.looseObject({
+    video_config: z.looseObject({ codec: z.string().refine((c) => VORBIS_VIDEO_CODECS.includes(c)) }),
+    audio_config: z.looseObject({ codec: z.unknown() }),
+  }),
+});
+
+function withoutForcedAudioCodec(body: unknown): unknown {
+  const forced = ForcedAudio.safeParse(body);
+  if (!forced.success) return body;
+  const { recording_config: rec, ...rest } = forced.data;
+  const { codec: _vorbis, ...audio } = rec.audio_config;
+  return { ...rest, recording_config: { ...rec, audio_config: audio } };
+}
+
+const CreateBody = z.preprocess(withoutForcedAudioCodec, orEmpty(MeetingCreateSchema));
+const UpdateBody = z.preprocess(withoutForcedAudioCodec, orEmpty(MeetingUpdateSchema));
 
 const ListQuery = z.looseObject({
   status: z.enum(["ACTIVE", "INACTIVE"], { error: 'must be "ACTIVE" or "INACTIVE"' }).optional(),
@@ -47,7 +70,7 @@ function apiRoutes(app: FastifyInstance, ctx: AreaContext, model: MeetingsModel)
 
   area.post(
     BASE,
-    { params: App, body: orEmpty(MeetingCreateSchema), response: MeetingSchema, permissions: REALTIME },
+    { params: App, body: CreateBody, response: MeetingSchema, permissions: REALTIME },
     ({ params, body }) => answer(view(model.create(params.account_id, params.app_id, body)), { status: 201 }),
   );
 
@@ -85,7 +108,7 @@ function apiRoutes(app: FastifyInstance, ctx: AreaContext, model: MeetingsModel)
 
   area.patch(
     `${BASE}/:meeting_id`,
-    { params: Meeting, body: orEmpty(MeetingUpdateSchema), response: MeetingSchema, permissions: REALTIME },
+    { params: Meeting, body: UpdateBody, response: MeetingSchema, permissions: REALTIME },
     ({ params, body: patch }) => {
       const m = find(params);
       const rules = meetingRuleIssues(model.merged(m, patch));

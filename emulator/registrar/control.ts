@@ -78,7 +78,8 @@ const Workflow = Domain.extend({
 });
 
 export const registrarControl: AreaPlugin = (app, ctx) => {
-  const model = new Registrar(ctx.store, ctx.clock);
+  // The control API acts on the emulator's own account.
+  const model = new Registrar(ctx.store, ctx.clock, ctx.store.accountId);
   const control = defineControl(app, REGISTRAR_CODES.invalidRequest);
   const none = { params: NoParams, permissions: undefined };
   const renderWf = (kind: WorkflowKind, domain: string) => {

@@ -114,19 +114,19 @@ function queryOf<S extends z.ZodType>(schema: S, numbers: readonly string[], lis
 const Domain = AccountParams.extend({ domain_name: z.string() });
 
 export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): void {
-  const model = new Registrar(ctx.store, ctx.clock);
   const base = "/accounts/:account_id/registrar";
   const area = defineArea(app, {
     envelope: "result",
     invalidCode: REGISTRAR_CODES.invalidRequest,
-    auth: (req, need: Need, params: { account_id: string }) => {
+    auth: (req, need: Need, params: { account_id: string }): Registrar => {
       ctx.auth.require(req, { accountId: params.account_id, ...need });
+      return new Registrar(ctx.store, ctx.clock, params.account_id);
     },
   });
   const selfLink = (accountId: string, w: WorkflowRecord): string =>
     `${ctx.origin()}/client/v4/accounts/${encodeURIComponent(accountId)}/registrar/registrations/` +
     `${encodeURIComponent(w.domain_name)}/${w.kind === "registration" ? "registration-status" : "update-status"}`;
-  const workflowBody = (accountId: string, w: WorkflowRecord) =>
+  const workflowBody = (model: Registrar, accountId: string, w: WorkflowRecord) =>
     renderWorkflow(w, model.now(), selfLink(accountId, w), () =>
       model.isRegistered(w.domain_name) ? model.get(w.domain_name) : undefined,
     );
@@ -139,7 +139,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
       response: DomainSearchResultSchema,
       permissions: READ,
     },
-    ({ query }) => ({
+    ({ auth: model, query }) => ({
       domains: model.search(query.q, query.extensions, query.limit ?? SEARCH_LIMIT_DEFAULT),
     }),
   );
@@ -152,7 +152,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
       response: DomainCheckResultSchema,
       permissions: READ,
     },
-    ({ body }) => ({ domains: model.check(body.domains) }),
+    ({ auth: model, body }) => ({ domains: model.check(body.domains) }),
   );
 
   area.post(
@@ -163,9 +163,9 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
       response: WorkflowStatusSchema,
       permissions: EDIT,
     },
-    ({ params, body, req }) => {
+    ({ auth: model, params, body, req }) => {
       const { workflow, synchronous } = model.create(body, { respondAsync: prefersAsync(req) });
-      return answer(workflowBody(params.account_id, workflow), { status: synchronous ? 201 : 202 });
+      return answer(workflowBody(model, params.account_id, workflow), { status: synchronous ? 201 : 202 });
     },
   );
 
@@ -177,7 +177,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
       response: z.array(RegistrationSchema),
       permissions: READ,
     },
-    ({ query }) => {
+    ({ auth: model, query }) => {
       const perPage = query.per_page ?? REGISTRATIONS_PER_PAGE_DEFAULT;
       const sorted = sortRegistrations(model.list(), query.sort_by, query.direction);
       // The cursor names the last registration served; the next page starts after it in this order.
@@ -204,17 +204,17 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
   area.get(
     `${base}/registrations/:domain_name`,
     { params: Domain, response: RegistrationSchema, permissions: READ },
-    ({ params }) => renderRegistration(model.get(params.domain_name)),
+    ({ auth: model, params }) => renderRegistration(model.get(params.domain_name)),
   );
 
   area.patch(
     `${base}/registrations/:domain_name`,
     { params: Domain, body: RegistrationUpdateSchema, response: WorkflowStatusSchema, permissions: EDIT },
-    ({ params, body, req }) => {
+    ({ auth: model, params, body, req }) => {
       const { workflow, synchronous } = model.update(params.domain_name, body, {
         respondAsync: prefersAsync(req),
       });
-      return answer(workflowBody(params.account_id, workflow), { status: synchronous ? 200 : 202 });
+      return answer(workflowBody(model, params.account_id, workflow), { status: synchronous ? 200 : 202 });
     },
   );
 
@@ -222,14 +222,15 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
     area.get(
       `${base}/registrations/:domain_name/${kind === "registration" ? "registration-status" : "update-status"}`,
       { params: Domain, response: WorkflowStatusSchema, permissions: READ },
-      ({ params }) => workflowBody(params.account_id, model.workflow(kind, params.domain_name)),
+      ({ auth: model, params }) =>
+        workflowBody(model, params.account_id, model.workflow(kind, params.domain_name)),
     );
   }
 
   area.get(
     `${base}/domains`,
     { params: AccountParams, querystring: PageQuery, response: z.array(DomainSchema), permissions: READ },
-    ({ params, query, reply }) => {
+    ({ auth: model, params, query, reply }) => {
       const { items, resultInfo } = paginate(model.list(), query);
       deprecated(reply, params.account_id);
       return answer(items.map(renderDomain), { resultInfo, ...DEPRECATION });
@@ -239,7 +240,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
   area.get(
     `${base}/domains/:domain_name`,
     { params: Domain, response: DomainSchema, permissions: READ },
-    ({ params, reply }) => {
+    ({ auth: model, params, reply }) => {
       deprecated(reply, params.account_id);
       return answer(renderDomain(model.get(params.domain_name)), DEPRECATION);
     },
@@ -248,7 +249,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
   area.put(
     `${base}/domains/:domain_name`,
     { params: Domain, body: DomainUpdateSchema, response: DomainSchema, permissions: EDIT },
-    ({ params, body, reply }) => {
+    ({ auth: model, params, body, reply }) => {
       deprecated(reply, params.account_id);
       return answer(renderDomain(model.updateDomain(params.domain_name, body)), DEPRECATION);
     },

@@ -4,7 +4,7 @@
  * stored timestamps when asked. It never sees HTTP; errors carry status and code for the one renderer.
  */
 import type { Clock } from "../clock";
-import { dict, type Store } from "../store";
+import { dict, type Dict, type Store } from "../store";
 import type {
   Contact,
   DomainAvailability,
@@ -53,14 +53,26 @@ export interface RegistrationRecord {
   expires_at_override?: number | null;
 }
 
-export interface RegistrarState {
-  registrations: Record<string, RegistrationRecord>;
+/** One account's registrations: another account can neither read nor change them. */
+export interface AccountRegistrar {
+  registrations: Dict<RegistrationRecord>;
   /** Latest workflow per `${kind}:${domain}`. */
-  workflows: Record<string, WorkflowRecord>;
+  workflows: Dict<WorkflowRecord>;
   /** Scenario the next workflow of `${kind}:${domain}` follows (control API). */
-  armed: Record<string, Scenario>;
-  /** Names marked taken elsewhere through the control API. */
+  armed: Dict<Scenario>;
+}
+
+export interface RegistrarState {
+  accounts: Dict<AccountRegistrar>;
+  /** Names marked taken elsewhere through the control API (the registry is shared). */
   taken: string[];
+}
+
+/** State files written before registrations were kept per account held one account's at the top. */
+type StoredRegistrar = Partial<RegistrarState> & Partial<AccountRegistrar>;
+
+function freshAccount(): AccountRegistrar {
+  return { registrations: dict(), workflows: dict(), armed: dict() };
 }
 
 /** The derived, current view of a registration (times in epoch ms). */
@@ -123,15 +135,28 @@ export class Registrar {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** The account whose registrations this model reads and writes. */
+    private readonly accountId: string,
   ) {}
 
-  get data(): RegistrarState {
-    return this.store.area<RegistrarState>("registrar", () => ({
-      registrations: dict(),
-      workflows: dict(),
-      armed: dict(),
-      taken: [],
-    }));
+  get #root(): RegistrarState {
+    const root = this.store.area<StoredRegistrar>("registrar", () => ({ accounts: dict(), taken: [] }));
+    if (!root.accounts) {
+      const { registrations = dict(), workflows = dict(), armed = dict() } = root;
+      root.accounts = dict({ [this.store.accountId]: { registrations, workflows, armed } });
+      delete root.registrations;
+      delete root.workflows;
+      delete root.armed;
+    }
+    root.taken ??= [];
+    return { accounts: root.accounts, taken: root.taken };
+  }
+
+  /** This account's registrations, and the names taken at the (shared) registry. */
+  get data(): AccountRegistrar & { taken: string[] } {
+    const root = this.#root;
+    const account = (root.accounts[this.accountId] ??= freshAccount());
+    return { ...account, taken: root.taken };
   }
 
   now(): number {
@@ -146,11 +171,19 @@ export class Registrar {
   // Reading
 
   /** A registration exists unless its registration workflow failed. */
-  #visible(domain: string): RegistrationRecord | undefined {
-    const rec = this.data.registrations[domain];
+  #visible(domain: string, account: AccountRegistrar = this.data): RegistrationRecord | undefined {
+    const rec = account.registrations[domain];
     if (!rec) return undefined;
-    const wf = this.workflowOf("registration", domain);
+    const wf = account.workflows[key("registration", domain)];
     return wf && stateAt(wf, this.now()) === "failed" ? undefined : rec;
+  }
+
+  /** Held by another account: for this one it is simply unavailable at the registry. */
+  #registeredElsewhere(domain: string): boolean {
+    const { accounts } = this.#root;
+    return Object.keys(accounts).some(
+      (id) => id !== this.accountId && this.#visible(domain, accounts[id]) !== undefined,
+    );
   }
 
   isRegistered(domain: string): boolean {
@@ -210,7 +243,7 @@ export class Registrar {
 
   #availability(name: string, authoritative: boolean): DomainAvailability {
     return availability(name, {
-      registered: (n) => this.isRegistered(n),
+      registered: (n) => this.isRegistered(n) || this.#registeredElsewhere(n),
       extraTaken: this.data.taken,
       authoritative,
     });

@@ -172,12 +172,6 @@ const REJECTED: [string, Record<string, unknown>, string, RegExp][] = [
     /one of H264, VP8/,
   ],
   [
-    "an audio codec with VP8 video",
-    { recording_config: { video_config: { codec: "VP8" }, audio_config: { codec: "MP3" } } },
-    "recording_config.audio_config.codec",
-    /cannot be set when video_config.codec is VP8: the audio codec is vorbis/,
-  ],
-  [
     "max_seconds below 60",
     { recording_config: { max_seconds: 59 } },
     "recording_config.max_seconds",

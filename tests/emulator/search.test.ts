@@ -719,10 +719,12 @@ describe("search sdk: creates that survive a lost response", () => {
     });
     const inst = await fx.api.search.createInstance({ id: "once", type: "r2", source: SOURCE });
     assert.equal(inst.id, "once");
-    // The dropped exchange never completes, so only the lookup shows in the log.
+    // The dropped exchange is logged with the status the client never saw, then the lookup.
     assert.deepEqual(
-      fx.em.requestLog.filter((r) => r.url.includes("/ai-search/")).map((r) => `${r.method} ${r.status}`),
-      ["GET 200"],
+      fx.em.requestLog
+        .filter((r) => r.url.includes("/ai-search/"))
+        .map((r) => `${r.method} ${r.status}${r.fault ? ` ${r.fault}` : ""}`),
+      ["POST 200 drop", "GET 200"],
     );
     assert.equal((await collect(fx.api.search.listInstances())).length, 1);
   });
@@ -734,9 +736,11 @@ describe("search sdk: creates that survive a lost response", () => {
     const inst = await fx.api.search.createInstance({ id: "twice" });
     assert.equal(inst.id, "twice");
     assert.deepEqual(
-      fx.em.requestLog.filter((r) => r.url.includes("/ai-search/")).map((r) => `${r.method} ${r.status}`),
-      ["GET 404", "POST 200"],
-      "the reset request never reached a handler, so it is not logged",
+      fx.em.requestLog
+        .filter((r) => r.url.includes("/ai-search/"))
+        .map((r) => `${r.method} ${r.status}${r.fault ? ` ${r.fault}` : ""}`),
+      ["POST 0 reset", "GET 404", "POST 200"],
+      "the reset request never reached a handler: it is logged with status 0",
     );
   });
 
