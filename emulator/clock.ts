@@ -42,7 +42,7 @@ export class OffsetClock implements Clock {
 }
 
 export function isAdvanceable(clock: Clock): clock is Clock & { advance(ms: number): void } {
-  return typeof (clock as { advance?: unknown }).advance === "function";
+  return "advance" in clock && typeof clock.advance === "function";
 }
 
 export function iso(ms: number): string {

@@ -23,6 +23,7 @@ import { z } from "zod";
 import { IdentifierSchema, envelopeOf } from "../sdk/schemas/common";
 import {
   GENERIC_CODES,
+  envelope,
   invalidWith,
   issueLines,
   parseWith,
@@ -199,13 +200,7 @@ export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<
         const { value, options: o } = out instanceof Answer ? out : new Answer(out);
         const body =
           options.envelope === "result"
-            ? {
-                success: true,
-                errors: [],
-                messages: o.messages ?? [],
-                result: value,
-                ...(o.resultInfo ? { result_info: o.resultInfo } : {}),
-              }
+            ? envelope(value, o)
             : { success: true, data: value, ...(o.resultInfo ? { result_info: o.resultInfo } : {}) };
         return reply.code(o.status ?? 200).send({ ...body, ...o.extra });
       },

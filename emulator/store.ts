@@ -69,6 +69,7 @@ export class Store {
   /** The live state of one area, created by `init` on first use. */
   area<T>(name: string, init: () => T): T {
     if (!Object.hasOwn(this.#data.areas, name)) this.#data.areas[name] = init();
+    // Each area is the only reader and writer of its slice, so the slice has the shape its `init` gave it.
     return this.#data.areas[name] as T;
   }
 

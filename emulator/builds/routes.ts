@@ -109,11 +109,12 @@ function uploadMetadata(req: FastifyRequest): Record<string, unknown> {
     const body = req.body ?? {};
     if (typeof body !== "object" || Array.isArray(body))
       throw buildErrors.invalid("body", "must be a JSON object");
-    const meta = (body as { metadata?: unknown }).metadata ?? body;
+    const meta = ("metadata" in body ? body.metadata : undefined) ?? body;
     return parseWith(ScriptMetadataSchema, meta, INVALID);
   }
   try {
-    const parts = parseMultipart(req.body as Buffer, boundaryOf(type));
+    if (!Buffer.isBuffer(req.body)) throw buildErrors.invalid("body", "must be multipart/form-data");
+    const parts = parseMultipart(req.body, boundaryOf(type));
     const isMeta = (p: Part): boolean => p.name === "metadata" || p.name.startsWith("metadata[");
     const metaPart = parts.find((p) => p.name === "metadata");
     const fieldParts = parts.filter((p) => p.name.startsWith("metadata["));
@@ -151,8 +152,18 @@ function uploadMetadata(req: FastifyRequest): Record<string, unknown> {
  * The public client's form encoding of an object: `metadata[a]=x`, `metadata[b][c]=y`, `metadata[d][]=z`
  * become `{ a: "x", b: { c: "y" }, d: ["z"] }` (values stay strings, as the form carries them).
  */
+type Node = Record<string, unknown> | unknown[];
+
+function isNode(v: unknown): v is Node {
+  return typeof v === "object" && v !== null;
+}
+
+function put(node: Node, key: string, value: unknown): void {
+  if (Array.isArray(node)) node.push(value);
+  else node[key] = value;
+}
+
 function bracketFields(parts: readonly Part[]): Record<string, unknown> {
-  type Node = Record<string, unknown> | unknown[];
   // Nodes have no prototype, so `constructor` is an ordinary key; `__proto__` would be dropped by
   // the metadata schema's parse, so it is refused rather than lost.
   const root: Record<string, unknown> = dict();
@@ -161,17 +172,12 @@ function bracketFields(parts: readonly Part[]): Record<string, unknown> {
     if (keys.includes("__proto__")) throw buildErrors.invalid(p.name, "__proto__ is not accepted as a key");
     let node: Node = root;
     keys.forEach((key, i) => {
-      const last = i === keys.length - 1;
-      const value = last ? p.body.toString("utf8") : keys[i + 1] === "" ? [] : dict();
-      if (Array.isArray(node)) {
-        // `[]` appends: arrays of scalars round-trip; arrays of objects are ambiguous in this encoding.
-        node.push(value);
-        node = value as Node;
-      } else if (last) {
-        node[key] = value;
-      } else {
-        node = (node[key] ??= value) as Node;
-      }
+      if (i === keys.length - 1) return put(node, key, p.body.toString("utf8"));
+      const existing = Array.isArray(node) ? undefined : node[key];
+      const next: Node = isNode(existing) ? existing : keys[i + 1] === "" ? [] : dict();
+      // `[]` appends: arrays of scalars round-trip; arrays of objects are ambiguous in this encoding.
+      if (next !== existing) put(node, key, next);
+      node = next;
     });
   }
   return root;

@@ -12,7 +12,8 @@ interface DomElement {
   remove(): void;
 }
 interface DomDocument {
-  body: DomElement | null;
+  /** domino's body is a DOM element, which is what turndown takes. */
+  body: (DomElement & TurndownService.Node) | null;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
 }
 const domino = require("@mixmark-io/domino") as {
@@ -105,7 +106,7 @@ export function convertHtml(html: string): Conversion {
     }
   }
   for (const el of Array.from(doc.querySelectorAll(STRIPPED))) el.remove();
-  const body = doc.body ? turndown.turndown(doc.body as unknown as TurndownService.Node).trim() : "";
+  const body = doc.body ? turndown.turndown(doc.body).trim() : "";
   const parts = [renderFrontmatter(frontmatter), body];
   if (jsonLd.length) parts.push(["```json", ...jsonLd.map((j) => JSON.stringify(j)), "```"].join("\n"));
   return { markdown: parts.filter((p) => p !== "").join("\n\n") + "\n", frontmatter, jsonLd };

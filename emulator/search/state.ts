@@ -39,7 +39,8 @@ export const JOB_HISTORY_LIMIT = 50;
 
 /** Filled in for settings a create or a PUT leaves out (a copy: stored state never shares objects). */
 function defaults(): Partial<InstanceSettings> {
-  return structuredClone(SEARCH_INSTANCE_DEFAULTS) as Partial<InstanceSettings>;
+  const { index_method, ...scalars } = SEARCH_INSTANCE_DEFAULTS;
+  return { ...scalars, index_method: { ...index_method } };
 }
 
 type StorageCredentials = NonNullable<NonNullable<InstanceSettings["source_params"]>["storage_credentials"]>;
