@@ -11,8 +11,8 @@ const LOADERS: Record<ResourceKind, () => AnyHandler> = {
   TriggerEnvVars: () => require("./resources/trigger-env-vars/handler").handler,
   RepoConnection: () => require("./resources/repo-connection/handler").handler,
   ZoneContentConverter: () => require("./resources/zone-content-converter/handler").handler,
-  ConfigRule: () => require("./resources/config-rule").handler,
-  MeetingTemplate: () => require("./resources/meeting-template").handler,
+  ConfigRule: () => require("./resources/config-rule/handler").handler,
+  MeetingTemplate: () => require("./resources/meeting-template/handler").handler,
   DomainRegistration: () => require("./resources/domain-registration/handler").handler,
   SearchInstance: () => require("./resources/search-instance/handler").handler,
 };

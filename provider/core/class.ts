@@ -26,7 +26,7 @@ export function describedResource<S extends ResourceSpec>(
     constructor(name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) {
       // Secret inputs stay secret in every output too, whatever read answers.
       const props = specArgs(spec, options.prepare ? options.prepare(args) : args);
-      super(spec.kind, name, props, opts, spec.secretInputs);
+      super(spec.kind, name, props, opts, [...spec.secretInputs, ...spec.secretOutputs]);
       if (spec.idOutput) Object.defineProperty(this, spec.idOutput, { value: this.id, enumerable: true });
     }
   }

@@ -73,8 +73,10 @@ export function output<Z extends z.ZodType>(
   name: string | undefined,
   type: Z,
   codec?: Codec,
+  /** `secret`: an output that holds nothing but secret leaves (credentials as last sent). */
+  flags: Pick<Flags, "secret"> = {},
 ): Field<Z, "output"> {
-  return { role: "output", type, ...(name ? { wire: name } : {}), flags: {}, ...(codec ? { codec } : {}) };
+  return { role: "output", type, ...(name ? { wire: name } : {}), flags, ...(codec ? { codec } : {}) };
 }
 
 /** A snake_case name in camelCase, at the type level (`source_params` → `sourceParams`). */
@@ -190,6 +192,8 @@ export interface ResourceSpec<F extends Fields = Fields> {
   readonly identityKeys: readonly string[];
   readonly replaceKeys: readonly string[];
   readonly secretInputs: readonly string[];
+  /** Outputs flagged secret: kept secret in state and in the program, whatever read answers. */
+  readonly secretOutputs: readonly string[];
   readonly writeOnlyInputs: readonly string[];
   readonly createOnlyInputs: readonly string[];
   /** `${name}Hash` of each write-only input: the outputs that show its change. */
@@ -229,6 +233,7 @@ export function defineResource<const F extends Fields>(init: SpecInit<F>): Resou
     identityKeys: names((f) => f.flags.identity === true),
     replaceKeys: names((f) => f.flags.identity === true || f.flags.replaceOnChange === true),
     secretInputs: names((f) => f.role === "input" && f.flags.secret === true),
+    secretOutputs: names((f) => f.role === "output" && f.flags.secret === true),
     writeOnlyInputs,
     createOnlyInputs: names((f) => f.flags.createOnly === true),
     hashOutputs: writeOnlyInputs.map(hashName),

@@ -4,8 +4,6 @@ import type { AddressInfo } from "node:net";
 import { UNKNOWN } from "../../provider/inputs";
 import {
   METADATA_EXPRESSION,
-  applyDefaults,
-  checkInputs as checkRule,
   handler as rule,
   planRemoval,
   planUpsert,
@@ -15,6 +13,7 @@ import {
   updateEntrypoint,
   type ConfigRuleInputs,
   type ConfigRuleOutputs,
+  type EntrypointApi,
 } from "../../provider/resources/config-rule";
 import {
   handler as setting,
@@ -22,7 +21,6 @@ import {
   type ZoneContentConverterInputs,
 } from "../../provider/resources/zone-content-converter";
 import type { HandlerContext } from "../../provider/types";
-import type { AccountApi } from "../../sdk";
 import type { ConfigRule as LiveRule, ConfigRuleRequest } from "../../sdk/content";
 import { useEmulator } from "../helpers/emulator";
 import { offlineContext as offline, providerContext } from "../helpers/provider-context";
@@ -76,8 +74,13 @@ describe("content resources: pure planning", () => {
     const table: [Record<string, unknown>, string[]][] = [
       [{ zoneId: ZONE, host: "a.com" }, []],
       [{ zoneId: ZONE, pathPrefix: "/docs/", host: UNKNOWN }, []],
+      [{ zoneId: ZONE, customHostnameMetadata: UNKNOWN, customHostnameIds: ["abc"] }, []],
       [
         { zoneId: ZONE },
+        ["expression: one of host, pathPrefix, customHostnameMetadata or expression is required"],
+      ],
+      [
+        { zoneId: ZONE, customHostnameMetadata: false },
         ["expression: one of host, pathPrefix, customHostnameMetadata or expression is required"],
       ],
       [{ host: "a.com" }, ["zoneId: required"]],
@@ -99,31 +102,49 @@ describe("content resources: pure planning", () => {
         { zoneId: ZONE, customHostnameMetadata: true, customHostnameIds: ["a", "a"] },
         ["customHostnameIds: must not repeat an id"],
       ],
+      [
+        { zoneId: ZONE, customHostnameMetadata: true, customHostnameIds: ["a", "x".repeat(33)] },
+        ["customHostnameIds.1: must be at most 32 characters"],
+      ],
       [{ zoneId: ZONE, host: "a.com", contentConverter: "yes" }, ["contentConverter: must be a boolean"]],
       [
         { zoneId: ZONE, host: "a.com", description: "d".repeat(501) },
         ["description: must be at most 500 characters"],
       ],
       [{ zoneId: ZONE, expression: "x".repeat(4097) }, ["expression: must be at most 4096 characters"]],
+      [{ zoneId: ZONE, pathPrefix: `/${"x".repeat(4096)}` }, ["expression: must be at most 4096 characters"]],
       [{ zoneId: ZONE, host: "a.com", ref: "r".repeat(65) }, ["ref: must be at most 64 characters"]],
       [{ zoneId: ZONE, host: "a.com", hostname: "typo" }, ["hostname: is not a known field"]],
+      [
+        { zoneId: "", host: "not a host", enabled: "no", hostname: "typo" },
+        [
+          "hostname: is not a known field",
+          "zoneId: must not be empty",
+          "host: must be a hostname of at least two labels (letters, digits, inner hyphens; at most 253)",
+          "enabled: must be a boolean",
+        ],
+      ],
     ];
     for (const [news, reasons] of table) {
-      it(`${JSON.stringify(news).slice(0, 90)} → ${reasons.length ? reasons.join("; ") : "ok"}`, () =>
-        assert.deepEqual(
-          checkRule(news).map((f) => f.reason),
-          reasons,
-        ));
+      it(`${JSON.stringify(news).slice(0, 90)} → ${reasons.length ? reasons.join("; ") : "ok"}, before any request`, async () => {
+        const r = await rule.check(undefined, news, offline);
+        assert.deepEqual((r.failures ?? []).map((f) => f.reason).sort(), [...reasons].sort());
+      });
     }
 
-    it("fills defaults and keeps a generated ref stable across checks", () => {
-      const first = applyDefaults({ zoneId: ZONE, host: "a.com" }, undefined);
-      assert.equal(first.contentConverter, true);
-      assert.equal(first.enabled, true);
-      assert.equal(first.description, "");
-      assert.match(first.ref, /^pulumi-[0-9a-f]{16}$/);
-      assert.equal(applyDefaults({ zoneId: ZONE, host: "b.com" }, first).ref, first.ref);
-      assert.equal(applyDefaults({ zoneId: ZONE, host: "b.com", ref: "mine" }, first).ref, "mine");
+    it("fills defaults and keeps a generated ref stable across checks", async () => {
+      const first = (await rule.check(undefined, { zoneId: ZONE, host: "a.com" }, offline)).inputs!;
+      assert.deepEqual(
+        { ...first, ref: "" },
+        { zoneId: ZONE, host: "a.com", contentConverter: true, description: "", enabled: true, ref: "" },
+      );
+      assert.match(first.ref!, /^pulumi-[0-9a-f]{16}$/);
+      const again = await rule.check(first, { zoneId: ZONE, host: "b.com" }, offline);
+      assert.equal(again.inputs!.ref, first.ref);
+      const given = await rule.check(first, { zoneId: ZONE, host: "b.com", ref: "mine" }, offline);
+      assert.equal(given.inputs!.ref, "mine");
+      const unknownRef = await rule.check(first, { zoneId: ZONE, host: "b.com", ref: UNKNOWN }, offline);
+      assert.equal(unknownRef.inputs!.ref, UNKNOWN);
     });
   });
 
@@ -194,8 +215,30 @@ describe("content resources: pure planning", () => {
       enabled: true,
     };
 
-    it("appends its rule and writes every other rule back with its id", () => {
-      const planned = planUpsert([live("a"), live("b")], mine)!;
+    it("builds its rule from the inputs", async () => {
+      const ins = (
+        await rule.check(
+          undefined,
+          { zoneId: "z", pathPrefix: "/d/", ref: "r", contentConverter: false },
+          offline,
+        )
+      ).inputs!;
+      assert.deepEqual(ruleBody(ins), {
+        ref: "r",
+        expression: 'starts_with(http.request.uri.path, "/d/")',
+        action: "set_config",
+        action_parameters: { content_converter: false },
+        description: "",
+        enabled: true,
+      });
+    });
+
+    it("appends its rule and writes every other rule back with its id and every parameter", () => {
+      const polished: LiveRule = {
+        ...live("b"),
+        action_parameters: { content_converter: false, polish: "lossless" },
+      };
+      const planned = planUpsert([live("a"), polished], mine)!;
       assert.deepEqual(
         planned.map((r) => [r.id, r.ref]),
         [
@@ -204,6 +247,7 @@ describe("content resources: pure planning", () => {
           [undefined, "mine"],
         ],
       );
+      assert.deepEqual(planned[1]!.action_parameters, { content_converter: false, polish: "lossless" });
     });
 
     it("replaces its own rule in place, and plans nothing when it is already as wanted", () => {
@@ -231,29 +275,29 @@ describe("content resources: pure planning", () => {
   });
 
   it("diff: zone and ref replace; matcher and action changes update in place; importId never counts", async () => {
-    const ctx = {} as HandlerContext;
-    const olds = {
-      ...applyDefaults({ zoneId: "z", host: "a.com", ref: "r" }, undefined),
+    const inputs = async (news: Record<string, unknown>): Promise<ConfigRuleInputs> =>
+      (await rule.check(undefined, news, offline)).inputs!;
+    const olds: ConfigRuleOutputs = {
+      ...(await inputs({ zoneId: "z", host: "a.com", ref: "r" })),
       ruleId: "i",
       rulesetId: "s",
       ruleVersion: "1",
       lastUpdated: "t",
       ruleExpression: 'http.host eq "a.com"',
-    } as ConfigRuleOutputs;
-    const same = applyDefaults({ zoneId: "z", host: "a.com", ref: "r", importId: "x" }, undefined);
-    assert.deepEqual(await rule.diff("z/r", olds, same, ctx), {
+    };
+    const same = await inputs({ zoneId: "z", host: "a.com", ref: "r", importId: "x" });
+    assert.deepEqual(await rule.diff("z/r", olds, same, offline), {
       changes: false,
       replaces: [],
       deleteBeforeReplace: false,
     });
-    const moved = applyDefaults(
-      { zoneId: "z", pathPrefix: "/d/", ref: "r", contentConverter: false },
-      undefined,
-    );
-    const d = await rule.diff("z/r", olds, moved, ctx);
-    assert.deepEqual(d.replaces, []);
-    assert.equal(d.changes, true);
-    assert.deepEqual((await rule.diff("z/r", olds, { ...same, zoneId: "y", ref: "q" }, ctx)).replaces, [
+    const moved = await inputs({ zoneId: "z", pathPrefix: "/d/", ref: "r", contentConverter: false });
+    assert.deepEqual(await rule.diff("z/r", olds, moved, offline), {
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    assert.deepEqual((await rule.diff("z/r", olds, { ...same, zoneId: "y", ref: "q" }, offline)).replaces, [
       "zoneId",
       "ref",
     ]);
@@ -381,12 +425,15 @@ describe("content resources against the emulator", () => {
     it("reads without drift, shows an out-of-band change, and update restores it", async () => {
       const ins = await checked({ zoneId, pathPrefix: "/docs/", description: "docs" });
       const { id, outs } = await rule.create(ins, ctx);
+      assert.equal(id, `${zoneId}/${ins.ref}`);
       assert.equal(outs.ruleExpression, 'starts_with(http.request.uri.path, "/docs/")');
-      assert.match(outs.ruleId, /^[0-9a-f]{32}$/);
+      assert.match(String(outs.ruleId), /^[0-9a-f]{32}$/);
       assert.equal(outs.ruleVersion, "1");
+      assert.equal(outs.rulesetId, (await fx.api.content.getConfigRuleset({ zoneId }))!.id);
       const read = await rule.read(id, outs, ctx);
       assert.deepEqual(read!.inputs, ins);
       assert.deepEqual(read!.props, outs);
+      assert.equal((await rule.diff(id, read!.props, ins, ctx)).changes, false);
 
       const rs = (await fx.api.content.getConfigRuleset({ zoneId }))!;
       await fx.api.content.putConfigRuleset({
@@ -416,13 +463,22 @@ describe("content resources against the emulator", () => {
       assert.deepEqual((await rule.read(id, fixed, ctx))!.inputs, ins);
     });
 
-    it("is gone on read when its rule, the entrypoint or the zone is gone", async () => {
+    it("is gone on read when its rule, the entrypoint or the zone is gone; other failures propagate", async () => {
       const ins = await checked({ zoneId, host: "a.example.com" });
       const { id, outs } = await rule.create(ins, ctx);
+      fx.em.faults.add({
+        method: "GET",
+        path: "/rulesets/phases/http_config_settings/entrypoint$",
+        status: 500,
+      });
+      await assert.rejects(rule.read(id, outs, ctx), (e: Error) => e.name !== "NotFoundError");
+      fx.em.faults.clear();
+      assert.equal((await rule.read(id, outs, ctx))!.id, id);
+
       await fx.api.content.putConfigRuleset({ zoneId, rules: [] });
       assert.equal(await rule.read(id, outs, ctx), undefined);
       const ghost = { ...outs, zoneId: "0".repeat(32) };
-      assert.equal(await rule.read(id, ghost, ctx), undefined);
+      assert.equal(await rule.read(`${ghost.zoneId}/${ghost.ref}`, ghost, ctx), undefined);
       await rule.delete(id, ghost, ctx);
     });
 
@@ -434,18 +490,53 @@ describe("content resources against the emulator", () => {
       const handId = (await fx.api.content.getConfigRuleset({ zoneId }))!.rules[0]!.id;
       await assert.rejects(
         rule.create(await checked({ zoneId, host: "a.example.com", ref: "hand" }), ctx),
-        /ref: a rule with ref "hand" already exists in zone [0-9a-f]+; set importId: "hand" to adopt it/,
+        new RegExp(
+          `^ResourceInputError: ref: a config rule with ref "hand" in zone ${zoneId} already exists \\(${zoneId}/hand\\); set importId: "hand" to adopt it$`,
+        ),
       );
       await assert.rejects(
         rule.create(await checked({ zoneId, host: "a.example.com", importId: "nope" }), ctx),
-        /importId: no rule with id or ref "nope" in zone [0-9a-f]+'s http_config_settings entrypoint; nothing to adopt/,
+        /^ResourceInputError: importId: config rule nope not found; nothing to adopt$/,
       );
       const adopted = await rule.create(
         await checked({ zoneId, host: "a.example.com", ref: "managed", importId: handId }),
         ctx,
       );
+      assert.equal(adopted.id, `${zoneId}/managed`);
       assert.equal(adopted.outs.ruleId, handId);
       assert.deepEqual(await refs(), ["managed"]);
+      assert.equal(
+        (
+          await rule.diff(
+            adopted.id,
+            adopted.outs,
+            (await rule.read(adopted.id, adopted.outs, ctx))!.inputs,
+            ctx,
+          )
+        ).changes,
+        false,
+      );
+
+      // by ref, or by the resource id the refusal names
+      await fx.api.content.putConfigRuleset({
+        zoneId,
+        rules: [foreignRule("hand", 'http.host eq "old.example.com"')],
+      });
+      const byRef = await rule.create(
+        await checked({ zoneId, host: "b.example.com", ref: "b", importId: "hand" }),
+        ctx,
+      );
+      assert.deepEqual(await refs(), ["b"]);
+      await rule.delete(byRef.id, byRef.outs, ctx);
+      await fx.api.content.putConfigRuleset({
+        zoneId,
+        rules: [foreignRule("hand", 'http.host eq "old.example.com"')],
+      });
+      await rule.create(
+        await checked({ zoneId, host: "c.example.com", ref: "c", importId: `${zoneId}/hand` }),
+        ctx,
+      );
+      assert.deepEqual(await refs(), ["c"]);
     });
 
     it("opts custom hostnames in through metadata, keeping other keys, and takes it back on delete", async () => {
@@ -488,34 +579,58 @@ describe("content resources against the emulator", () => {
       assert.deepEqual(await refs(), []);
     });
 
-    it("starts over when the entrypoint changed between its read and its write", async () => {
+    it("records the rule it made when opting a hostname in fails", async () => {
+      const ins = await checked({
+        zoneId,
+        customHostnameMetadata: true,
+        customHostnameIds: ["f".repeat(32)],
+      });
+      await assert.rejects(
+        rule.create(ins, ctx),
+        (e: Error & { id?: string; properties?: { ruleId?: string } }) => {
+          assert.equal(e.name, "PartialCreateError");
+          assert.equal(e.id, `${zoneId}/${ins.ref}`);
+          assert.match(String(e.message), /^customHostnameIds: /);
+          assert.ok(e.properties?.ruleId);
+          return true;
+        },
+      );
+      assert.deepEqual(await refs(), [ins.ref]);
+    });
+
+    const through = (api: EntrypointApi) => ({ api: { content: api }, serialize: ctx.serialize });
+
+    it("starts over, after a backoff, when the entrypoint changed between its read and its write", async () => {
       const real = fx.client();
       const other = fx.client();
       let reads = 0;
-      const api = {
-        content: {
-          getConfigRuleset: async (p: { zoneId: string }) => {
-            if (++reads === 2) {
-              // another writer lands between our read and our re-check
-              await other.content.putConfigRuleset({
-                zoneId,
-                rules: [foreignRule("hand", 'http.host eq "h.example.com"')],
-              });
-            }
-            return real.content.getConfigRuleset(p);
-          },
-          putConfigRuleset: (p: { zoneId: string; rules: readonly ConfigRuleRequest[] }) =>
-            real.content.putConfigRuleset(p),
+      const api: EntrypointApi = {
+        getConfigRuleset: async (p) => {
+          if (++reads === 2) {
+            // another writer lands between our read and our re-check
+            await other.content.putConfigRuleset({
+              zoneId,
+              rules: [foreignRule("hand", 'http.host eq "h.example.com"')],
+            });
+          }
+          return real.content.getConfigRuleset(p);
         },
-      } as unknown as AccountApi;
+        putConfigRuleset: (p) => real.content.putConfigRuleset(p),
+      };
       const ins = await checked({ zoneId, host: "a.example.com", ref: "mine" });
       const sleeps: number[] = [];
-      const result = await updateEntrypoint(api, zoneId, (rules) => planUpsert(rules, ruleBody(ins)), {
-        sleep: async (ms) => {
-          sleeps.push(ms);
+      const result = await updateEntrypoint(
+        through(api),
+        zoneId,
+        (rules) => planUpsert(rules, ruleBody(ins)),
+        {
+          sleep: async (ms) => {
+            sleeps.push(ms);
+          },
+          random: () => 0,
         },
-      });
-      assert.equal(sleeps.length, 1, "one more attempt");
+      );
+      assert.deepEqual(sleeps, [25], "one more attempt, after the first step of the backoff");
       assert.deepEqual(
         result!.rules.map((r) => r.ref),
         ["hand", "mine"],
@@ -523,35 +638,38 @@ describe("content resources against the emulator", () => {
       assert.equal(result!.version, "2");
     });
 
-    it("gives up with a clear error when the entrypoint never holds still", async () => {
+    it("gives up with a clear error when the entrypoint never holds still, backing off more each time", async () => {
       const real = fx.client();
       let n = 0;
-      const api = {
-        content: {
-          getConfigRuleset: async (p: { zoneId: string }) => {
-            await real.content.putConfigRuleset({
-              zoneId,
-              rules: [foreignRule(`r${++n}`, 'http.host eq "x.example.com"')],
-            });
-            return real.content.getConfigRuleset(p);
-          },
-          putConfigRuleset: () => assert.fail("never gets to write"),
+      const api: EntrypointApi = {
+        getConfigRuleset: async (p) => {
+          await real.content.putConfigRuleset({
+            zoneId,
+            rules: [foreignRule(`r${++n}`, 'http.host eq "x.example.com"')],
+          });
+          return real.content.getConfigRuleset(p);
         },
-      } as unknown as AccountApi;
+        putConfigRuleset: () => assert.fail("never gets to write"),
+      };
+      const sleeps: number[] = [];
       await assert.rejects(
         updateEntrypoint(
-          api,
+          through(api),
           zoneId,
           (rules) => planUpsert(rules, foreignRule("mine", 'http.host eq "m.example.com"')),
           {
             maxAttempts: 3,
-            sleep: async () => {},
+            sleep: async (ms) => {
+              sleeps.push(ms);
+            },
+            random: () => 0.999,
           },
         ),
         new RegExp(
           `zone ${zoneId}: the http_config_settings entrypoint kept changing during 3 attempts; try again`,
         ),
       );
+      assert.deepEqual(sleeps, [50, 100]);
     });
 
     it("makes the edge convert what the rule matches", async () => {

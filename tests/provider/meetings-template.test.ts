@@ -1,22 +1,13 @@
 import { strict as assert } from "node:assert";
-import { UNKNOWN } from "../../provider/inputs";
-import {
-  checkInputs,
-  credentialsHash,
-  handler,
-  patchBody,
-  project,
-  withDefaults,
-  type MeetingTemplateInputs,
-  type MeetingTemplateOutputs,
-} from "../../provider/resources/meeting-template";
-import type { HandlerContext } from "../../provider/types";
+import * as pulumi from "@pulumi/pulumi";
+import { UNKNOWN, isRecord } from "../../provider/core/values";
+import * as mt from "../../provider/resources/meeting-template";
 import { useEmulator } from "../helpers/emulator";
-import { providerContext } from "../helpers/provider-context";
+import { offlineContext as offline, providerContext } from "../helpers/provider-context";
 
 const APP = "app-1";
 
-const INPUTS: MeetingTemplateInputs = withDefaults({
+const RAW = {
   appId: APP,
   title: "Standup",
   transcribeOnEnd: true,
@@ -33,101 +24,83 @@ const INPUTS: MeetingTemplateInputs = withDefaults({
       region: "eu-west-1",
     },
   },
-});
+};
 
-describe("MeetingTemplate: check (pure, at preview)", () => {
-  const failing: [string, Record<string, unknown>, string, RegExp][] = [
-    ["appId too long", { appId: "x".repeat(33) }, "appId", /^appId: must be at most 32 characters$/],
-    ["accountId too long", { accountId: "x".repeat(33) }, "accountId", /at most 32 characters/],
+async function checked(news: Record<string, unknown>): Promise<mt.MeetingTemplateInputs> {
+  const r = await mt.handler.check(undefined, news, offline);
+  assert.deepEqual(r.failures ?? [], []);
+  return r.inputs!;
+}
+
+const rotate = (i: mt.MeetingTemplateInputs, secret: string): mt.MeetingTemplateInputs => {
+  const next = structuredClone(i);
+  next.recordingConfig!.storageConfig!.secret = secret;
+  return next;
+};
+
+describe("MeetingTemplate: check without the API", () => {
+  const failing: [string, Record<string, unknown>, string][] = [
+    ["appId too long", { appId: "x".repeat(33) }, "appId: must be at most 32 characters"],
+    ["accountId too long", { accountId: "x".repeat(33) }, "accountId: must be at most 32 characters"],
     [
       "keep-alive",
       { sessionKeepAliveTimeInSecs: 601 },
-      "sessionKeepAliveTimeInSecs",
-      /^sessionKeepAliveTimeInSecs: must be between 60 and 600$/,
+      "sessionKeepAliveTimeInSecs: must be between 60 and 600",
     ],
     [
       "word limit",
       { aiConfig: { summarization: { wordLimit: 100 } } },
-      "aiConfig.summarization.wordLimit",
-      /between 150 and 1000/,
+      "aiConfig.summarization.wordLimit: must be between 150 and 1000",
     ],
     [
       "summary type",
       { aiConfig: { summarization: { summaryType: "retro" } } },
-      "aiConfig.summarization.summaryType",
-      /one of general/,
+      "aiConfig.summarization.summaryType: must be one of general, team_meeting, sales_call, client_check_in, interview, daily_standup, one_on_one_meeting, lecture, code_review",
     ],
     [
       "language",
       { aiConfig: { transcription: { language: "it" } } },
-      "aiConfig.transcription.language",
-      /one of en-US/,
+      "aiConfig.transcription.language: must be one of en-US, en-IN, de, hi, sv, ru, pl, el, fr, nl",
     ],
     [
       "max seconds",
       { recordingConfig: { maxSeconds: 100_000 } },
-      "recordingConfig.maxSeconds",
-      /between 60 and 86400/,
+      "recordingConfig.maxSeconds: must be between 60 and 86400",
     ],
     [
       "video width",
       { recordingConfig: { videoConfig: { width: 2000 } } },
-      "recordingConfig.videoConfig.width",
-      /between 1 and 1920/,
-    ],
-    [
-      "video height",
-      { recordingConfig: { videoConfig: { height: 0 } } },
-      "recordingConfig.videoConfig.height",
-      /between 1 and 1920/,
+      "recordingConfig.videoConfig.width: must be between 1 and 1920",
     ],
     [
       "watermark size",
       { recordingConfig: { videoConfig: { watermark: { size: { height: 0 } } } } },
-      "recordingConfig.videoConfig.watermark.size.height",
-      /at least 1/,
+      "recordingConfig.videoConfig.watermark.size.height: must be at least 1",
     ],
     [
       "watermark position",
       { recordingConfig: { videoConfig: { watermark: { position: "middle" } } } },
-      "recordingConfig.videoConfig.watermark.position",
-      /one of left top/,
-    ],
-    [
-      "video codec",
-      { recordingConfig: { videoConfig: { codec: "AV1" } } },
-      "recordingConfig.videoConfig.codec",
-      /one of H264, VP8/,
-    ],
-    [
-      "audio channel",
-      { recordingConfig: { audioConfig: { channel: "5.1" } } },
-      "recordingConfig.audioConfig.channel",
-      /one of mono, stereo/,
+      "recordingConfig.videoConfig.watermark.position: must be one of left top, right top, left bottom, right bottom",
     ],
     [
       "audio codec with VP8",
       { recordingConfig: { videoConfig: { codec: "VP8" }, audioConfig: { codec: "AAC" } } },
-      "recordingConfig.audioConfig.codec",
-      /^recordingConfig\.audioConfig\.codec: cannot be set when videoConfig\.codec is VP8/,
+      "recordingConfig.audioConfig.codec: cannot be set when videoConfig.codec is VP8: the audio codec is vorbis with VP8 or VP9",
     ],
     [
       "summarize without transcription",
       { summarizeOnEnd: true },
-      "summarizeOnEnd",
-      /^summarizeOnEnd: requires transcription enabled \(transcribeOnEnd: true\)/,
+      "summarizeOnEnd: requires transcription enabled (transcribeOnEnd: true): summaries are made from transcripts",
     ],
     [
       "storage type missing",
       { recordingConfig: { storageConfig: { bucket: "b" } } },
-      "recordingConfig.storageConfig.type",
-      /is required/,
+      "recordingConfig.storageConfig.type: is required",
     ],
     [
       "aws access key missing",
       { recordingConfig: { storageConfig: { type: "aws" } } },
-      "recordingConfig.storageConfig.accessKey",
-      /is required for type aws/,
+      "recordingConfig.storageConfig.accessKey: is required for type aws",
     ],
     [
       "sftp password missing",
@@ -136,71 +109,84 @@ describe("MeetingTemplate: check (pure, at preview)", () => {
           storageConfig: { type: "sftp", host: "h", username: "u", authMethod: "PASSWORD" },
         },
       },
-      "recordingConfig.storageConfig.password",
-      /is required when authMethod is PASSWORD/,
+      "recordingConfig.storageConfig.password: is required when authMethod is PASSWORD",
     ],
     [
       "media bucket enabled missing",
       { recordingConfig: { mediaBucketConfig: {} } },
-      "recordingConfig.mediaBucketConfig.enabled",
-      /is required/,
+      "recordingConfig.mediaBucketConfig.enabled: is required",
     ],
     [
       "rtmp url",
       { recordingConfig: { liveStreamingConfig: { rtmpUrl: "nope" } } },
-      "recordingConfig.liveStreamingConfig.rtmpUrl",
-      /URI/,
+      "recordingConfig.liveStreamingConfig.rtmpUrl: must be a URI (scheme://...)",
     ],
-    ["unknown input", { colour: "red" }, "colour", /^colour: is not a known field$/],
-    ["wrong type", { persistChat: "yes" }, "persistChat", /boolean/],
+    ["unknown input", { colour: "red" }, "colour: is not a known field"],
+    [
+      "unknown nested input",
+      { recordingConfig: { videoConfig: { colour: "red" } } },
+      "recordingConfig.videoConfig.colour: is not a known field",
+    ],
+    ["wrong type", { persistChat: "yes" }, "persistChat: must be a boolean (true or false)"],
   ];
-  for (const [name, patch, property, reason] of failing) {
-    it(`fails ${name}, naming ${property}`, async () => {
-      const res = await handler.check(undefined, { appId: APP, ...patch }, {} as HandlerContext);
-      assert.equal(res.inputs, undefined);
-      const failure = res.failures?.find((f) => f.property === property);
-      assert.ok(failure, JSON.stringify(res.failures));
-      assert.match(failure.reason, reason);
+  for (const [name, patch, reason] of failing) {
+    it(`refuses ${name}, naming the field and the rule`, async () => {
+      const res = await mt.handler.check(undefined, { appId: APP, ...patch }, offline);
+      assert.deepEqual(
+        (res.failures ?? []).map((f) => f.reason),
+        [reason],
+      );
     });
   }
 
-  it("passes gcs without an access key and every bound", async () => {
-    const res = await handler.check(
+  it("reports every failure of one input at once", async () => {
+    const res = await mt.handler.check(
       undefined,
-      {
-        appId: "a".repeat(32),
-        sessionKeepAliveTimeInSecs: 600,
-        recordingConfig: {
-          maxSeconds: 86_400,
-          storageConfig: { type: "gcs", secret: "{}" },
-          videoConfig: { width: 1920, height: 1, watermark: { size: { width: 1, height: 1 } } },
-          mediaBucketConfig: { enabled: true },
-        },
-      },
-      {} as HandlerContext,
+      { appId: "", sessionKeepAliveTimeInSecs: 5, recordingConfig: { maxSeconds: 1, extra: 1 } },
+      offline,
     );
-    assert.deepEqual(res.failures ?? [], []);
+    assert.deepEqual((res.failures ?? []).map((f) => f.reason).sort(), [
+      "appId: must not be empty",
+      "recordingConfig.extra: is not a known field",
+      "recordingConfig.maxSeconds: must be between 60 and 86400",
+      "sessionKeepAliveTimeInSecs: must be between 60 and 600",
+    ]);
   });
 
-  it("leaves values unknown at preview for the real run, and still checks the rest", () => {
-    assert.deepEqual(
-      checkInputs({ appId: UNKNOWN, sessionKeepAliveTimeInSecs: UNKNOWN, recordingConfig: UNKNOWN }),
-      [],
-    );
-    const failures = checkInputs({
-      appId: APP,
-      title: UNKNOWN,
-      recordingConfig: { maxSeconds: 10, fileNamePrefix: UNKNOWN },
+  it("passes gcs without an access key and every bound", async () => {
+    await checked({
+      appId: "a".repeat(32),
+      sessionKeepAliveTimeInSecs: 600,
+      recordingConfig: {
+        maxSeconds: 86_400,
+        storageConfig: { type: "gcs", secret: "{}" },
+        videoConfig: { width: 1920, height: 1, watermark: { size: { width: 1, height: 1 } } },
+        mediaBucketConfig: { enabled: true },
+      },
     });
+  });
+
+  it("leaves what is unknown at preview for the real run, and still checks the rest", async () => {
+    await checked({ appId: UNKNOWN, sessionKeepAliveTimeInSecs: UNKNOWN, recordingConfig: UNKNOWN });
+    await checked({ appId: APP, summarizeOnEnd: true, transcribeOnEnd: UNKNOWN });
+    const res = await mt.handler.check(
+      undefined,
+      {
+        appId: APP,
+        title: UNKNOWN,
+        aiConfig: { summarization: { wordLimit: 10 } },
+        recordingConfig: { maxSeconds: 10, fileNamePrefix: UNKNOWN },
+      },
+      offline,
+    );
     assert.deepEqual(
-      failures.map((f) => f.property),
-      ["recordingConfig.maxSeconds"],
+      (res.failures ?? []).map((f) => f.property),
+      ["aiConfig"],
     );
   });
 
   it("fills the service's defaults so an absent field is stable", async () => {
-    const res = await handler.check(undefined, { appId: APP }, {} as HandlerContext);
-    assert.deepEqual(res.inputs, {
+    assert.deepEqual(await checked({ appId: APP }), {
       appId: APP,
       liveStreamOnStart: false,
       persistChat: false,
@@ -209,90 +195,90 @@ describe("MeetingTemplate: check (pure, at preview)", () => {
       summarizeOnEnd: false,
       transcribeOnEnd: false,
     });
-    const kept = await handler.check(undefined, { appId: APP, persistChat: true }, {} as HandlerContext);
-    assert.equal(kept.inputs?.persistChat, true);
+    assert.equal((await checked({ appId: APP, persistChat: true })).persistChat, true);
   });
 });
 
-describe("MeetingTemplate: diff and planning (pure)", () => {
-  const outs: MeetingTemplateOutputs = {
-    ...INPUTS,
-    recordingConfig: {
-      maxSeconds: 3600,
-      videoConfig: { codec: "VP8", width: 1280, height: 720 },
-      storageConfig: { type: "aws", bucket: "rec", region: "eu-west-1" },
-    },
-    meetingId: "m-1",
-    status: "ACTIVE",
-    createdAt: "t0",
-    updatedAt: "t0",
-    storageCredentials: { accessKey: "AK-ONE", secret: "SECRET-ONE" },
-    storageCredentialsHash: credentialsHash({ accessKey: "AK-ONE", secret: "SECRET-ONE" }),
-  };
-
-  it("sees no change for the same inputs (credentials compared by hash)", async () => {
-    assert.deepEqual(await handler.diff("m-1", outs, INPUTS, {} as HandlerContext), {
-      changes: false,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
+describe("MeetingTemplate: hooks and diff", () => {
+  let INPUTS: mt.MeetingTemplateInputs;
+  let outs: mt.MeetingTemplateOutputs;
+  before(async () => {
+    INPUTS = await checked(RAW);
+    outs = {
+      ...INPUTS,
+      recordingConfig: mt.withoutCredentials(INPUTS.recordingConfig!),
+      meetingId: "m-1",
+      status: "ACTIVE",
+      createdAt: "t0",
+      updatedAt: "t0",
+      storageCredentials: { accessKey: "AK-ONE", secret: "SECRET-ONE" },
+      storageCredentialsHash: mt.credentialsHash({ accessKey: "AK-ONE", secret: "SECRET-ONE" }),
+    };
   });
 
-  it("updates in place for a field, and ignores importId", async () => {
-    const d = await handler.diff(
-      "m-1",
-      outs,
-      { ...INPUTS, title: "Retro", importId: "x" },
-      {} as HandlerContext,
-    );
-    assert.equal(d.changes, true);
-    assert.deepEqual(d.replaces, []);
-    const same = await handler.diff(
+  it("keeps the credentials out of the recordingConfig output, and puts stored ones back", () => {
+    assert.deepEqual(outs.recordingConfig!.storageConfig, {
+      type: "aws",
+      bucket: "rec",
+      region: "eu-west-1",
+    });
+    assert.deepEqual(mt.credentialsOf(INPUTS.recordingConfig), { accessKey: "AK-ONE", secret: "SECRET-ONE" });
+    assert.equal(mt.credentialsOf({ maxSeconds: 60 }), undefined);
+    assert.deepEqual(mt.restoreCredentials(outs).recordingConfig, INPUTS.recordingConfig);
+    const none = { appId: APP, recordingConfig: { maxSeconds: 60 } };
+    assert.deepEqual(mt.restoreCredentials(none), none);
+  });
+
+  it("sees no change for the same inputs, and a change for a field, ignoring importId", async () => {
+    const d = await mt.handler.diff("m-1", outs, INPUTS, offline);
+    assert.deepEqual(d, { changes: false, replaces: [], deleteBeforeReplace: false });
+    const titled = await mt.handler.diff("m-1", outs, { ...INPUTS, title: "Retro", importId: "x" }, offline);
+    assert.deepEqual(titled, { changes: true, replaces: [], deleteBeforeReplace: false });
+    const adopted = await mt.handler.diff(
       "m-1",
       { ...outs, importId: "a" },
       { ...INPUTS, importId: "b" },
-      {} as HandlerContext,
+      offline,
     );
-    assert.equal(same.changes, false);
+    assert.equal(adopted.changes, false);
   });
 
   it("replaces on a new app or account", async () => {
+    assert.deepEqual((await mt.handler.diff("m-1", outs, { ...INPUTS, appId: "app-2" }, offline)).replaces, [
+      "appId",
+    ]);
     assert.deepEqual(
-      (await handler.diff("m-1", outs, { ...INPUTS, appId: "app-2" }, {} as HandlerContext)).replaces,
-      ["appId"],
-    );
-    assert.deepEqual(
-      (await handler.diff("m-1", outs, { ...INPUTS, accountId: "acct-2" }, {} as HandlerContext)).replaces,
+      (await mt.handler.diff("m-1", outs, { ...INPUTS, accountId: "acct-2" }, offline)).replaces,
       ["accountId"],
     );
   });
 
   it("shows a rotated credential as a change without revealing it", async () => {
-    const rotated = structuredClone(INPUTS);
-    rotated.recordingConfig!.storageConfig!.secret = "SECRET-TWO";
-    const d = await handler.diff("m-1", outs, rotated, {} as HandlerContext);
+    const d = await mt.handler.diff("m-1", outs, rotate(INPUTS, "SECRET-TWO"), offline);
     assert.equal(d.changes, true);
     assert.ok(!JSON.stringify(d).includes("SECRET"));
     assert.notEqual(
-      credentialsHash({ accessKey: "AK-ONE", secret: "SECRET-TWO" }),
+      mt.credentialsHash({ accessKey: "AK-ONE", secret: "SECRET-TWO" }),
       outs.storageCredentialsHash,
     );
     assert.ok(!String(outs.storageCredentialsHash).includes("SECRET-ONE"));
   });
 
-  it("resets what the program dropped, since a PATCH cannot remove a field", () => {
-    assert.deepEqual(
-      patchBody(["title", "recordingConfig", "persistChat", "sessionKeepAliveTimeInSecs"], {
-        persistChat: true,
-      }),
-      {
-        title: "",
-        recording_config: {},
-        persist_chat: true,
-        session_keep_alive_time_in_secs: 60,
-      },
+  it("shows a meeting deactivated outside the program as a change", async () => {
+    assert.equal(
+      (await mt.handler.diff("m-1", { ...outs, status: "INACTIVE" }, INPUTS, offline)).changes,
+      true,
     );
-    assert.deepEqual(patchBody(["aiConfig"], { aiConfig: { transcription: { profanityFilter: true } } }), {
+  });
+
+  it("resets what the program dropped, since a PATCH cannot remove a field", async () => {
+    const kept = await checked({ appId: APP, persistChat: true });
+    assert.deepEqual(
+      mt.patchBody(["title", "recordingConfig", "persistChat", "sessionKeepAliveTimeInSecs"], kept),
+      { title: "", recording_config: {}, persist_chat: true, session_keep_alive_time_in_secs: 60 },
+    );
+    const ai = await checked({ appId: APP, aiConfig: { transcription: { profanityFilter: true } } });
+    assert.deepEqual(mt.patchBody(["aiConfig"], ai), {
       ai_config: { transcription: { profanity_filter: true } },
     });
   });
@@ -300,22 +286,43 @@ describe("MeetingTemplate: diff and planning (pure)", () => {
   it("projects live values onto what the program manages", () => {
     const live = {
       audioConfig: { codec: "vorbis" },
-      videoConfig: { codec: "VP8", width: 1 },
+      videoConfig: { codec: "VP8", width: 1, height: null },
       storageConfig: { type: "aws" },
     };
     assert.deepEqual(
-      project(live, { videoConfig: { codec: "VP8" }, storageConfig: { type: "aws", secret: "s" } }),
-      {
-        videoConfig: { codec: "VP8" },
-        storageConfig: { type: "aws" },
-      },
+      mt.projectOnto(live, {
+        videoConfig: { codec: "VP8", height: 2 },
+        storageConfig: { type: "aws", secret: "s" },
+      }),
+      { videoConfig: { codec: "VP8" }, storageConfig: { type: "aws" } },
     );
-    assert.deepEqual(project({ keywords: ["b", "a"] }, { keywords: ["a"] }), { keywords: ["b", "a"] });
+    assert.deepEqual(mt.projectOnto({ keywords: ["b", "a"] }, { keywords: ["a"] }), { keywords: ["b", "a"] });
+  });
+
+  it("makes each credential leaf a secret and leaves its neighbours plain", () => {
+    const arg = mt.recordingConfigArg({
+      maxSeconds: 60,
+      storageConfig: { type: "aws", accessKey: "AK", bucket: "b" },
+    });
+    const sc = isRecord(arg) ? arg.storageConfig : undefined;
+    assert.ok(isRecord(sc));
+    assert.ok(pulumi.Output.isInstance(sc.accessKey));
+    assert.equal(sc.bucket, "b");
+    assert.equal(sc.type, "aws");
+    assert.deepEqual(mt.recordingConfigArg({ maxSeconds: 60 }), { maxSeconds: 60 });
+    assert.ok(pulumi.Output.isInstance(mt.recordingConfigArg(pulumi.output({ maxSeconds: 60 }))));
+    // The secret output holds only the credentials; no input is secret as a whole.
+    assert.deepEqual(mt.MeetingTemplateSpec.secretOutputs, ["storageCredentials"]);
+    assert.deepEqual(mt.MeetingTemplateSpec.secretInputs, []);
   });
 });
 
 describe("MeetingTemplate: handler on the emulator", () => {
   const fx = useEmulator();
+  let INPUTS: mt.MeetingTemplateInputs;
+  before(async () => {
+    INPUTS = await checked(RAW);
+  });
 
   async function stored(id: string): Promise<Record<string, unknown>> {
     const res = await fx.http(
@@ -328,7 +335,7 @@ describe("MeetingTemplate: handler on the emulator", () => {
   it("creates, reads back exactly the inputs, detects drift, updates, rotates a secret, and deletes", async () => {
     const logs: string[] = [];
     const ctx = providerContext(fx, logs);
-    const { id, outs } = await handler.create(INPUTS, ctx);
+    const { id, outs } = await mt.handler.create(INPUTS, ctx);
     assert.equal(outs.meetingId, id);
     assert.equal(outs.status, "ACTIVE");
     assert.deepEqual(outs.recordingConfig?.storageConfig, {
@@ -341,62 +348,60 @@ describe("MeetingTemplate: handler on the emulator", () => {
     // the VP8 rule's vorbis codec is the server's business, not a managed field
     assert.equal(outs.recordingConfig?.audioConfig, undefined);
 
-    const read = await handler.read(id, outs, ctx);
+    const read = await mt.handler.read(id, outs, ctx);
     assert.ok(read);
     assert.deepEqual(read.inputs, INPUTS);
     assert.deepEqual(read.props, outs);
-    assert.equal((await handler.diff(id, read.props, INPUTS, ctx)).changes, false);
+    assert.equal((await mt.handler.diff(id, read.props, INPUTS, ctx)).changes, false);
 
     // out of band
     await fx.api.meetings.updateMeeting({ appId: APP, meetingId: id, title: "Changed", persist_chat: true });
-    const drifted = await handler.read(id, outs, ctx);
-    assert.equal(drifted!.inputs.title, "Changed");
-    assert.equal(drifted!.inputs.persistChat, true);
-    assert.equal((await handler.diff(id, drifted!.props, INPUTS, ctx)).changes, true);
+    const drifted = (await mt.handler.read(id, outs, ctx))!;
+    assert.equal(drifted.inputs.title, "Changed");
+    assert.equal(drifted.inputs.persistChat, true);
+    assert.equal((await mt.handler.diff(id, drifted.props, INPUTS, ctx)).changes, true);
 
-    const fixed = await handler.update(id, drifted!.props, INPUTS, ctx);
+    const fixed = await mt.handler.update(id, drifted.props, INPUTS, ctx);
     assert.equal(fixed.outs.title, "Standup");
     assert.equal(fixed.outs.persistChat, false);
-    assert.equal((await handler.diff(id, fixed.outs, INPUTS, ctx)).changes, false);
+    assert.equal((await mt.handler.diff(id, fixed.outs, INPUTS, ctx)).changes, false);
 
-    const rotated = structuredClone(INPUTS);
-    rotated.recordingConfig!.storageConfig!.secret = "SECRET-TWO";
-    const after = await handler.update(id, fixed.outs, rotated, ctx);
+    const rotated = rotate(INPUTS, "SECRET-TWO");
+    const after = await mt.handler.update(id, fixed.outs, rotated, ctx);
     const storage = (await stored(id)).recording_config as { storage_config: Record<string, unknown> };
     assert.equal(storage.storage_config.secret, "SECRET-TWO");
     assert.notEqual(after.outs.storageCredentialsHash, fixed.outs.storageCredentialsHash);
 
-    await handler.delete(id, after.outs, ctx);
+    await mt.handler.delete(id, after.outs, ctx);
     assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "INACTIVE");
     assert.ok(
-      logs.some((l) => l.includes("set INACTIVE")),
+      logs.some((l) => l.includes(`meeting ${id} in app ${APP} set INACTIVE`)),
       String(logs),
     );
     // What delete leaves is an INACTIVE meeting, not a missing one: read still finds it.
-    assert.equal((await handler.read(id, after.outs, ctx))?.props.status, "INACTIVE");
+    assert.equal((await mt.handler.read(id, after.outs, ctx))?.props.status, "INACTIVE");
   });
 
   it("treats a meeting deactivated outside the program as drift and reactivates the same meeting", async () => {
     const ctx = providerContext(fx);
-    const { id, outs } = await handler.create(INPUTS, ctx);
+    const { id, outs } = await mt.handler.create(INPUTS, ctx);
     await fx.api.meetings.updateMeeting({ appId: APP, meetingId: id, status: "INACTIVE" });
-    const refreshed = await handler.read(id, outs, ctx);
-    assert.equal(refreshed?.props.status, "INACTIVE");
-    assert.deepEqual(refreshed?.inputs, (await handler.read(id, outs, ctx))?.inputs);
-    assert.equal((await handler.diff(id, refreshed!.props, INPUTS, ctx)).changes, true);
-    const fixed = await handler.update(id, refreshed!.props, INPUTS, ctx);
+    const refreshed = (await mt.handler.read(id, outs, ctx))!;
+    assert.equal(refreshed.props.status, "INACTIVE");
+    assert.deepEqual(refreshed.inputs, INPUTS);
+    assert.equal((await mt.handler.diff(id, refreshed.props, INPUTS, ctx)).changes, true);
+    const fixed = await mt.handler.update(id, refreshed.props, INPUTS, ctx);
     assert.equal(fixed.outs.status, "ACTIVE");
     assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "ACTIVE");
     assert.equal((await fx.api.meetings.listAllMeetings({ appId: APP })).length, 1, "no second meeting");
-    assert.equal((await handler.diff(id, fixed.outs, INPUTS, ctx)).changes, false);
+    assert.equal((await mt.handler.diff(id, fixed.outs, INPUTS, ctx)).changes, false);
   });
 
   it("drops a field removed from the program by resetting it", async () => {
     const ctx = providerContext(fx);
-    const first = withDefaults({ appId: APP, title: "T", recordingConfig: { maxSeconds: 600 } });
-    const { id, outs } = await handler.create(first, ctx);
-    const next = withDefaults({ appId: APP });
-    const res = await handler.update(id, outs, next, ctx);
+    const first = await checked({ appId: APP, title: "T", recordingConfig: { maxSeconds: 600 } });
+    const { id, outs } = await mt.handler.create(first, ctx);
+    const res = await mt.handler.update(id, outs, await checked({ appId: APP }), ctx);
     assert.equal(res.outs.title, undefined);
     assert.equal(res.outs.recordingConfig, undefined);
     const live = await fx.api.meetings.getMeeting({ appId: APP, meetingId: id });
@@ -404,26 +409,35 @@ describe("MeetingTemplate: handler on the emulator", () => {
     assert.deepEqual(live.recording_config, {});
   });
 
-  it("adopts an existing meeting with importId, and fails clearly when there is none", async () => {
+  it("adopts an existing meeting with importId, writing it whole and ACTIVE, and fails clearly when there is none", async () => {
     const ctx = providerContext(fx);
     const existing = await fx.api.meetings.createMeeting({ appId: APP, title: "Old", persist_chat: true });
     await fx.api.meetings.updateMeeting({ appId: APP, meetingId: existing.id, status: "INACTIVE" });
-    const { id, outs } = await handler.create({ ...INPUTS, importId: existing.id }, ctx);
+    const { id, outs } = await mt.handler.create({ ...INPUTS, importId: existing.id }, ctx);
     assert.equal(id, existing.id);
     assert.equal(outs.title, "Standup");
     assert.equal(outs.status, "ACTIVE");
     assert.equal(outs.persistChat, false);
+    const storage = (await stored(id)).recording_config as { storage_config: Record<string, unknown> };
+    assert.equal(storage.storage_config.secret, "SECRET-ONE");
+    assert.equal((await mt.handler.diff(id, outs, INPUTS, ctx)).changes, false);
 
     await assert.rejects(
-      handler.create({ ...INPUTS, importId: "00000000-0000-4000-8000-000000000000" }, ctx),
-      /importId: meeting 00000000-0000-4000-8000-000000000000 not found in app app-1/,
+      mt.handler.create({ ...INPUTS, importId: "00000000-0000-4000-8000-000000000000" }, ctx),
+      /^ResourceInputError: importId: meeting 00000000-0000-4000-8000-000000000000 not found; nothing to adopt$/,
     );
   });
 
-  it("reads a vanished meeting as gone, and deletes one quietly", async () => {
+  it("reads a vanished meeting as gone, keeps the resource on any other failure, and deletes one quietly", async () => {
     const ctx = providerContext(fx);
-    const outs = { ...INPUTS, meetingId: "nope", status: "ACTIVE", createdAt: "", updatedAt: "" };
-    assert.equal(await handler.read("nope", outs, ctx), undefined);
-    await handler.delete("nope", outs, ctx);
+    const { id, outs } = await mt.handler.create(INPUTS, ctx);
+    fx.em.faults.add({ method: "GET", path: `/meetings/${id}$`, status: 500 });
+    await assert.rejects(mt.handler.read(id, outs, ctx), (e: Error) => e.name !== "NotFoundError");
+    fx.em.faults.clear();
+    assert.equal((await mt.handler.read(id, outs, ctx))?.id, id);
+
+    const ghost = { ...outs, meetingId: "nope" };
+    assert.equal(await mt.handler.read("nope", ghost, ctx), undefined);
+    await mt.handler.delete("nope", ghost, ctx);
   });
 });

@@ -1,0 +1,371 @@
+/**
+ * What ConfigRule's description cannot say: the expression its matchers stand for, the rule's place
+ * in the zone's one shared entrypoint (a serialised, version-checked read-modify-write that keeps
+ * every rule it does not own), the ref generated once, adoption by taking a rule over, and the
+ * custom-hostname opt-ins.
+ */
+import { randomBytes } from "node:crypto";
+import type { ConfigRule as LiveRule, ConfigRuleRequest, Ruleset } from "../../../sdk/content";
+import { backoff, orGone, systemClock } from "../../../sdk/core";
+import {
+  CONTENT_CONVERTER_METADATA_ENABLED,
+  CONTENT_CONVERTER_METADATA_KEY,
+  ConfigRuleRequestSchema,
+} from "../../../sdk/schemas/content";
+import { fromWire, toWire, type InputsOf } from "../../core/define";
+import type { Hooks, InputIssue, Known } from "../../core/pipeline";
+import { PartialCreateError, inputError } from "../../errors";
+import type { HandlerContext } from "../../types";
+import { ConfigRuleSpec } from "./spec";
+
+type Spec = typeof ConfigRuleSpec;
+export type ConfigRuleInputs = InputsOf<Spec>;
+type Matchers = Pick<ConfigRuleInputs, "host" | "pathPrefix" | "customHostnameMetadata" | "expression">;
+
+/** A live rule where it stands: its ruleset, and (when asked) which of the hostnames are opted in. */
+export type PlacedRule = LiveRule & { ruleset_id: string; opted_in?: string[] };
+
+// ---- the rule ----
+
+/** A string literal of the rule expression language. */
+export function quote(s: string): string {
+  return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+}
+
+export const METADATA_EXPRESSION = `lookup_json_string(cf.hostname.metadata, ${quote(CONTENT_CONVERTER_METADATA_KEY)}) eq ${quote(CONTENT_CONVERTER_METADATA_ENABLED)}`;
+
+/** The expression the inputs stand for. */
+export function ruleExpression(i: Matchers): string {
+  if (i.expression !== undefined) return i.expression;
+  const parts: string[] = [];
+  if (i.host !== undefined) parts.push(`http.host eq ${quote(i.host.toLowerCase())}`);
+  if (i.pathPrefix !== undefined) parts.push(`starts_with(http.request.uri.path, ${quote(i.pathPrefix)})`);
+  if (i.customHostnameMetadata) parts.push(METADATA_EXPRESSION);
+  return parts.join(" and ");
+}
+
+/** The ref check gave the inputs (given, kept from the previous inputs, or generated). */
+function refOf(i: ConfigRuleInputs): string {
+  if (i.ref === undefined) throw inputError("ref", "is missing; check sets it");
+  return i.ref;
+}
+
+/** The rule as the API takes it. */
+export function ruleBody(i: ConfigRuleInputs): ConfigRuleRequest {
+  return ConfigRuleRequestSchema.parse({
+    ...toWire(ConfigRuleSpec, i),
+    expression: ruleExpression(i),
+    action: "set_config",
+  });
+}
+
+/** A live rule written back as it is, keeping its identity and every parameter (polish, …). */
+export function asRequest(r: LiveRule): ConfigRuleRequest {
+  return ConfigRuleRequestSchema.parse({
+    id: r.id,
+    ...(r.ref !== undefined ? { ref: r.ref } : {}),
+    expression: r.expression,
+    action: r.action,
+    action_parameters: { ...r.action_parameters },
+    description: r.description ?? "",
+    enabled: r.enabled ?? true,
+  });
+}
+
+function sameContent(live: LiveRule, want: ConfigRuleRequest): boolean {
+  return (
+    live.ref === want.ref &&
+    live.expression === want.expression &&
+    live.action === want.action &&
+    live.action_parameters?.content_converter === want.action_parameters.content_converter &&
+    (live.description ?? "") === (want.description ?? "") &&
+    (live.enabled ?? true) === (want.enabled ?? true)
+  );
+}
+
+/**
+ * The new rule list with `mine` in place of the rule it owns (the one with its ref, or for an
+ * adoption the one with id or ref `adopt`), appended when there is none; undefined when nothing changes.
+ */
+export function planUpsert(
+  current: readonly LiveRule[],
+  mine: ConfigRuleRequest,
+  adopt?: string,
+): ConfigRuleRequest[] | undefined {
+  const index = current.findIndex(
+    (r) => r.ref === mine.ref || (adopt !== undefined && (r.id === adopt || r.ref === adopt)),
+  );
+  const own = current[index];
+  if (own && sameContent(own, mine)) return undefined;
+  const rules = current.map(asRequest);
+  if (own) rules[index] = { ...mine, id: own.id };
+  else rules.push(mine);
+  return rules;
+}
+
+/** The rule list without the rule with this ref; undefined when it is not there. */
+export function planRemoval(current: readonly LiveRule[], ref: string): ConfigRuleRequest[] | undefined {
+  if (!current.some((r) => r.ref === ref)) return undefined;
+  return current.filter((r) => r.ref !== ref).map(asRequest);
+}
+
+// ---- check ----
+
+/** An unset `customHostnameMetadata` means false; the ref is generated once, then kept. */
+export function normalize(
+  i: ConfigRuleInputs,
+  _known: Known,
+  olds?: Partial<ConfigRuleInputs>,
+): ConfigRuleInputs {
+  const { customHostnameMetadata, ...rest } = i;
+  return {
+    ...rest,
+    ...(customHostnameMetadata ? { customHostnameMetadata } : {}),
+    ref: i.ref ?? olds?.ref ?? `pulumi-${randomBytes(8).toString("hex")}`,
+  };
+}
+
+export function rules(i: ConfigRuleInputs, known: Known): InputIssue[] {
+  const issues: InputIssue[] = [];
+  const matchers = (["host", "pathPrefix", "customHostnameMetadata"] as const).filter(
+    (k) => i[k] !== undefined,
+  );
+  if (i.expression !== undefined && matchers.length)
+    issues.push({ field: "expression", rule: `cannot be combined with ${matchers.join(", ")}` });
+  if (i.expression === undefined && !matchers.length)
+    issues.push({
+      field: "expression",
+      rule: "one of host, pathPrefix, customHostnameMetadata or expression is required",
+    });
+  if (i.expression === undefined && matchers.length && matchers.every(known)) {
+    // The expression the matchers make obeys the API's limits too.
+    const made = ConfigRuleRequestSchema.shape.expression.safeParse(ruleExpression(i));
+    if (!made.success)
+      issues.push({ field: "expression", rule: made.error.issues[0]?.message ?? "is invalid" });
+  }
+  if (
+    i.customHostnameIds !== undefined &&
+    known("customHostnameIds") &&
+    known("customHostnameMetadata") &&
+    i.customHostnameMetadata !== true
+  )
+    issues.push({
+      field: "customHostnameIds",
+      rule: "needs customHostnameMetadata: true (the rule must read the metadata it sets)",
+    });
+  return issues;
+}
+
+// ---- the shared entrypoint: serialised per zone, version-checked ----
+
+/** The two calls a read-modify-write of the entrypoint makes. */
+export interface EntrypointApi {
+  getConfigRuleset(params: { zoneId: string }): Promise<Ruleset | undefined>;
+  putConfigRuleset(params: { zoneId: string; rules: readonly ConfigRuleRequest[] }): Promise<Ruleset>;
+}
+
+export interface EntrypointOptions {
+  maxAttempts?: number;
+  /** Pause before another attempt (injectable so tests never sleep). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Jitter source for the backoff, in [0, 1). */
+  random?: () => number;
+}
+
+const versionOf = (rs: Ruleset | undefined): number => (rs ? Number(rs.version) : 0);
+
+/**
+ * Read-modify-write of a zone's entrypoint, queued behind every other write to the zone in this
+ * process (`ctx.serialize`). `plan` gets the current rules and returns the new list, or undefined for
+ * "nothing to do". Retries from a fresh read, after a backoff, whenever the version shows another
+ * writer between our read and our write. Returns the ruleset as it stands after our write.
+ */
+export async function updateEntrypoint(
+  ctx: { api: { content: EntrypointApi }; serialize: HandlerContext["serialize"] },
+  zoneId: string,
+  plan: (rules: readonly LiveRule[]) => ConfigRuleRequest[] | undefined,
+  o: EntrypointOptions = {},
+): Promise<Ruleset | undefined> {
+  const maxAttempts = o.maxAttempts ?? 8;
+  const sleep = o.sleep ?? ((ms: number) => systemClock.sleep(ms));
+  const api = ctx.api.content;
+  return ctx.serialize(zoneId, async () => {
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      if (attempt > 1)
+        await sleep(backoff(attempt - 1, { baseMs: 50, capMs: 2_000, random: o.random ?? Math.random }));
+      const current = await api.getConfigRuleset({ zoneId });
+      const rules = plan(current?.rules ?? []);
+      if (rules === undefined) return current;
+      const again = await api.getConfigRuleset({ zoneId });
+      if (versionOf(again) !== versionOf(current)) continue; // someone wrote since our read
+      const written = await api.putConfigRuleset({ zoneId, rules });
+      if (versionOf(written) === versionOf(current) + 1) return written;
+      // Another write landed between our check and our PUT: go again on fresh state, so a rule of
+      // ours that it removed, or a change it made that we overwrote, is reconsidered.
+    }
+    throw new Error(
+      `zone ${zoneId}: the http_config_settings entrypoint kept changing during ${maxAttempts} attempts; try again`,
+    );
+  });
+}
+
+// ---- custom-hostname metadata ----
+
+/** Sets or removes `content_converter: "enabled"` in a custom hostname's metadata, keeping other keys. */
+export async function setHostnameOptIn(
+  ctx: HandlerContext,
+  zoneId: string,
+  customHostnameId: string,
+  on: boolean,
+): Promise<void> {
+  const live = await ctx.api.content.getCustomHostname({ zoneId, customHostnameId });
+  const metadata: Record<string, string> = { ...live.custom_metadata };
+  const isOn = metadata[CONTENT_CONVERTER_METADATA_KEY] === CONTENT_CONVERTER_METADATA_ENABLED;
+  if (on === isOn && (on || !(CONTENT_CONVERTER_METADATA_KEY in metadata))) return;
+  if (on) metadata[CONTENT_CONVERTER_METADATA_KEY] = CONTENT_CONVERTER_METADATA_ENABLED;
+  else delete metadata[CONTENT_CONVERTER_METADATA_KEY];
+  await ctx.api.content.updateCustomHostname({ zoneId, customHostnameId, custom_metadata: metadata });
+}
+
+/** The ids among `ids` whose hostname still exists (a 404 drops it) and is opted in. */
+async function optedIn(ctx: HandlerContext, zoneId: string, ids: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const customHostnameId of ids) {
+    const live = await orGone(ctx.api.content.getCustomHostname({ zoneId, customHostnameId }));
+    if (live?.custom_metadata?.[CONTENT_CONVERTER_METADATA_KEY] === CONTENT_CONVERTER_METADATA_ENABLED)
+      out.push(customHostnameId);
+  }
+  return out;
+}
+
+/** Opts `want` in and what only `had` listed out (a hostname gone meanwhile is out already). */
+async function syncOptIns(
+  ctx: HandlerContext,
+  zoneId: string,
+  want: readonly string[],
+  had: readonly string[],
+): Promise<void> {
+  await ctx.serialize(`${zoneId}#hostnames`, async () => {
+    for (const id of want) await setHostnameOptIn(ctx, zoneId, id, true);
+    for (const id of had) if (!want.includes(id)) await orGone(setHostnameOptIn(ctx, zoneId, id, false));
+  });
+}
+
+// ---- the hooks ----
+
+const resourceId = (i: ConfigRuleInputs): string => `${i.zoneId}/${refOf(i)}`;
+
+/** This resource's rule in a ruleset: by its ref, or, for an id that is not its own (an importId), by id or ref. */
+function findRule(rules: readonly LiveRule[], id: string, i: ConfigRuleInputs): LiveRule | undefined {
+  if (id === resourceId(i)) return rules.find((r) => r.ref === i.ref);
+  const key = id.startsWith(`${i.zoneId}/`) ? id.slice(i.zoneId.length + 1) : id;
+  return rules.find((r) => r.id === key || r.ref === key);
+}
+
+/** The rule with the inputs' ref as the entrypoint holds it after a write of ours. */
+function written(ruleset: Ruleset | undefined, i: ConfigRuleInputs): PlacedRule {
+  const rule = ruleset?.rules.find((r) => r.ref === i.ref);
+  if (!ruleset || !rule)
+    throw new Error(`zone ${i.zoneId}: rule ${i.ref} is missing right after it was written`);
+  return { ...rule, ruleset_id: ruleset.id };
+}
+
+/** Writes the rule with `plan`, then opts the hostnames in; the rule made, a failure there is partial. */
+async function place(
+  ctx: HandlerContext,
+  i: ConfigRuleInputs,
+  plan: (rules: readonly LiveRule[]) => ConfigRuleRequest[] | undefined,
+): Promise<PlacedRule> {
+  const placed = written(await updateEntrypoint(ctx, i.zoneId, plan), i);
+  try {
+    await syncOptIns(ctx, i.zoneId, i.customHostnameIds ?? [], []);
+  } catch (err) {
+    // The engine records the rule with the outputs it would have had, so the next `up` goes on.
+    const outs = { ...i, ...fromWire(ConfigRuleSpec, placed, "output") };
+    throw new PartialCreateError(resourceId(i), outs, [
+      `customHostnameIds: ${err instanceof Error ? err.message : String(err)}`,
+    ]);
+  }
+  return placed;
+}
+
+export const hooks: Hooks<Spec, PlacedRule> = {
+  noun: "config rule",
+  keyField: "ref",
+  keyOf: (i) => `with ref "${i.ref}" in zone ${i.zoneId}`,
+  normalize,
+  rules,
+  idOf: (_live, i) => resourceId(i),
+  importIdOf: (live) => live.ref ?? live.id,
+  async get(id, state, ctx) {
+    // The sdk answers undefined for the API's 404 (no entrypoint yet, or no zone): the rule is gone.
+    const ruleset = await ctx.api.content.getConfigRuleset({ zoneId: state.zoneId });
+    const rule = ruleset && findRule(ruleset.rules, id, state);
+    if (!ruleset || !rule) return undefined;
+    const ids = state.customHostnameIds;
+    return {
+      ...rule,
+      ruleset_id: ruleset.id,
+      ...(ids ? { opted_in: await optedIn(ctx, state.zoneId, ids) } : {}),
+    };
+  },
+  async findByKey(i, ctx) {
+    const ruleset = await ctx.api.content.getConfigRuleset({ zoneId: i.zoneId });
+    const rule = ruleset?.rules.find((r) => r.ref === i.ref);
+    return ruleset && rule ? { ...rule, ruleset_id: ruleset.id } : undefined;
+  },
+  create: (i, ctx) =>
+    place(ctx, i, (rules) => {
+      if (rules.some((r) => r.ref === i.ref))
+        throw inputError(
+          "ref",
+          `a rule with ref "${i.ref}" appeared in zone ${i.zoneId}; set importId: "${i.ref}" to adopt it`,
+        );
+      return planUpsert(rules, ruleBody(i));
+    }),
+  // Taken over in place: the rule keeps its id and position and gets this resource's ref.
+  adopt: (_id, live, i, ctx) =>
+    place(ctx, i, (rules) => {
+      if (!rules.some((r) => r.id === live.id))
+        throw inputError("importId", `rule ${live.id} left zone ${i.zoneId}'s entrypoint; nothing to adopt`);
+      return planUpsert(rules, ruleBody(i), live.id);
+    }),
+  async update(_id, i, _changed, olds, ctx) {
+    const placed = written(
+      await updateEntrypoint(ctx, i.zoneId, (rules) => planUpsert(rules, ruleBody(i))),
+      i,
+    );
+    await syncOptIns(ctx, i.zoneId, i.customHostnameIds ?? [], olds.customHostnameIds ?? []);
+    return placed;
+  },
+  async remove(_id, state, ctx) {
+    await updateEntrypoint(ctx, state.zoneId, (rules) => planRemoval(rules, refOf(state)));
+    await syncOptIns(ctx, state.zoneId, [], state.customHostnameIds ?? []);
+  },
+  /**
+   * The old matchers while the live expression is still the one they stand for, else the live
+   * expression itself (so the drift shows and `up` restores it); the hostnames still opted in.
+   */
+  project(live, previous, fromTable) {
+    const {
+      host,
+      pathPrefix,
+      customHostnameMetadata,
+      expression,
+      customHostnameIds: _ids,
+      ...rest
+    } = fromTable;
+    const matchers =
+      live.expression === ruleExpression(previous)
+        ? { host, pathPrefix, customHostnameMetadata, expression }
+        : { expression: live.expression };
+    return {
+      ...rest,
+      ...Object.fromEntries(Object.entries(matchers).filter(([, v]) => v !== undefined)),
+      contentConverter: live.action_parameters?.content_converter ?? false,
+      description: live.description ?? "",
+      enabled: live.enabled ?? true,
+      ...(live.opted_in ? { customHostnameIds: live.opted_in } : {}),
+    };
+  },
+};

@@ -1,0 +1,71 @@
+/**
+ * ConfigRule: one `set_config` rule with `content_converter` in a zone's `http_config_settings`
+ * entrypoint (spec C), matching a host, a path prefix, custom-hostname metadata, or a raw expression.
+ *
+ * The entrypoint is one document shared by every rule of the zone, and the API can only replace it
+ * whole. So each write is a read-modify-write that keeps every rule this resource does not own (its
+ * rule is the one with its `ref`; the others are written back as read, every `set_config` parameter
+ * included), serialised per zone inside the provider process, and checked against the ruleset
+ * version: re-read just before the PUT (someone wrote → start over after a backoff) and after it (the
+ * version moved by more than one → start over on fresh state). Several ConfigRules of one zone thus
+ * run in parallel without losing each other's rules.
+ *
+ * Where the rule matches custom-hostname metadata, `customHostnameIds` opts those hostnames in by
+ * setting `custom_metadata.content_converter = "enabled"` (other keys kept); delete removes that key.
+ *
+ * Identity: `zoneId` and `ref` (generated when not given, then kept) force replacement. The resource id
+ * is `<zoneId>/<ref>`. Import: `importId` is the id or ref of an existing rule (or `<zoneId>/<ref>`),
+ * which is taken over in place (it keeps its id and position and gets this resource's ref).
+ */
+import { z } from "zod";
+import { ConfigRuleRequestSchema, HostnameSchema, ZoneIdSchema } from "../../../sdk/schemas/content";
+import { defineResource, local, output, requiredString, wire, type Codec } from "../../core/define";
+import { isRecord } from "../../core/values";
+
+const W = ConfigRuleRequestSchema.shape;
+
+const boolean = () => z.boolean({ error: "must be a boolean" });
+
+/** The action parameter this resource manages, inside the rule's `action_parameters`. */
+const CONTENT_CONVERTER: Codec = {
+  toWire: (v) => ({ content_converter: v }),
+  // A rule that does not say converts nothing.
+  fromWire: (p) => (isRecord(p) && typeof p.content_converter === "boolean" ? p.content_converter : false),
+};
+
+export const ConfigRuleSpec = defineResource({
+  kind: "ConfigRule",
+  fields: {
+    /** The zone (at most 32 characters). */
+    zoneId: local(requiredString(ZoneIdSchema), { identity: true }),
+    /** Match requests for this host (`http.host eq "…"`). Combines with `pathPrefix` (and). */
+    host: local(HostnameSchema.optional()),
+    /** Match paths starting with this (`starts_with(http.request.uri.path, "…")`). */
+    pathPrefix: local(
+      z.string({ error: 'must start with "/"' }).startsWith("/", 'must start with "/"').optional(),
+    ),
+    /** Match custom hostnames whose metadata has `content_converter: "enabled"`. */
+    customHostnameMetadata: local(boolean().optional()),
+    /** Any other expression, instead of host / pathPrefix / customHostnameMetadata. */
+    expression: local(W.expression.optional()),
+    /** The action parameter: true (default) converts, false keeps the original. */
+    contentConverter: wire("action_parameters", boolean().default(true), {}, CONTENT_CONVERTER),
+    description: wire("description", W.description.unwrap().default("")),
+    enabled: wire("enabled", W.enabled.unwrap().default(true)),
+    /** The rule's identity in the entrypoint; generated when absent, then kept. */
+    ref: wire("ref", W.ref, { identity: true }),
+    /** Custom hostnames (ids in this zone) to opt in through metadata; needs customHostnameMetadata. */
+    customHostnameIds: local(
+      z
+        .array(ZoneIdSchema, { error: "must be a list of custom hostname ids" })
+        .refine((ids) => new Set(ids).size === ids.length, "must not repeat an id")
+        .optional(),
+    ),
+    ruleId: output("id", z.string()),
+    rulesetId: output("ruleset_id", z.string()),
+    ruleVersion: output("version", z.string()),
+    lastUpdated: output("last_updated", z.string()),
+    /** The expression the rule carries (generated from host / pathPrefix / metadata, or as given). */
+    ruleExpression: output("expression", z.string()),
+  },
+});

@@ -1,0 +1,149 @@
+/**
+ * What MeetingTemplate's description cannot say: the storage credentials inside `recordingConfig`
+ * are write-only (state keeps them beside it, in the secret `storageCredentials`), a PATCH cannot
+ * remove a field (dropping one resets it), every write makes the meeting ACTIVE again, and delete only
+ * deactivates it.
+ */
+import type { Meeting } from "../../../sdk/meetings";
+import {
+  MeetingCreateSchema,
+  MeetingUpdateSchema,
+  meetingRuleIssues,
+  type MeetingUpdate,
+} from "../../../sdk/schemas/meetings";
+import { toWire, type InputsOf, type StateOf } from "../../core/define";
+import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
+import { camelWords, isRecord, secretHash, snakeToCamel } from "../../core/values";
+import type { HandlerContext } from "../../types";
+import { CREDENTIAL_FIELDS, MeetingTemplateSpec } from "./spec";
+
+type Spec = typeof MeetingTemplateSpec;
+export type MeetingTemplateInputs = InputsOf<Spec>;
+type RecordingConfig = NonNullable<MeetingTemplateInputs["recordingConfig"]>;
+export type StorageCredentials = NonNullable<StateOf<Spec>["storageCredentials"]>;
+
+/** The fields a PATCH may reset; check fills every other one with the service's default. */
+export const RESET_VALUES = { title: "", aiConfig: {}, recordingConfig: {} };
+
+const isCredential = (key: string): boolean => CREDENTIAL_FIELDS.some((f) => f === key);
+
+export function rules(i: MeetingTemplateInputs, known: Known): InputIssue[] {
+  if (!known("summarizeOnEnd") || !known("transcribeOnEnd")) return [];
+  return meetingRuleIssues({
+    summarize_on_end: i.summarizeOnEnd,
+    transcribe_on_end: i.transcribeOnEnd,
+  }).map((issue) => ({
+    field: issue.path.map((p) => snakeToCamel(String(p))).join("."),
+    rule: camelWords(issue.message),
+  }));
+}
+
+/** The credentials inside a recording config, if any. */
+export function credentialsOf(rc: RecordingConfig | undefined): StorageCredentials | undefined {
+  const sc = rc?.storageConfig;
+  if (!sc) return undefined;
+  const creds: StorageCredentials = {};
+  for (const f of CREDENTIAL_FIELDS) if (sc[f] !== undefined) creds[f] = sc[f];
+  return Object.keys(creds).length ? creds : undefined;
+}
+
+/** Salted with the field's path; the same value as 0.1.x stored, so no output moves on upgrade. */
+export function credentialsHash(creds: StorageCredentials | undefined): string | undefined {
+  return creds ? secretHash("recordingConfig.storageConfig", creds) : undefined;
+}
+
+/** A recording config without its credentials: what the `recordingConfig` output holds. */
+export function withoutCredentials(rc: RecordingConfig): RecordingConfig {
+  if (!rc.storageConfig) return rc;
+  const { accessKey: _a, secret: _s, password: _p, privateKey: _k, ...storageConfig } = rc.storageConfig;
+  return { ...rc, storageConfig };
+}
+
+/**
+ * The live value projected onto what the program manages: only keys the managed value has (nested
+ * too), credentials and empty values left out. Arrays and scalars come from live.
+ */
+export function projectOnto<T>(live: T, managed: unknown): T {
+  if (!isRecord(live) || !isRecord(managed)) return live;
+  const out = { ...live };
+  for (const [k, v] of Object.entries(out)) {
+    if (!(k in managed) || isCredential(k) || v === null || v === undefined) Reflect.deleteProperty(out, k);
+    else Reflect.set(out, k, projectOnto(v, managed[k]));
+  }
+  return out;
+}
+
+/**
+ * State keeps the credentials beside `recordingConfig` (in `storageCredentials`), since the API never
+ * returns them: put them back, so diff, update and read see the inputs the program gave.
+ */
+export function restoreCredentials(state: object): Record<string, unknown> {
+  const rc: unknown = Reflect.get(state, "recordingConfig");
+  const creds: unknown = Reflect.get(state, "storageCredentials");
+  if (!isRecord(rc) || !isRecord(rc.storageConfig) || !isRecord(creds)) return { ...state };
+  return { ...state, recordingConfig: { ...rc, storageConfig: { ...rc.storageConfig, ...creds } } };
+}
+
+/** The PATCH of the changed fields: new values, or a reset for what the program dropped. */
+export function patchBody(changed: readonly string[], news: MeetingTemplateInputs): MeetingUpdate {
+  return MeetingUpdateSchema.parse(
+    toWire(MeetingTemplateSpec, { ...RESET_VALUES, ...withoutUndefined(news) }, changed),
+  );
+}
+
+const withoutUndefined = (o: object): object =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+const where = (i: MeetingTemplateInputs, ctx: HandlerContext) => ({
+  accountId: ctx.accountId(i.accountId),
+  appId: i.appId,
+});
+
+/** Every write sends ACTIVE: a meeting deactivated outside the program comes back. */
+const write = (id: string, i: MeetingTemplateInputs, body: MeetingUpdate, ctx: HandlerContext) =>
+  ctx.api.meetings.updateMeeting({ ...where(i, ctx), meetingId: id, ...body, status: "ACTIVE" });
+
+export const hooks: Hooks<Spec, Meeting> = {
+  noun: "meeting",
+  rules,
+  upgrade: restoreCredentials,
+  idOf: (live) => live.id,
+  get: (id, state, ctx) => orGone(ctx.api.meetings.getMeeting({ ...where(state, ctx), meetingId: id })),
+  create: (i, ctx) =>
+    ctx.api.meetings.createMeeting({
+      ...where(i, ctx),
+      ...MeetingCreateSchema.parse(toWire(MeetingTemplateSpec, i)),
+    }),
+  // Adopted: written whole (its stored credentials are unknown) and made ACTIVE.
+  adopt: (id, _live, i, ctx) => write(id, i, MeetingUpdateSchema.parse(toWire(MeetingTemplateSpec, i)), ctx),
+  update: (id, i, changed, _olds, ctx) => write(id, i, patchBody(changed, i), ctx),
+  outOfSync: (state) => state.status === "INACTIVE",
+  async remove(id, state, ctx) {
+    await ctx.api.meetings.updateMeeting({ ...where(state, ctx), meetingId: id, status: "INACTIVE" });
+    ctx.log(
+      `MeetingTemplate: meeting ${id} in app ${state.appId} set INACTIVE (the API cannot delete meetings)`,
+    );
+  },
+  project(live, previous, fromTable) {
+    // Only what the program manages, as the meeting holds it now (a value it lost shows as drift).
+    const out = { ...fromTable };
+    for (const [k, f] of Object.entries(MeetingTemplateSpec.fields))
+      if (f.wire !== undefined && (Reflect.get(previous, k) === undefined || live[f.wire] == null))
+        Reflect.deleteProperty(out, k);
+    if (out.aiConfig) out.aiConfig = projectOnto(out.aiConfig, previous.aiConfig);
+    if (out.recordingConfig) {
+      const rc = projectOnto(out.recordingConfig, previous.recordingConfig);
+      const creds = credentialsOf(previous.recordingConfig);
+      out.recordingConfig =
+        rc.storageConfig && creds ? { ...rc, storageConfig: { ...rc.storageConfig, ...creds } } : rc;
+    }
+    return out;
+  },
+  outputs(_live, i) {
+    const creds = credentialsOf(i.recordingConfig);
+    return {
+      ...(i.recordingConfig ? { recordingConfig: withoutCredentials(i.recordingConfig) } : {}),
+      ...(creds ? { storageCredentials: creds, storageCredentialsHash: credentialsHash(creds) } : {}),
+    };
+  },
+};

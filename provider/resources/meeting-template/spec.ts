@@ -1,0 +1,71 @@
+/**
+ * MeetingTemplate: one meeting in a realtime app, configured as code (spec D). Identity is the
+ * account and the app (changing either replaces); every other field updates in place with a PATCH.
+ *
+ * - The storage credentials (`recordingConfig.storageConfig.{accessKey,secret,password,privateKey}`)
+ *   are write-only: the API never returns them. Each is a secret leaf of the input (its neighbours
+ *   stay readable); they are kept out of the `recordingConfig` output, held in the secret
+ *   `storageCredentials` output, and `storageCredentialsHash` shows a rotation without revealing it.
+ * - The API has no delete: deleting sets the meeting INACTIVE. A meeting set INACTIVE outside the
+ *   program is drift: refresh records the status, the next preview shows an update, and `up` makes the
+ *   same meeting ACTIVE again (never a second meeting).
+ * - check fills the service's defaults (booleans false, keep-alive 60 s) so removing a field from the
+ *   program resets it, and an unchanged meeting gives no diff.
+ * - There is no natural key, so a create is never retried and nothing is looked up; adopt an existing
+ *   meeting with `importId` (it is written whole and made ACTIVE).
+ */
+import { z } from "zod";
+import { AppIdSchema, MeetingCreateSchema } from "../../../sdk/schemas/meetings";
+import { CAMEL_CODEC, camelCased, defineResource, local, output, wire } from "../../core/define";
+
+const W = MeetingCreateSchema.shape;
+
+/** The storage fields the API accepts and never returns (the sdk's WRITE_ONLY_STORAGE_FIELDS). */
+export const CREDENTIAL_FIELDS = ["accessKey", "secret", "password", "privateKey"] as const;
+
+/** The service's keep-alive when none is set (the shortest it allows). */
+const KEEP_ALIVE_DEFAULT = 60;
+
+/** Nested configs: the program's camelCase, the sdk's rules, messages naming the program's fields. */
+const nested = <Z extends z.ZodType>(wireType: Z) => camelCased(wireType, { renameInRules: true }).optional();
+
+const StorageCredentialsSchema = z.object({
+  accessKey: z.string().optional(),
+  secret: z.string().optional(),
+  password: z.string().optional(),
+  privateKey: z.string().optional(),
+});
+
+export const MeetingTemplateSpec = defineResource({
+  kind: "MeetingTemplate",
+  /** The meeting's id is the resource id: known while an update is previewed. */
+  idOutput: "meetingId",
+  fields: {
+    /** The app the meeting lives in (at most 32 characters). */
+    appId: local(AppIdSchema, { identity: true }),
+    title: wire("title", W.title),
+    liveStreamOnStart: wire("live_stream_on_start", W.live_stream_on_start.unwrap().default(false)),
+    persistChat: wire("persist_chat", W.persist_chat.unwrap().default(false)),
+    recordOnStart: wire("record_on_start", W.record_on_start.unwrap().default(false)),
+    /** 60 to 600 seconds; default 60. */
+    sessionKeepAliveTimeInSecs: wire(
+      "session_keep_alive_time_in_secs",
+      W.session_keep_alive_time_in_secs.unwrap().default(KEEP_ALIVE_DEFAULT),
+    ),
+    /** Needs `transcribeOnEnd: true`. */
+    summarizeOnEnd: wire("summarize_on_end", W.summarize_on_end.unwrap().default(false)),
+    transcribeOnEnd: wire("transcribe_on_end", W.transcribe_on_end.unwrap().default(false)),
+    aiConfig: wire("ai_config", nested(W.ai_config.unwrap()), {}, CAMEL_CODEC),
+    /** The storage credentials inside are made secrets, one by one, whatever you pass. */
+    recordingConfig: wire("recording_config", nested(W.recording_config.unwrap()), {}, CAMEL_CODEC),
+    /** The meeting's id (UUID), also the resource id. */
+    meetingId: output("id", z.string()),
+    status: output("status", z.string()),
+    createdAt: output("created_at", z.string()),
+    updatedAt: output("updated_at", z.string()),
+    /** The write-only storage credentials as last sent: secret, the only place state keeps them. */
+    storageCredentials: output(undefined, StorageCredentialsSchema.optional(), undefined, { secret: true }),
+    /** A hash of `storageCredentials`: shows a change without the plaintext. */
+    storageCredentialsHash: output(undefined, z.string().optional()),
+  },
+});
