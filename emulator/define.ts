@@ -2,11 +2,11 @@
  * The one way an area declares its routes: `defineArea(app, options)` then
  * `area.get/post/put/patch/delete(path, {params, querystring, body, response, permissions}, handler)`.
  *
- * Per request, in this order: fault injection (server) → the path's params → the area's auth (both
- * before the body is read, so a caller without a valid token hears 401/403 whatever it sent) → the
- * body is read and parsed → params, body and query are validated with the sdk's zod schemas by the
- * server's compiler → the handler's value is wrapped in the area's envelope and checked against the
- * response schema. Every error goes to the server's one renderer, in the area's own words.
+ * Per request, in this order: fault injection (server) → the path's params → the area's auth →
+ * `beforeBody` (all before the body is read, so a caller without a valid token hears 401/403 whatever
+ * it sent) → the body is read and parsed → body and query are validated with the sdk's zod schemas by
+ * the server's compiler → the handler's value is wrapped in the area's envelope and checked against
+ * the response schema. Every error goes to the server's one renderer, in the area's own words.
  *
  * The compiler pair is local (about thirty lines): fastify-type-provider-zod v7 would make
  * @fastify/swagger and openapi-types peers that land in users' installs.
@@ -56,6 +56,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) =>
   };
 };
 
+/**
+ * Responses are checked, then sent as the handler made them: the sdk's response schemas are loose and
+ * may fill defaults, and a client must see what the service would send, not what the sdk reads.
+ */
 export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
   if (!(schema instanceof z.ZodType)) throw new TypeError("response schemas must be zod schemas");
   return (data: unknown) => {
@@ -89,7 +93,7 @@ export interface RouteSpec<P, PS extends z.ZodType, QS extends Schema, BS extend
   /** What the area's auth checks; control routes have none. */
   permissions: P;
   /** Checks of the area that must also run before the body is read (after auth). */
-  beforeBody?: (req: FastifyRequest) => void;
+  beforeBody?: (req: FastifyRequest, params: z.output<PS>) => void;
 }
 
 export interface Call<A, PS extends z.ZodType, QS extends Schema, BS extends Schema> {
@@ -150,9 +154,6 @@ type Shorthand<P, A, AP> = <
 
 export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<P, A, AP>): Area<P, A, AP> {
   const invalid = options.invalid ?? invalidWith(options.invalidCode ?? GENERIC_CODES.badRequest);
-  // Boxed, so an area whose auth yields `undefined` (the control routes) is still told apart from "not run".
-  const principals = new WeakMap<FastifyRequest, { auth: A }>();
-
   const route: Area<P, A, AP>["route"] = <
     PS extends z.ZodType<AP>,
     QS extends Schema,
@@ -165,6 +166,8 @@ export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<
     handler: Handler<A, PS, QS, BS, RS>,
   ): void => {
     const beforeBody = spec.beforeBody;
+    // What ran before the body was read: the caller and the path's parameters, typed for this route.
+    const early = new WeakMap<FastifyRequest, { auth: A; params: z.output<PS> }>();
     app.route({
       method,
       url,
@@ -176,27 +179,25 @@ export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<
         ...(spec.response ? { response: { "2xx": envelopeSchema(options.envelope, spec.response) } } : {}),
       },
       onRequest: async (req) => {
-        const params: AP = parseWith(spec.params, req.params, invalid);
-        principals.set(req, { auth: options.auth(req, spec.permissions, params) });
+        const params: z.output<PS> = parseWith(spec.params, req.params, invalid);
+        early.set(req, { auth: options.auth(req, spec.permissions, params), params });
       },
       ...(beforeBody
         ? {
             preParsing: async (req: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
-              beforeBody(req);
+              const seen = early.get(req);
+              if (seen) beforeBody(req, seen.params);
               return payload;
             },
           }
         : {}),
       handler: async (req, reply) => {
-        const principal = principals.get(req);
-        if (!principal) throw new Error(`${req.method} ${url}: auth did not run`);
+        const seen = early.get(req);
+        if (!seen) throw new Error(`${req.method} ${url}: auth did not run`);
         // The one cast of the emulator's routes: fastify's validation phase has run this route's schemas
         // through `validatorCompiler` and left their outputs on the request.
-        const call = { params: req.params, query: req.query, body: req.body } as Pick<
-          Call<A, typeof spec.params, QS, BS>,
-          "params" | "query" | "body"
-        >;
-        const out = await handler({ ...call, auth: principal.auth, req, reply });
+        const parsed = { query: req.query, body: req.body } as Pick<Call<A, PS, QS, BS>, "query" | "body">;
+        const out = await handler({ ...parsed, ...seen, req, reply });
         const { value, options: o } = out instanceof Answer ? out : new Answer(out);
         const body =
           options.envelope === "result"

@@ -98,8 +98,7 @@ function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): 
       response: SendEmailResultSchema,
       permissions: "send",
       // Everything up to the size check is decided before the body is read.
-      beforeBody: (req) => {
-        const accountId = AccountParams.parse(req.params).account_id;
+      beforeBody: (req, { account_id: accountId }) => {
         model.takeForced(accountId, ["internal", "not_implemented"]);
         model.admit(accountId);
         const length = req.headers["content-length"];
