@@ -2,7 +2,7 @@
  * Where each resource's handler lives. Loaded lazily so a provider process only loads what its
  * stack uses.
  */
-import type { ResourceHandler, ResourceKind } from "./types";
+import { RESOURCE_KINDS, type ResourceHandler, type ResourceKind } from "./types";
 
 type AnyHandler = ResourceHandler<object, object>;
 
@@ -17,10 +17,12 @@ const LOADERS: Record<ResourceKind, () => AnyHandler> = {
   SearchInstance: () => require("./resources/search-instance/handler").handler,
 };
 
+/** A kind is data from state: only the eight names count, never an Object.prototype key. */
+const isKind = (kind: string): kind is ResourceKind => RESOURCE_KINDS.some((k) => k === kind);
+
 export function handlerFor(kind: string): AnyHandler {
-  const load = (LOADERS as Record<string, (() => AnyHandler) | undefined>)[kind];
-  if (!load) throw new Error(`account-api: unknown resource kind ${JSON.stringify(kind)}`);
-  const handler = load();
+  if (!isKind(kind)) throw new Error(`account-api: unknown resource kind ${JSON.stringify(kind)}`);
+  const handler = LOADERS[kind]();
   if (!handler) throw new Error(`account-api: resource kind ${kind} has no handler`);
   return handler;
 }

@@ -1,0 +1,105 @@
+/**
+ * The module graph: no import cycle anywhere in the package, and the provider host's side (the
+ * runtime and everything it loads) never loads @pulumi/pulumi or a resource class. Type-only imports
+ * do not count: they vanish at run time.
+ */
+import { strict as assert } from "node:assert";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import * as ts from "typescript";
+
+const ROOT = resolve(__dirname, "..", "..");
+const DIRS = ["provider", "sdk", "emulator", "cli"];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return sources(p);
+    return p.endsWith(".ts") && !p.endsWith(".d.ts") ? [p] : [];
+  });
+}
+
+/** Runtime imports of one file: module specifiers of value imports, re-exports and `require` calls. */
+function runtimeImports(file: string): string[] {
+  const src = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier) && !n.importClause?.isTypeOnly)
+      out.push(n.moduleSpecifier.text);
+    if (
+      ts.isExportDeclaration(n) &&
+      n.moduleSpecifier &&
+      ts.isStringLiteral(n.moduleSpecifier) &&
+      !n.isTypeOnly
+    )
+      out.push(n.moduleSpecifier.text);
+    if (ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference)) {
+      const e = n.moduleReference.expression;
+      if (ts.isStringLiteral(e)) out.push(e.text);
+    }
+    if (ts.isCallExpression(n) && n.expression.getText() === "require") {
+      const [arg] = n.arguments;
+      if (arg && ts.isStringLiteral(arg)) out.push(arg.text);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(src);
+  return out;
+}
+
+/** A specifier resolved to a file of ours, or kept as a package name. */
+function resolveSpecifier(from: string, spec: string): string {
+  const self = /^pulumi-account-api(\/|$)/.test(spec);
+  if (!self && !spec.startsWith(".")) return spec;
+  const base = self
+    ? join(ROOT, spec.replace(/^pulumi-account-api\/?/, "") || "index")
+    : resolve(dirname(from), spec);
+  for (const c of [`${base}.ts`, join(base, "index.ts")]) if (existsSync(c)) return c;
+  return base;
+}
+
+const files = [...DIRS.flatMap((d) => sources(join(ROOT, d))), join(ROOT, "index.ts")];
+const graph = new Map(files.map((f) => [f, runtimeImports(f).map((s) => resolveSpecifier(f, s))]));
+const name = (f: string): string => (f.startsWith(ROOT) ? relative(ROOT, f) : f);
+
+describe("module graph", () => {
+  it("has no import cycle", () => {
+    const state = new Map<string, "open" | "done">();
+    const cycles: string[][] = [];
+    const walk = (f: string, path: string[]): void => {
+      if (state.get(f) === "done") return;
+      if (state.get(f) === "open") {
+        cycles.push([...path.slice(path.indexOf(f)), f].map(name));
+        return;
+      }
+      state.set(f, "open");
+      for (const d of graph.get(f) ?? []) if (graph.has(d)) walk(d, [...path, f]);
+      state.set(f, "done");
+    };
+    for (const f of files) walk(f, []);
+    assert.deepEqual(cycles, []);
+  });
+
+  it("keeps @pulumi/pulumi and the resource classes out of the provider host", () => {
+    const seen = new Set<string>();
+    const stack = [join(ROOT, "provider", "runtime.ts")];
+    while (stack.length) {
+      const f = stack.pop()!;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      stack.push(...(graph.get(f) ?? []));
+    }
+    const forbidden = [...seen].filter(
+      (f) =>
+        f.startsWith("@pulumi/") ||
+        /provider\/resources\/[^/]+\/index\.ts$/.test(f) ||
+        f === join(ROOT, "provider", "resource.ts") ||
+        f === join(ROOT, "provider", "index.ts"),
+    );
+    assert.deepEqual(forbidden.map(name), []);
+    assert.ok(
+      seen.has(join(ROOT, "provider", "resources", "build-trigger", "handler.ts")),
+      "the graph walk reaches the handlers",
+    );
+  });
+});
