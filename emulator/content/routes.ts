@@ -46,30 +46,24 @@ const OriginRequestSchema = z.strictObject({
   }, "must be an absolute http(s) URL without query or fragment"),
 });
 
-interface Caller {
-  token: StoredToken;
-  /** The zone of the path, owned by the token's account. */
-  zone: ZoneRecord | undefined;
-}
-
 function api(app: FastifyInstance, ctx: AreaContext): void {
   const model = new ContentModel(ctx.store, ctx.clock);
+  const common = { envelope: "result", invalidCode: CONTENT_CODES.badRequest } as const;
+  /** Routes on the token's account (`/zones`). */
   const area = defineArea(app, {
-    envelope: "result",
-    invalidCode: CONTENT_CODES.badRequest,
-    /** Authenticates, finds the path's zone, then checks that the token's account owns it. */
-    auth: (req, need: AuthRequirement, params: { zone_id?: string }): Caller => {
-      const token = ctx.auth.require(req, need);
-      if (params.zone_id === undefined) return { token, zone: undefined };
+    ...common,
+    auth: (req, need: AuthRequirement): StoredToken => ctx.auth.require(req, need),
+  });
+  /** Routes on one zone: authenticates, finds the zone, then checks that the token's account owns it. */
+  const zoneArea = defineArea(app, {
+    ...common,
+    auth: (req, need: AuthRequirement, params: { zone_id: string }): ZoneRecord => {
+      ctx.auth.require(req, need);
       const zone = model.getZone(params.zone_id);
       ctx.auth.require(req, { ...need, accountId: zone.account.id });
-      return { token, zone };
+      return zone;
     },
   });
-  const zoneOf = (caller: Caller): ZoneRecord => {
-    if (!caller.zone) throw new Error("content: a zone route without a zone");
-    return caller.zone;
-  };
 
   area.post(
     "/zones",
@@ -89,22 +83,24 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
       permissions: READ_ZONE,
     },
     ({ auth, query }) => {
-      const { items, resultInfo } = paginate(model.listZones(auth.token.accountId, query.name), query);
+      const { items, resultInfo } = paginate(model.listZones(auth.accountId, query.name), query);
       return answer(items, { resultInfo });
     },
   );
 
-  area.get("/zones/:zone_id", { params: Zone, response: ZoneSchema, permissions: READ_ZONE }, ({ auth }) =>
-    zoneOf(auth),
+  zoneArea.get(
+    "/zones/:zone_id",
+    { params: Zone, response: ZoneSchema, permissions: READ_ZONE },
+    ({ auth: zone }) => zone,
   );
 
-  area.get(
+  zoneArea.get(
     "/zones/:zone_id/settings/:setting_id",
     { params: Setting, response: ZoneSettingSchema, permissions: READ_SETTING },
-    ({ auth, params }) => model.getSetting(zoneOf(auth).id, params.setting_id),
+    ({ auth: zone, params }) => model.getSetting(zone.id, params.setting_id),
   );
 
-  area.patch(
+  zoneArea.patch(
     "/zones/:zone_id/settings/:setting_id",
     {
       params: Setting,
@@ -112,16 +108,16 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
       response: ZoneSettingSchema,
       permissions: EDIT_SETTING,
     },
-    ({ auth, params, body }) => model.patchSetting(zoneOf(auth).id, params.setting_id, body.value),
+    ({ auth: zone, params, body }) => model.patchSetting(zone.id, params.setting_id, body.value),
   );
 
-  area.get(
+  zoneArea.get(
     "/zones/:zone_id/rulesets/phases/:phase/entrypoint",
     { params: Phase, response: RulesetSchema, permissions: READ_RULES },
-    ({ auth, params }) => model.getEntrypoint(zoneOf(auth).id, params.phase),
+    ({ auth: zone, params }) => model.getEntrypoint(zone.id, params.phase),
   );
 
-  area.put(
+  zoneArea.put(
     "/zones/:zone_id/rulesets/phases/:phase/entrypoint",
     {
       params: Phase,
@@ -130,8 +126,7 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
       response: RulesetSchema.nullable(),
       permissions: EDIT_RULES,
     },
-    ({ auth, params, query, body }) => {
-      const zone = zoneOf(auth);
+    ({ auth: zone, params, query, body }) => {
       // Public API: `dry_run=true` validates everything and answers `result: null`, persisting nothing.
       if (query.dry_run === "true") {
         model.checkEntrypoint(zone.id, params.phase, body.rules);
@@ -141,7 +136,7 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
     },
   );
 
-  area.post(
+  zoneArea.post(
     "/zones/:zone_id/custom_hostnames",
     {
       params: Zone,
@@ -149,10 +144,10 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
       response: CustomHostnameSchema,
       permissions: EDIT_HOSTNAMES,
     },
-    ({ auth, body }) => model.createCustomHostname(zoneOf(auth).id, body),
+    ({ auth: zone, body }) => model.createCustomHostname(zone.id, body),
   );
 
-  area.get(
+  zoneArea.get(
     "/zones/:zone_id/custom_hostnames",
     {
       params: Zone,
@@ -160,7 +155,7 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
       response: z.array(CustomHostnameSchema),
       permissions: READ_HOSTNAMES,
     },
-    ({ auth, query: q }) => {
+    ({ auth: zone, query: q }) => {
       const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
       // The public client sends the filter as `hostname.exact` / `hostname.contain` /
       // `hostname.startsWith` (dotted keys); a plain `hostname` is the exact form.
@@ -170,18 +165,18 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
         startsWith: text(q["hostname.startsWith"]),
         id: text(q.id),
       };
-      const { items, resultInfo } = paginate(model.listCustomHostnames(zoneOf(auth).id, filter), q);
+      const { items, resultInfo } = paginate(model.listCustomHostnames(zone.id, filter), q);
       return answer(items, { resultInfo });
     },
   );
 
-  area.get(
+  zoneArea.get(
     "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
     { params: Hostname, response: CustomHostnameSchema, permissions: READ_HOSTNAMES },
-    ({ auth, params }) => model.getCustomHostname(zoneOf(auth).id, params.custom_hostname_id),
+    ({ auth: zone, params }) => model.getCustomHostname(zone.id, params.custom_hostname_id),
   );
 
-  area.patch(
+  zoneArea.patch(
     "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
     {
       params: Hostname,
@@ -189,14 +184,14 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
       response: CustomHostnameSchema,
       permissions: EDIT_HOSTNAMES,
     },
-    ({ auth, params, body }) => model.patchCustomHostname(zoneOf(auth).id, params.custom_hostname_id, body),
+    ({ auth: zone, params, body }) => model.patchCustomHostname(zone.id, params.custom_hostname_id, body),
   );
 
-  area.delete(
+  zoneArea.delete(
     "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
     { params: Hostname, response: DeletedSchema, permissions: EDIT_HOSTNAMES },
-    ({ auth, params }) => {
-      const deleted = model.deleteCustomHostname(zoneOf(auth).id, params.custom_hostname_id);
+    ({ auth: zone, params }) => {
+      const deleted = model.deleteCustomHostname(zone.id, params.custom_hostname_id);
       // The public API answers this one with a bare `{ id }` (its client reads `id` at the top); the
       // envelope stays for every other reader, so the id is in both places.
       return answer(deleted, { extra: { id: deleted.id } });
