@@ -2,7 +2,8 @@
  * Stored shapes of the builds area. Everything is plain JSON (the store is persisted and reloaded):
  * times are epoch milliseconds, collections are records keyed by id.
  */
-import type { TriggerKind } from "../../sdk/schemas/builds";
+import type { z } from "zod";
+import type { TriggerCreateBodySchema, TriggerKind } from "../../sdk/schemas/builds";
 
 export interface EnvVarRecord {
   value: string;
@@ -52,25 +53,16 @@ export interface BuildTokenRecord {
   created_on: number;
 }
 
-export interface TriggerRecord {
+/** A trigger's wire fields as the create body's parse leaves them (the API's defaults filled in). */
+export type TriggerFieldsRecord = z.output<typeof TriggerCreateBodySchema>;
+
+export type TriggerRecord = TriggerFieldsRecord & {
   trigger_uuid: string;
-  trigger_name: string;
-  external_script_id: string;
-  repo_connection_uuid: string;
-  build_token_uuid: string;
-  build_command: string;
-  deploy_command: string;
-  root_directory: string;
-  branch_includes: string[];
-  branch_excludes: string[];
-  path_includes: string[];
-  path_excludes: string[];
-  build_caching_enabled: boolean;
   environment_variables: Record<string, EnvVarRecord>;
   created_on: number;
   modified_on: number;
   cache_purged_on?: number;
-}
+};
 
 export interface BuildRecord {
   build_uuid: string;

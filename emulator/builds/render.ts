@@ -79,25 +79,14 @@ export function trigger(
   repo: RepoConnectionRecord | null,
   tokenName: string | null,
 ): z.input<typeof TriggerSchema> {
+  const { environment_variables, created_on, modified_on, cache_purged_on: _purged, ...fields } = t;
   return {
-    trigger_uuid: t.trigger_uuid,
-    trigger_name: t.trigger_name,
-    external_script_id: t.external_script_id,
-    repo_connection_uuid: t.repo_connection_uuid,
+    ...fields,
     ...(repo ? { repo_connection: repoConnection(repo) } : {}),
-    build_token_uuid: t.build_token_uuid,
     ...(tokenName !== null ? { build_token_name: tokenName } : {}),
-    build_command: t.build_command,
-    deploy_command: t.deploy_command,
-    root_directory: t.root_directory,
-    branch_includes: [...t.branch_includes],
-    branch_excludes: [...t.branch_excludes],
-    path_includes: [...t.path_includes],
-    path_excludes: [...t.path_excludes],
-    build_caching_enabled: t.build_caching_enabled,
-    environment_variables: envVars(t.environment_variables),
-    created_on: iso(t.created_on),
-    modified_on: iso(t.modified_on),
+    environment_variables: envVars(environment_variables),
+    created_on: iso(created_on),
+    modified_on: iso(modified_on),
   };
 }
 

@@ -10,7 +10,6 @@ import {
   type EnvVarsPatchBody,
   type RepoConnectionBody,
   type TriggerBuildBody,
-  type TriggerCreateBody,
   type TriggerUpdateBody,
 } from "../../sdk/schemas/builds";
 import { BUILD_ERROR_CODES as C } from "../../sdk/schemas/builds";
@@ -24,6 +23,7 @@ import type {
   DeploymentRecord,
   RepoConnectionRecord,
   ScriptRecord,
+  TriggerFieldsRecord,
   TriggerRecord,
   VersionRecord,
 } from "./model";
@@ -260,24 +260,17 @@ export class BuildsModel {
     }
   }
 
-  createTrigger(body: TriggerCreateBody): TriggerRecord {
+  /** `body` is the create body as parsed: the API's defaults are already filled in. */
+  createTrigger(body: TriggerFieldsRecord): TriggerRecord {
     const script = this.scriptByTag(body.external_script_id);
     this.#checkReferences(body);
     this.#checkSlot(script.tag, body.branch_includes);
     const t: TriggerRecord = {
       trigger_uuid: randomUUID(),
-      trigger_name: body.trigger_name,
+      ...structuredClone(body),
       external_script_id: script.tag,
       repo_connection_uuid: body.repo_connection_uuid.toLowerCase(),
       build_token_uuid: body.build_token_uuid.toLowerCase(),
-      build_command: body.build_command,
-      deploy_command: body.deploy_command,
-      root_directory: body.root_directory,
-      branch_includes: [...body.branch_includes],
-      branch_excludes: [...(body.branch_excludes ?? [])],
-      path_includes: [...(body.path_includes ?? ["*"])],
-      path_excludes: [...(body.path_excludes ?? [])],
-      build_caching_enabled: body.build_caching_enabled ?? true,
       environment_variables: dict(),
       created_on: this.now,
       modified_on: this.now,
@@ -293,17 +286,11 @@ export class BuildsModel {
     const t = this.trigger(uuid);
     this.#checkReferences(body);
     if (body.branch_includes) this.#checkSlot(t.external_script_id, body.branch_includes, t.trigger_uuid);
-    t.trigger_name = body.trigger_name ?? t.trigger_name;
-    t.build_command = body.build_command ?? t.build_command;
-    t.deploy_command = body.deploy_command ?? t.deploy_command;
-    t.root_directory = body.root_directory ?? t.root_directory;
-    t.build_caching_enabled = body.build_caching_enabled ?? t.build_caching_enabled;
-    t.branch_includes = [...(body.branch_includes ?? t.branch_includes)];
-    t.branch_excludes = [...(body.branch_excludes ?? t.branch_excludes)];
-    t.path_includes = [...(body.path_includes ?? t.path_includes)];
-    t.path_excludes = [...(body.path_excludes ?? t.path_excludes)];
-    if (body.build_token_uuid) t.build_token_uuid = body.build_token_uuid.toLowerCase();
-    if (body.environment_variables) this.#setEnvVars(t, body.environment_variables);
+    const { environment_variables, build_token_uuid, ...settings } = structuredClone(body);
+    // A parsed JSON body holds only the fields it names (never one set to undefined): those replace.
+    Object.assign(t, settings);
+    if (build_token_uuid) t.build_token_uuid = build_token_uuid.toLowerCase();
+    if (environment_variables) this.#setEnvVars(t, environment_variables);
     t.modified_on = this.now;
     return t;
   }
