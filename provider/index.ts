@@ -1,4 +1,6 @@
 /** The Pulumi side: the eight resources and the functions for programs. */
+// First, before undici loads: a clear error on Node older than 22.
+import "../sdk/require-node";
 export { AccountApiResource, TYPE_MODULE } from "./resource";
 export type { CommonArgs } from "./resource";
 export { PartialCreateError, ResourceInputError } from "./errors";

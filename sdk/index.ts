@@ -1,4 +1,6 @@
 /** The typed client: one object per area over one shared transport. */
+// First, before undici loads: a clear error on Node older than 22.
+import "./require-node";
 import { ApiClient, type ClientOptions } from "./client";
 import { BuildsApi } from "./builds";
 import { ContentApi } from "./content";
