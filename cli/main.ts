@@ -3,7 +3,12 @@
 import { Command, InvalidArgumentError } from "commander";
 import { PACKAGE_VERSION } from "../sdk/version";
 import { startEmulator } from "../emulator/server";
-import { addVerbs, type VerbIo } from "./verbs";
+import { addDriftVerb } from "./drift";
+import { EXIT, type VerbIo } from "./io";
+import { addVerbs } from "./verbs";
+
+export type { VerbIo } from "./io";
+export { EXIT } from "./io";
 
 function port(value: string): number {
   const n = Number(value);
@@ -50,14 +55,20 @@ export function buildCli(
       process.once("SIGTERM", stop);
     });
   addVerbs(program, io);
+  addDriftVerb(program, io);
   return program;
 }
 
 if (require.main === module) {
+  // Verbs report their own errors and exit codes; what reaches here is commander's usage errors.
   buildCli()
+    .exitOverride((err) => {
+      if (err.code === "commander.helpDisplayed" || err.code === "commander.version") process.exit(EXIT.ok);
+      process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
+    })
     .parseAsync(process.argv)
     .catch((err: unknown) => {
       console.error(err instanceof Error ? err.message : String(err));
-      process.exit(1);
+      process.exit(EXIT.error);
     });
 }

@@ -1,195 +1,492 @@
 /**
- * Imperative verbs for CI and scripts, on the sdk. Configuration comes from the environment
- * (ACCOUNT_API_BASE_URL, ACCOUNT_API_ACCOUNT_ID, ACCOUNT_API_TOKEN) or --base-url/--account-id; the
- * token is never a flag, so it does not show in process listings or shell history. Results are JSON
- * on stdout; progress goes to stderr.
+ * Imperative verbs for CI and scripts, on the sdk. The client comes from the sdk's configuration:
+ * ACCOUNT_API_BASE_URL, ACCOUNT_API_ACCOUNT_ID, ACCOUNT_API_TOKEN, or --base-url/--account-id; the
+ * token is never a flag, so it shows in no process listing or shell history. Every verb prints text
+ * (or JSON with --json) on stdout, progress on stderr while it waits, and exits with the codes of
+ * io.ts (docs/cli.md).
  */
-import { Command, InvalidArgumentError } from "commander";
 import { readFile } from "node:fs/promises";
-import { detectDrift } from "../provider/drift";
-import { openSession } from "../provider/runtime";
-import { AccountApi } from "../sdk";
+import { basename } from "node:path";
+import type { Command } from "commander";
+import { convertHtml } from "../emulator/content/convert";
+import { countTokens } from "../emulator/content/tokens";
+import { AccountApi, NotRegistrableError } from "../sdk";
+import type { Build, BuildToken } from "../sdk/schemas/builds";
+import type { SearchJob } from "../sdk/schemas/search";
+import type { DomainAvailability } from "../sdk/schemas/registrar";
+import { EMAIL_MAX_BYTES, type Attachment } from "../sdk/email";
+import {
+  EXIT,
+  UsageError,
+  action,
+  collect,
+  leaf,
+  positiveInt,
+  progressFor,
+  withClient,
+  type CommonOptions,
+  type Outcome,
+  type Progress,
+  type VerbIo,
+} from "./io";
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+const THIRTY_MINUTES = 30 * 60_000;
+
+// ---- builds ---------------------------------------------------------------------------------------
+
+function buildLine(b: Build): string {
+  const branch = b.build_trigger_metadata?.branch ?? b.branch;
+  const commit = b.build_trigger_metadata?.commit_hash;
+  const at = [branch && `branch ${branch}`, commit && `commit ${commit}`].filter(Boolean).join(", ");
+  return `build ${b.build_uuid}: ${b.status}${b.build_outcome ? ` (${b.build_outcome})` : ""}${at ? `; ${at}` : ""}\n`;
 }
 
-interface GlobalOptions {
-  baseUrl?: string;
-  accountId?: string;
+/** A stopped build that did not succeed is exit 3; one still running (no --wait) is fine. */
+function buildOutcome(b: Build): Outcome<Build> {
+  const failed = b.status === "stopped" && b.build_outcome !== "success";
+  return { result: b, text: buildLine(b), exitCode: failed ? EXIT.unsuccessful : EXIT.ok };
 }
 
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("must be a positive integer");
-  return n;
+function waitBuild(api: AccountApi, uuid: string, deadlineMs: number, progress: Progress): Promise<Build> {
+  progress(`waiting for build ${uuid} (at most ${Math.round(deadlineMs / 1000)} s)…`);
+  return api.builds.waitForBuild(uuid, {
+    deadlineMs,
+    onProgress: (b) => progress(`build ${b.build_uuid}: ${b.status}`),
+  });
 }
 
-export interface VerbIo {
-  out(text: string): void;
-  err(text: string): void;
-  env: NodeJS.ProcessEnv;
-  /** Reads standard input (the drift verb's default source). */
-  stdin?: () => Promise<string>;
-  /** Sets the process's exit code (the drift verb exits 2 on drift). */
-  setExitCode?: (code: number) => void;
+function tokensText(tokens: readonly BuildToken[]): string {
+  if (!tokens.length) return "no build tokens (create one in the dashboard)\n";
+  return tokens.map((t) => `${t.build_token_uuid}  ${t.build_token_name ?? ""}`.trimEnd()).join("\n") + "\n";
 }
 
-/** Builds a client from the command's global options, runs `body`, prints its JSON, closes. */
-function action<A extends unknown[]>(
-  io: VerbIo,
-  root: Command,
-  body: (api: AccountApi, ...args: A) => Promise<unknown>,
-): (...args: A) => Promise<void> {
-  return async (...args: A) => {
-    const g = root.opts<GlobalOptions>();
-    const api = new AccountApi({
-      ...(g.baseUrl ? { baseUrl: g.baseUrl } : {}),
-      ...(g.accountId ? { accountId: g.accountId } : {}),
-      env: io.env,
-    });
-    try {
-      const result = await body(api, ...args);
-      io.out(`${JSON.stringify(result, null, 2)}\n`);
-    } finally {
-      await api.close();
-    }
+interface WaitOpts extends CommonOptions {
+  wait?: boolean;
+  deadline: number;
+}
+
+function addBuildVerbs(root: Command, io: VerbIo): void {
+  const build = root
+    .command("build")
+    .description("build service: trigger, wait, logs, cancel, redeploy, purge-cache, tokens");
+  const deadline = (c: Command) =>
+    c.option("--deadline <ms>", "longest wait in milliseconds", positiveInt, THIRTY_MINUTES);
+
+  deadline(
+    leaf(build.command("trigger <triggerUuid>"))
+      .description("start a build (rule 1: --branch, --commit, or both)")
+      .option("--branch <name>")
+      .option("--commit <hash>")
+      .option("--wait", "wait until the build stops (exit 3 unless it succeeded)"),
+  ).action(
+    action(io, (o: WaitOpts & { branch?: string; commit?: string }, triggerUuid: string) => {
+      if (!o.branch && !o.commit) throw new UsageError("build trigger: pass --branch, --commit, or both (rule 1)");
+      return withClient(io, o, async (api) => {
+        const started = await api.builds.triggerBuild(triggerUuid, {
+          ...(o.branch ? { branch: o.branch } : {}),
+          ...(o.commit ? { commitHash: o.commit } : {}),
+        });
+        if (!o.wait) return buildOutcome(started);
+        return buildOutcome(await waitBuild(api, started.build_uuid, o.deadline, progressFor(io, o)));
+      });
+    }),
+  );
+
+  deadline(leaf(build.command("wait <buildUuid>")).description("wait until a build stops")).action(
+    action(io, (o: WaitOpts, uuid: string) =>
+      withClient(io, o, async (api) => buildOutcome(await waitBuild(api, uuid, o.deadline, progressFor(io, o)))),
+    ),
+  );
+
+  leaf(build.command("logs <buildUuid>").description("every log line of a build so far")).action(
+    action(io, (o: CommonOptions, uuid: string) =>
+      withClient(io, o, async (api) => {
+        const logs = await api.builds.collectLogs(uuid);
+        const text = logs.lines.map((l) => `${l.text}\n`).join("");
+        return { result: logs, text: logs.truncated ? `${text}(truncated)\n` : text };
+      }),
+    ),
+  );
+
+  leaf(build.command("cancel <buildUuid>").description("cancel a build that has not stopped")).action(
+    action(io, (o: CommonOptions, uuid: string) =>
+      withClient(io, o, async (api) => {
+        const b = await api.builds.cancelBuild(uuid);
+        return { result: b, text: buildLine(b) };
+      }),
+    ),
+  );
+
+  deadline(
+    leaf(build.command("redeploy <scriptName>"))
+      .description("rebuild the branch and commit behind the script's active deployment (rule 2)")
+      .option("--wait", "wait until the build stops (exit 3 unless it succeeded)"),
+  ).action(
+    action(io, (o: WaitOpts, scriptName: string) =>
+      withClient(io, o, async (api) => {
+        const r = await api.builds.redeployActiveDeployment(scriptName);
+        const b = o.wait ? await waitBuild(api, r.build.build_uuid, o.deadline, progressFor(io, o)) : r.build;
+        const outcome = buildOutcome(b);
+        return { ...outcome, result: { versionId: r.versionId, build: b }, text: `version ${r.versionId}: ${outcome.text}` };
+      }),
+    ),
+  );
+
+  leaf(build.command("purge-cache <triggerUuid>").description("clear a trigger's build cache")).action(
+    action(io, (o: CommonOptions, triggerUuid: string) =>
+      withClient(io, o, async (api) => {
+        await api.builds.purgeBuildCache(triggerUuid);
+        return { result: { purged: triggerUuid }, text: `purged the build cache of trigger ${triggerUuid}\n` };
+      }),
+    ),
+  );
+
+  leaf(build.command("tokens").description("list the account's build tokens")).action(
+    action(io, (o: CommonOptions) =>
+      withClient(io, o, async (api) => {
+        const tokens = await api.builds.listTokens();
+        return { result: tokens, text: tokensText(tokens) };
+      }),
+    ),
+  );
+}
+
+// ---- search sync jobs -------------------------------------------------------------------------------
+
+interface JobOpts extends WaitOpts {
+  namespace?: string;
+}
+
+const jobLine = (j: SearchJob): string =>
+  `job ${j.id}: ${j.ended_at ? `ended (${j.end_reason ?? "no reason given"})` : "running"}\n`;
+
+/** A job that ended other than by completing is exit 3. */
+function jobOutcome(j: SearchJob): Outcome<SearchJob> {
+  const failed = Boolean(j.ended_at) && j.end_reason !== null && j.end_reason !== undefined && !/^(completed?|success|done)$/i.test(j.end_reason);
+  return { result: j, text: jobLine(j), exitCode: failed ? EXIT.unsuccessful : EXIT.ok };
+}
+
+function waitJob(io: VerbIo, api: AccountApi, id: string, jobId: string, o: JobOpts): Promise<SearchJob> {
+  const progress = progressFor(io, o);
+  progress(`waiting for job ${jobId} of ${id}…`);
+  return api.search.waitForJob(id, jobId, {
+    ...(o.namespace ? { namespace: o.namespace } : {}),
+    deadlineMs: o.deadline,
+    onProgress: (p) => progress(`job ${p.job.id}: running (${Math.round(p.elapsedMs / 1000)} s)`),
+  });
+}
+
+function addJobVerbs(root: Command, io: VerbIo): void {
+  const job = root.command("job").description("search instances: sync jobs (run, wait, logs)");
+  const shared = (c: Command) =>
+    leaf(c).option("--namespace <name>", "the instance's namespace (default: the default one)");
+
+  shared(job.command("run <instanceId>"))
+    .description("start a sync job (a running one is reused after a lost answer)")
+    .option("--wait", "wait until the job ends (exit 3 unless it completed)")
+    .option("--deadline <ms>", "longest wait in milliseconds", positiveInt, THIRTY_MINUTES)
+    .action(
+      action(io, (o: JobOpts, id: string) =>
+        withClient(io, o, async (api) => {
+          const started = await api.search.createJob({ id, ...(o.namespace ? { namespace: o.namespace } : {}) });
+          return jobOutcome(o.wait ? await waitJob(io, api, id, started.id, o) : started);
+        }),
+      ),
+    );
+
+  shared(job.command("wait <instanceId> <jobId>"))
+    .description("wait until a sync job ends")
+    .option("--deadline <ms>", "longest wait in milliseconds", positiveInt, THIRTY_MINUTES)
+    .action(
+      action(io, (o: JobOpts, id: string, jobId: string) =>
+        withClient(io, o, async (api) => jobOutcome(await waitJob(io, api, id, jobId, o))),
+      ),
+    );
+
+  shared(job.command("logs <instanceId> <jobId>"))
+    .description("a sync job's log lines, oldest first")
+    .action(
+      action(io, (o: JobOpts, id: string, jobId: string) =>
+        withClient(io, o, async (api) => {
+          const lines = await api.search
+            .listJobLogs({ id, jobId, ...(o.namespace ? { namespace: o.namespace } : {}) })
+            .toArray();
+          return { result: lines, text: lines.map((l) => `${l.created_at}  ${l.message}\n`).join("") };
+        }),
+      ),
+    );
+}
+
+// ---- registrar ----------------------------------------------------------------------------------------
+
+function availabilityText(domains: readonly DomainAvailability[]): string {
+  if (!domains.length) return "no domains\n";
+  return domains
+    .map((d) => {
+      if (!d.registrable) return `${d.name}: not registrable (${d.reason ?? "no reason given"})\n`;
+      const p = d.pricing;
+      return `${d.name}: registrable${d.tier ? `, ${d.tier}` : ""}${p ? `, ${p.registration_cost} ${p.currency} first year, ${p.renewal_cost} ${p.currency}/year after` : ""}\n`;
+    })
+    .join("");
+}
+
+function addDomainVerbs(root: Command, io: VerbIo): void {
+  const domain = root.command("domain").description("registrar: check, search, quote");
+  leaf(domain.command("check <domains...>"))
+    .description("authoritative availability and price (exit 3 if any is not registrable)")
+    .action(
+      action(io, (o: CommonOptions, domains: string[]) =>
+        withClient(io, o, async (api) => {
+          const r = await api.registrar.check({ domains });
+          const all = r.domains.length > 0 && r.domains.every((d) => d.registrable);
+          return { result: r, text: availabilityText(r.domains), exitCode: all ? EXIT.ok : EXIT.unsuccessful };
+        }),
+      ),
+    );
+  leaf(domain.command("search <query>"))
+    .description("advisory suggestions (check before registering)")
+    .option("--limit <n>", "at most this many", positiveInt)
+    .action(
+      action(io, (o: CommonOptions & { limit?: number }, q: string) =>
+        withClient(io, o, async (api) => {
+          const r = await api.registrar.search({ q, ...(o.limit ? { limit: o.limit } : {}) });
+          return { result: r, text: availabilityText(r.domains) };
+        }),
+      ),
+    );
+  leaf(domain.command("quote <domain>"))
+    .description("the exact price of registering for --years (rule 3), from an authoritative check")
+    .option("--years <n>", "1 to 10", positiveInt, 1)
+    .action(
+      action(io, (o: CommonOptions & { years: number }, name: string) =>
+        withClient(io, o, async (api) => {
+          try {
+            const q = await api.registrar.quoteRegistration(name, o.years);
+            return {
+              result: q,
+              text: `${q.domain_name} for ${q.years} year(s): ${q.total} ${q.currency} (${q.registration_cost} first year, ${q.renewal_cost}/year after)\n`,
+            };
+          } catch (err) {
+            if (!(err instanceof NotRegistrableError)) throw err;
+            return {
+              result: { domain_name: name, registrable: false, reason: err.reason },
+              text: `${err.message}\n`,
+              exitCode: EXIT.unsuccessful,
+            };
+          }
+        }),
+      ),
+    );
+}
+
+// ---- email --------------------------------------------------------------------------------------------
+
+interface SendOpts extends CommonOptions {
+  from: string;
+  to: string[];
+  cc?: string[];
+  bcc?: string[];
+  subject: string;
+  text?: string;
+  textFile?: string;
+  htmlFile?: string;
+  attach?: string[];
+  header?: string[];
+}
+
+const MEDIA_TYPES: Readonly<Record<string, string>> = {
+  pdf: "application/pdf",
+  txt: "text/plain",
+  csv: "text/csv",
+  html: "text/html",
+  json: "application/json",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  zip: "application/zip",
+};
+
+async function attachment(file: string): Promise<Attachment> {
+  const bytes = await readFile(file);
+  const ext = file.split(".").pop()?.toLowerCase() ?? "";
+  return {
+    content: bytes.toString("base64"),
+    filename: basename(file),
+    type: MEDIA_TYPES[ext] ?? "application/octet-stream",
+    disposition: "attachment",
   };
+}
+
+function headers(pairs: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    pairs.map((p) => {
+      const i = p.indexOf(":");
+      if (i <= 0) throw new UsageError(`--header ${JSON.stringify(p)}: must be "Name: value"`);
+      return [p.slice(0, i).trim(), p.slice(i + 1).trim()];
+    }),
+  );
+}
+
+function addEmailVerb(root: Command, io: VerbIo): void {
+  leaf(root.command("send-email"))
+    .description(
+      `send one message; prints each recipient's result (exit 3 if any bounced). Checked locally first, the ${EMAIL_MAX_BYTES / 1024 / 1024} MiB limit included: nothing is sent when a check fails (exit 64)`,
+    )
+    .requiredOption("--from <address>", "sender, on a domain of the account")
+    .requiredOption("--to <address>", "recipient (repeat for more)", collect)
+    .option("--cc <address>", "copy (repeatable)", collect)
+    .option("--bcc <address>", "blind copy (repeatable)", collect)
+    .requiredOption("--subject <text>")
+    .option("--text <body>", "plain-text body")
+    .option("--text-file <file>", "plain-text body from a file")
+    .option("--html-file <file>", "HTML body from a file")
+    .option("--attach <file>", "attach a file (repeatable)", collect)
+    .option("--header <name:value>", "an allowed custom header (repeatable)", collect)
+    .action(
+      action(io, async (o: SendOpts) => {
+        const text = o.text ?? (o.textFile ? await readFile(o.textFile, "utf8") : undefined);
+        const html = o.htmlFile ? await readFile(o.htmlFile, "utf8") : undefined;
+        if (text === undefined && html === undefined)
+          throw new UsageError("send-email: pass a body: --text, --text-file or --html-file");
+        const attachments = await Promise.all((o.attach ?? []).map(attachment));
+        return withClient(io, o, async (api) => {
+          progressFor(io, o)(`sending to ${o.to.length + (o.cc?.length ?? 0) + (o.bcc?.length ?? 0)} recipient(s)…`);
+          const r = await api.email.sendEmail({
+            from: o.from,
+            to: o.to.length === 1 ? o.to[0]! : o.to,
+            subject: o.subject,
+            ...(o.cc ? { cc: o.cc } : {}),
+            ...(o.bcc ? { bcc: o.bcc } : {}),
+            ...(text !== undefined ? { text } : {}),
+            ...(html !== undefined ? { html } : {}),
+            ...(attachments.length ? { attachments } : {}),
+            ...(o.header?.length ? { headers: headers(o.header) } : {}),
+          });
+          const recipients = [
+            ...r.delivered.map((address) => ({ address, result: "delivered" as const })),
+            ...r.queued.map((address) => ({ address, result: "queued" as const })),
+            ...r.permanentBounces.map((address) => ({ address, result: "bounced" as const })),
+          ];
+          return {
+            result: { ...(r.messageId ? { messageId: r.messageId } : {}), recipients },
+            text: recipients.map((x) => `${x.address}: ${x.result}\n`).join(""),
+            exitCode: r.permanentBounces.length ? EXIT.unsuccessful : EXIT.ok,
+          };
+        });
+      }),
+    );
+}
+
+// ---- markdown -----------------------------------------------------------------------------------------
+
+export interface MarkdownReport {
+  source: string;
+  converted: boolean;
+  markdown: string;
+  markdownTokens: number;
+  /** Tokens of the HTML the page (or file) would have cost an agent. */
+  htmlTokens: number;
+  savedTokens: number;
+  /** Share of the HTML's tokens saved, in percent (one decimal). */
+  savedPercent: number;
+  frontmatter?: Record<string, unknown>;
+  contentSignal?: Record<string, string>;
+  /** Why a page was not converted (status and content type of what came back). */
+  reason?: string;
+}
+
+export function savings(markdownTokens: number, htmlTokens: number): { savedTokens: number; savedPercent: number } {
+  const savedTokens = htmlTokens - markdownTokens;
+  return { savedTokens, savedPercent: htmlTokens > 0 ? Math.round((savedTokens / htmlTokens) * 1000) / 10 : 0 };
+}
+
+const isUrl = (s: string): boolean => /^https?:\/\//i.test(s);
+
+/** A page through the service (what an agent asking for text/markdown gets), or a local HTML file through the same conversion. */
+export async function markdownOf(io: VerbIo, o: CommonOptions, source: string): Promise<MarkdownReport> {
+  if (!isUrl(source)) {
+    const html = await readFile(source, "utf8");
+    const c = convertHtml(html);
+    const markdownTokens = countTokens(c.markdown);
+    const htmlTokens = countTokens(html);
+    return {
+      source,
+      converted: true,
+      markdown: c.markdown,
+      markdownTokens,
+      htmlTokens,
+      ...savings(markdownTokens, htmlTokens),
+      frontmatter: { ...c.frontmatter },
+    };
+  }
+  // Pages are public: no token is sent, so the client needs none configured.
+  const configured = Boolean((o.baseUrl ?? io.env.ACCOUNT_API_BASE_URL) && io.env.ACCOUNT_API_TOKEN);
+  const api = configured
+    ? new AccountApi({ ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), env: io.env })
+    : new AccountApi({ baseUrl: "http://127.0.0.1/client/v4", token: "unused-for-pages", env: {} });
+  try {
+    const r = await api.content.fetchMarkdown(source);
+    if (!r.converted) {
+      const type = r.response.headers["content-type"] ?? "no content type";
+      const htmlTokens = countTokens(r.response.body);
+      return {
+        source,
+        converted: false,
+        markdown: "",
+        markdownTokens: 0,
+        htmlTokens,
+        savedTokens: 0,
+        savedPercent: 0,
+        reason: `the page answered ${r.response.status} with ${type}: markdown conversion is not on for it`,
+      };
+    }
+    return {
+      source,
+      converted: true,
+      markdown: r.markdown,
+      markdownTokens: r.markdownTokens,
+      htmlTokens: r.originalTokens,
+      ...savings(r.markdownTokens, r.originalTokens),
+      frontmatter: { ...r.frontmatter },
+      contentSignal: r.contentSignal,
+    };
+  } finally {
+    await api.close();
+  }
+}
+
+function addMarkdownVerb(root: Command, io: VerbIo): void {
+  leaf(root.command("markdown <page-or-file>"))
+    .description(
+      "what an agent gets from a page (a URL, asked for text/markdown) or an HTML file: the Markdown on stdout, its token count and the savings against the HTML on stderr (exit 3 if the page was not converted)",
+    )
+    .action(
+      action(io, async (o: CommonOptions, source: string) => {
+        const r = await markdownOf(io, o, source);
+        if (!o.quiet && !o.json) {
+          io.err(
+            r.converted
+              ? `${r.markdownTokens} tokens as Markdown, ${r.htmlTokens} as HTML: ${r.savedTokens} fewer (${r.savedPercent}% saved)\n`
+              : `not converted: ${r.reason ?? ""}\n`,
+          );
+        }
+        return {
+          result: r,
+          text: r.markdown.endsWith("\n") || !r.markdown ? r.markdown : `${r.markdown}\n`,
+          exitCode: r.converted ? EXIT.ok : EXIT.unsuccessful,
+        };
+      }),
+    );
 }
 
 export function addVerbs(root: Command, io: VerbIo): void {
   root
     .option("--base-url <url>", "API root ending in /client/v4 (default: ACCOUNT_API_BASE_URL)")
     .option("--account-id <id>", "account id (default: ACCOUNT_API_ACCOUNT_ID)");
-  const progress = (what: string) => (state: unknown) => io.err(`${what}: ${JSON.stringify(state)}\n`);
-
-  const build = root
-    .command("build")
-    .description("build service: trigger, wait, logs, cancel, redeploy, purge");
-  build
-    .command("trigger <triggerUuid>")
-    .description("start a build (rule 1: --branch, --commit, or both)")
-    .option("--branch <name>")
-    .option("--commit <hash>")
-    .option("--wait", "wait until the build stops")
-    .option("--deadline <ms>", "longest wait", positiveInt, 30 * 60_000)
-    .action(
-      action(
-        io,
-        root,
-        async (
-          api,
-          triggerUuid: string,
-          o: { branch?: string; commit?: string; wait?: boolean; deadline: number },
-        ) => {
-          const started = await api.builds.triggerBuild(triggerUuid, {
-            ...(o.branch ? { branch: o.branch } : {}),
-            ...(o.commit ? { commitHash: o.commit } : {}),
-          });
-          if (!o.wait) return started;
-          return api.builds.waitForBuild(started.build_uuid, {
-            deadlineMs: o.deadline,
-            onProgress: progress("build"),
-          });
-        },
-      ),
-    );
-  build
-    .command("wait <buildUuid>")
-    .option("--deadline <ms>", "longest wait", positiveInt, 30 * 60_000)
-    .action(
-      action(io, root, (api, buildUuid: string, o: { deadline: number }) =>
-        api.builds.waitForBuild(buildUuid, { deadlineMs: o.deadline, onProgress: progress("build") }),
-      ),
-    );
-  build
-    .command("logs <buildUuid>")
-    .action(action(io, root, (api, buildUuid: string) => api.builds.collectLogs(buildUuid)));
-  build
-    .command("cancel <buildUuid>")
-    .action(action(io, root, (api, buildUuid: string) => api.builds.cancelBuild(buildUuid)));
-  build
-    .command("redeploy <scriptName>")
-    .description("rebuild the branch and commit behind the script's active deployment")
-    .action(action(io, root, (api, scriptName: string) => api.builds.redeployActiveDeployment(scriptName)));
-  build.command("purge-cache <triggerUuid>").action(
-    action(io, root, async (api, triggerUuid: string) => {
-      await api.builds.purgeBuildCache(triggerUuid);
-      return { purged: triggerUuid };
-    }),
-  );
-
-  const domain = root.command("domain").description("registrar: check and search");
-  domain
-    .command("check <domains...>")
-    .description("authoritative availability and price")
-    .action(action(io, root, (api, domains: string[]) => api.registrar.check({ domains })));
-  domain
-    .command("search <query>")
-    .description("advisory suggestions")
-    .option("--limit <n>", "at most this many", positiveInt)
-    .action(
-      action(io, root, (api, q: string, o: { limit?: number }) =>
-        api.registrar.search({ q, ...(o.limit ? { limit: o.limit } : {}) }),
-      ),
-    );
-
-  root
-    .command("drift")
-    .description(
-      "compare an exported stack (pulumi stack export --show-secrets) with the live API; exit 2 on drift",
-    )
-    .option("--file <path>", "the export (default: standard input)")
-    .action(async (o: { file?: string }) => {
-      const g = root.opts<GlobalOptions>();
-      const text = o.file ? await readFile(o.file, "utf8") : await (io.stdin ?? readStdin)();
-      const session = openSession(
-        {
-          get: (key) =>
-            key === "account-api:baseUrl"
-              ? g.baseUrl
-              : key === "account-api:accountId"
-                ? g.accountId
-                : undefined,
-        },
-        io.env,
-      );
-      try {
-        const reports = await detectDrift(JSON.parse(text) as unknown, session.context);
-        io.out(`${JSON.stringify(reports, null, 2)}\n`);
-        const drifted = reports.filter((r) => r.status !== "in-sync");
-        for (const r of drifted)
-          io.err(
-            `drift: ${r.kind} ${r.id}: ${r.status}${r.changed.length ? ` (${r.changed.join(", ")})` : ""}\n`,
-          );
-        if (drifted.length) (io.setExitCode ?? ((c: number) => (process.exitCode = c)))(2);
-      } finally {
-        await session.close();
-      }
-    });
-
-  const sync = root.command("sync").description("search instances: sync jobs");
-  sync
-    .command("start <instanceId>")
-    .option("--namespace <name>")
-    .option("--wait", "wait until the job ends")
-    .option("--deadline <ms>", "longest wait", positiveInt, 30 * 60_000)
-    .action(
-      action(
-        io,
-        root,
-        async (api, id: string, o: { namespace?: string; wait?: boolean; deadline: number }) => {
-          const ns = o.namespace ? { namespace: o.namespace } : {};
-          const job = await api.search.createJob({ id, ...ns });
-          if (!o.wait) return job;
-          return api.search.waitForJob(id, job.id, {
-            ...ns,
-            deadlineMs: o.deadline,
-            onProgress: progress("job"),
-          });
-        },
-      ),
-    );
+  addBuildVerbs(root, io);
+  addJobVerbs(root, io);
+  addDomainVerbs(root, io);
+  addEmailVerb(root, io);
+  addMarkdownVerb(root, io);
 }

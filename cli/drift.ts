@@ -1,0 +1,97 @@
+/**
+ * `account-api drift`: a refresh preview of the user's stack through the engine (the Automation
+ * API's `previewRefresh`, i.e. `pulumi refresh --preview-only`), read from the engine's event
+ * stream. The engine decrypts what it needs inside itself and masks secrets in its events; no
+ * command of ours decrypts the state, and the token is never printed. The user's PULUMI_*
+ * environment (backend, passphrase, access token) applies as it does to `pulumi` itself.
+ */
+import { accessSync, appendFileSync, constants } from "node:fs";
+import { delimiter, dirname, join, resolve } from "node:path";
+import type { Command } from "commander";
+import { LocalWorkspace, PulumiCommand, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
+import { displayType, driftFromEvents, renderMarkdown, renderText, type DriftReport } from "../provider/drift";
+import { action, leaf, progressFor, type CommonOptions, type Progress, type VerbIo } from "./io";
+
+export interface DriftOptions extends CommonOptions {
+  stack?: string;
+  cwd?: string;
+  markdown?: string;
+}
+
+/** The engine's own message on failure, without the Automation API's command echo. */
+function engineError(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  const stderr = /stderr: ([\s\S]*?)(?:\n\s*err\?:|$)/.exec(text)?.[1]?.trim();
+  const lines = (stderr || text).split("\n").map((l) => l.trim()).filter(Boolean);
+  // The token never reaches us, but an engine message might quote configuration: keep it short.
+  return lines.filter((l) => !/^(code|stdout|stderr):/.test(l)).slice(0, 6).join(" ");
+}
+
+/** Runs the refresh preview of one stack and reports drift; never throws for an engine failure. */
+export async function stackDrift(stack: Stack, progress: Progress = () => undefined): Promise<DriftReport> {
+  const events: EngineEvent[] = [];
+  const onEvent = (e: EngineEvent): void => {
+    events.push(e);
+    const done = e.resOutputsEvent?.metadata;
+    if (done && done.old?.custom) progress(`checked ${displayType(done.type)} ${done.urn.split("::").pop() ?? ""}`);
+  };
+  try {
+    await stack.previewRefresh({ onEvent });
+    return driftFromEvents(stack.name, events);
+  } catch (err) {
+    return driftFromEvents(stack.name, events, engineError(err));
+  }
+}
+
+/** The `pulumi` CLI the user has on PATH; the Automation API puts its folder first for plugins. */
+function pulumiCommand(env: NodeJS.ProcessEnv): Promise<PulumiCommand> {
+  for (const dir of (env.PATH ?? "").split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, "pulumi");
+    try {
+      accessSync(candidate, constants.X_OK);
+      return PulumiCommand.get({ root: dirname(resolve(dir)), skipVersionCheck: true });
+    } catch {
+      // not here
+    }
+  }
+  return PulumiCommand.get({ skipVersionCheck: true });
+}
+
+/** The user's stack: --stack, else $PULUMI_STACK, else the project's selected stack. */
+export async function selectUserStack(io: VerbIo, o: DriftOptions): Promise<Stack> {
+  const workDir = resolve(o.cwd ?? process.cwd());
+  const envVars = Object.fromEntries(
+    Object.entries(io.env).filter((e): e is [string, string] => typeof e[1] === "string"),
+  );
+  const ws = await LocalWorkspace.create({ workDir, envVars, pulumiCommand: await pulumiCommand(io.env) });
+  const name = o.stack ?? io.env.PULUMI_STACK ?? (await ws.stack())?.name;
+  if (!name) throw new Error(`no stack selected in ${workDir}: pass --stack`);
+  return LocalWorkspace.selectStack({ stackName: name, workDir }, { envVars, pulumiCommand: ws.pulumiCommand });
+}
+
+export function addDriftVerb(root: Command, io: VerbIo): void {
+  leaf(
+    root
+      .command("drift")
+      .description(
+        "refresh preview of a stack through the engine: what changed outside the program (exit 0 none, 2 drift, 1 error)",
+      )
+      .option("--stack <name>", "the stack (default: $PULUMI_STACK, else the selected stack)")
+      .option("--cwd <dir>", "the Pulumi project's folder (default: the current one)")
+      .option("--markdown <file>", "append a Markdown table to this file (e.g. $GITHUB_STEP_SUMMARY)"),
+  ).action(
+    action(io, async (o: DriftOptions) => {
+      const progress = progressFor(io, o);
+      let report: DriftReport;
+      try {
+        const stack = await selectUserStack(io, o);
+        progress(`refresh preview of stack ${stack.name}…`);
+        report = await stackDrift(stack, progress);
+      } catch (err) {
+        report = driftFromEvents(o.stack ?? "", [], engineError(err));
+      }
+      if (o.markdown) appendFileSync(o.markdown, renderMarkdown(report));
+      return { result: report, text: renderText(report), exitCode: report.exitCode };
+    }),
+  );
+}

@@ -1,0 +1,160 @@
+/**
+ * What every verb shares: where output goes, the exit codes, errors as typed classes, progress on
+ * stderr, and the client built from the sdk's own configuration (environment and flags).
+ */
+import { Command, InvalidArgumentError } from "commander";
+import { AccountApi, ConfigurationError, DeadlineExceededError, ValidationError } from "../sdk";
+
+/** The documented exit codes (docs/cli.md). */
+export const EXIT = {
+  /** Done, and the outcome is the one asked for. */
+  ok: 0,
+  /** The command could not do its job: API or network error, the engine failed, a check failed. */
+  error: 1,
+  /** `drift`: something changed outside the program. */
+  drift: 2,
+  /** Done, but the outcome is not a success: a build or job failed, a recipient bounced, a domain is not registrable, a page was not converted. */
+  unsuccessful: 3,
+  /** A wait passed its deadline; what it waited on may still finish. */
+  deadline: 4,
+  /** Bad arguments or input, or missing configuration: nothing was sent. */
+  usage: 64,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export interface VerbIo {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  /** Whether stderr is a terminal: progress is shown only then (default: process.stderr.isTTY). */
+  isTTY?: boolean;
+  /** Reads standard input. */
+  stdin?: () => Promise<string>;
+  /** Sets the process's exit code (default: process.exitCode). */
+  setExitCode?: (code: number) => void;
+}
+
+/** An error the command line reports as it is, with its exit code. */
+export class CliError extends Error {
+  readonly exitCode: ExitCode;
+  constructor(message: string, exitCode: ExitCode = EXIT.error) {
+    super(message);
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+  }
+}
+
+/** Bad arguments or input found before anything was sent. */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, EXIT.usage);
+  }
+}
+
+/** The exit code an error means. */
+export function exitCodeOf(err: unknown): ExitCode {
+  if (err instanceof CliError) return err.exitCode;
+  if (err instanceof ValidationError || err instanceof ConfigurationError) return EXIT.usage;
+  if (err instanceof DeadlineExceededError) return EXIT.deadline;
+  return EXIT.error;
+}
+
+/** Options every verb takes. */
+export interface CommonOptions {
+  json?: boolean;
+  quiet?: boolean;
+  baseUrl?: string;
+  accountId?: string;
+}
+
+/** What a verb hands back: its result, how a human reads it, and the exit code it means. */
+export interface Outcome<T = unknown> {
+  result: T;
+  /** The human form (without --json). Default: the JSON. */
+  text?: string;
+  exitCode?: ExitCode;
+}
+
+/** Progress while a verb waits: stderr, only on a terminal and without --quiet. */
+export type Progress = (line: string) => void;
+
+export function progressFor(io: VerbIo, o: CommonOptions): Progress {
+  const shown = !o.quiet && (io.isTTY ?? process.stderr.isTTY === true);
+  return shown ? (line) => io.err(`${line}\n`) : () => undefined;
+}
+
+/** The sdk's client from flags, then the environment (ACCOUNT_API_*); the token never is a flag. */
+export function clientFor(io: VerbIo, o: CommonOptions): AccountApi {
+  return new AccountApi({
+    ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+    ...(o.accountId ? { accountId: o.accountId } : {}),
+    env: io.env,
+    userAgentSuffix: "account-api-cli",
+  });
+}
+
+export function setExit(io: VerbIo, code: number): void {
+  (io.setExitCode ?? ((c: number) => (process.exitCode = c)))(code);
+}
+
+/** Adds `--json` and `--quiet` to a leaf command. */
+export function leaf(cmd: Command): Command {
+  return cmd
+    .option("--json", "print the result as JSON on stdout")
+    .option("-q, --quiet", "no progress on stderr");
+}
+
+/**
+ * The action of a verb: parses nothing itself (commander did), runs `body`, prints the outcome as
+ * text or JSON, and turns any error into a message on stderr (and `{ error }` with --json) and its
+ * exit code. Never rejects, so one failing verb in a script does not print a stack trace.
+ */
+export function action<O extends CommonOptions, A extends unknown[]>(
+  io: VerbIo,
+  body: (o: O, ...args: A) => Promise<Outcome>,
+): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    // commander passes (...positionals, options, command).
+    const cmd = args[args.length - 1] as Command;
+    const o = cmd.optsWithGlobals<O>();
+    try {
+      const outcome = await body(o, ...(args.slice(0, -2) as A));
+      io.out(o.json || outcome.text === undefined ? `${JSON.stringify(outcome.result, null, 2)}\n` : outcome.text);
+      setExit(io, outcome.exitCode ?? EXIT.ok);
+    } catch (err) {
+      const code = exitCodeOf(err);
+      const message = err instanceof Error ? err.message : String(err);
+      io.err(`error: ${message}\n`);
+      if (o.json) {
+        const name = err instanceof Error ? err.name : "Error";
+        io.out(`${JSON.stringify({ error: { name, message, exitCode: code } }, null, 2)}\n`);
+      }
+      setExit(io, code);
+    }
+  };
+}
+
+/** Runs `body` with a client that is closed afterwards. */
+export async function withClient<T>(
+  io: VerbIo,
+  o: CommonOptions,
+  body: (api: AccountApi) => Promise<T>,
+): Promise<T> {
+  const api = clientFor(io, o);
+  try {
+    return await body(api);
+  } finally {
+    await api.close();
+  }
+}
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("must be a positive integer");
+  return n;
+}
+
+/** Collects a repeatable option into a list. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
