@@ -9,7 +9,13 @@ import { accessSync, appendFileSync, constants } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { LocalWorkspace, PulumiCommand, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
-import { displayType, driftFromEvents, renderMarkdown, renderText, type DriftReport } from "../provider/drift";
+import {
+  displayType,
+  driftFromEvents,
+  renderMarkdown,
+  renderText,
+  type DriftReport,
+} from "../provider/drift";
 import { action, leaf, progressFor, type CommonOptions, type Progress, type VerbIo } from "./io";
 
 export interface DriftOptions extends CommonOptions {
@@ -22,9 +28,15 @@ export interface DriftOptions extends CommonOptions {
 function engineError(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   const stderr = /stderr: ([\s\S]*?)(?:\n\s*err\?:|$)/.exec(text)?.[1]?.trim();
-  const lines = (stderr || text).split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = (stderr || text)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   // The token never reaches us, but an engine message might quote configuration: keep it short.
-  return lines.filter((l) => !/^(code|stdout|stderr):/.test(l)).slice(0, 6).join(" ");
+  return lines
+    .filter((l) => !/^(code|stdout|stderr):/.test(l))
+    .slice(0, 6)
+    .join(" ");
 }
 
 /** Runs the refresh preview of one stack and reports drift; never throws for an engine failure. */
@@ -33,7 +45,8 @@ export async function stackDrift(stack: Stack, progress: Progress = () => undefi
   const onEvent = (e: EngineEvent): void => {
     events.push(e);
     const done = e.resOutputsEvent?.metadata;
-    if (done && done.old?.custom) progress(`checked ${displayType(done.type)} ${done.urn.split("::").pop() ?? ""}`);
+    if (done && done.old?.custom)
+      progress(`checked ${displayType(done.type)} ${done.urn.split("::").pop() ?? ""}`);
   };
   try {
     await stack.previewRefresh({ onEvent });
@@ -66,7 +79,10 @@ export async function selectUserStack(io: VerbIo, o: DriftOptions): Promise<Stac
   const ws = await LocalWorkspace.create({ workDir, envVars, pulumiCommand: await pulumiCommand(io.env) });
   const name = o.stack ?? io.env.PULUMI_STACK ?? (await ws.stack())?.name;
   if (!name) throw new Error(`no stack selected in ${workDir}: pass --stack`);
-  return LocalWorkspace.selectStack({ stackName: name, workDir }, { envVars, pulumiCommand: ws.pulumiCommand });
+  return LocalWorkspace.selectStack(
+    { stackName: name, workDir },
+    { envVars, pulumiCommand: ws.pulumiCommand },
+  );
 }
 
 export function addDriftVerb(root: Command, io: VerbIo): void {

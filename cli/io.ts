@@ -119,7 +119,9 @@ export function action<O extends CommonOptions, A extends unknown[]>(
     const o = cmd.optsWithGlobals<O>();
     try {
       const outcome = await body(o, ...(args.slice(0, -2) as A));
-      io.out(o.json || outcome.text === undefined ? `${JSON.stringify(outcome.result, null, 2)}\n` : outcome.text);
+      io.out(
+        o.json || outcome.text === undefined ? `${JSON.stringify(outcome.result, null, 2)}\n` : outcome.text,
+      );
       setExit(io, outcome.exitCode ?? EXIT.ok);
     } catch (err) {
       const code = exitCodeOf(err);

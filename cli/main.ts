@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The package's command line: `account-api emulator …` and friends. */
-import { Command, InvalidArgumentError } from "commander";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { PACKAGE_VERSION } from "../sdk/version";
 import { startEmulator } from "../emulator/server";
 import { addDriftVerb } from "./drift";
@@ -22,7 +22,11 @@ export function buildCli(
 ): Command {
   const program = new Command("account-api")
     .version(PACKAGE_VERSION)
-    .description("pulumi-account-api command line");
+    .description("pulumi-account-api command line")
+    // Set before any subcommand exists, so every one inherits them: commander's usage errors throw
+    // (a CommanderError, exit 64 in a process) instead of exiting, and its messages go to io.
+    .exitOverride()
+    .configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) });
   program
     .command("emulator")
     .description("run the local, stateful emulator of the whole API")
@@ -60,14 +64,12 @@ export function buildCli(
 }
 
 if (require.main === module) {
-  // Verbs report their own errors and exit codes; what reaches here is commander's usage errors.
+  // Verbs report their own errors and exit codes; what reaches here is commander's usage errors
+  // (already printed) or help and version (exit code 0).
   buildCli()
-    .exitOverride((err) => {
-      if (err.code === "commander.helpDisplayed" || err.code === "commander.version") process.exit(EXIT.ok);
-      process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
-    })
     .parseAsync(process.argv)
     .catch((err: unknown) => {
+      if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
       console.error(err instanceof Error ? err.message : String(err));
       process.exit(EXIT.error);
     });

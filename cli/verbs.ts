@@ -80,7 +80,8 @@ function addBuildVerbs(root: Command, io: VerbIo): void {
       .option("--wait", "wait until the build stops (exit 3 unless it succeeded)"),
   ).action(
     action(io, (o: WaitOpts & { branch?: string; commit?: string }, triggerUuid: string) => {
-      if (!o.branch && !o.commit) throw new UsageError("build trigger: pass --branch, --commit, or both (rule 1)");
+      if (!o.branch && !o.commit)
+        throw new UsageError("build trigger: pass --branch, --commit, or both (rule 1)");
       return withClient(io, o, async (api) => {
         const started = await api.builds.triggerBuild(triggerUuid, {
           ...(o.branch ? { branch: o.branch } : {}),
@@ -94,7 +95,9 @@ function addBuildVerbs(root: Command, io: VerbIo): void {
 
   deadline(leaf(build.command("wait <buildUuid>")).description("wait until a build stops")).action(
     action(io, (o: WaitOpts, uuid: string) =>
-      withClient(io, o, async (api) => buildOutcome(await waitBuild(api, uuid, o.deadline, progressFor(io, o)))),
+      withClient(io, o, async (api) =>
+        buildOutcome(await waitBuild(api, uuid, o.deadline, progressFor(io, o))),
+      ),
     ),
   );
 
@@ -127,7 +130,11 @@ function addBuildVerbs(root: Command, io: VerbIo): void {
         const r = await api.builds.redeployActiveDeployment(scriptName);
         const b = o.wait ? await waitBuild(api, r.build.build_uuid, o.deadline, progressFor(io, o)) : r.build;
         const outcome = buildOutcome(b);
-        return { ...outcome, result: { versionId: r.versionId, build: b }, text: `version ${r.versionId}: ${outcome.text}` };
+        return {
+          ...outcome,
+          result: { versionId: r.versionId, build: b },
+          text: `version ${r.versionId}: ${outcome.text}`,
+        };
       }),
     ),
   );
@@ -136,7 +143,10 @@ function addBuildVerbs(root: Command, io: VerbIo): void {
     action(io, (o: CommonOptions, triggerUuid: string) =>
       withClient(io, o, async (api) => {
         await api.builds.purgeBuildCache(triggerUuid);
-        return { result: { purged: triggerUuid }, text: `purged the build cache of trigger ${triggerUuid}\n` };
+        return {
+          result: { purged: triggerUuid },
+          text: `purged the build cache of trigger ${triggerUuid}\n`,
+        };
       }),
     ),
   );
@@ -162,7 +172,11 @@ const jobLine = (j: SearchJob): string =>
 
 /** A job that ended other than by completing is exit 3. */
 function jobOutcome(j: SearchJob): Outcome<SearchJob> {
-  const failed = Boolean(j.ended_at) && j.end_reason !== null && j.end_reason !== undefined && !/^(completed?|success|done)$/i.test(j.end_reason);
+  const failed =
+    Boolean(j.ended_at) &&
+    j.end_reason !== null &&
+    j.end_reason !== undefined &&
+    !/^(completed?|success|done)$/i.test(j.end_reason);
   return { result: j, text: jobLine(j), exitCode: failed ? EXIT.unsuccessful : EXIT.ok };
 }
 
@@ -188,7 +202,10 @@ function addJobVerbs(root: Command, io: VerbIo): void {
     .action(
       action(io, (o: JobOpts, id: string) =>
         withClient(io, o, async (api) => {
-          const started = await api.search.createJob({ id, ...(o.namespace ? { namespace: o.namespace } : {}) });
+          const started = await api.search.createJob({
+            id,
+            ...(o.namespace ? { namespace: o.namespace } : {}),
+          });
           return jobOutcome(o.wait ? await waitJob(io, api, id, started.id, o) : started);
         }),
       ),
@@ -239,7 +256,11 @@ function addDomainVerbs(root: Command, io: VerbIo): void {
         withClient(io, o, async (api) => {
           const r = await api.registrar.check({ domains });
           const all = r.domains.length > 0 && r.domains.every((d) => d.registrable);
-          return { result: r, text: availabilityText(r.domains), exitCode: all ? EXIT.ok : EXIT.unsuccessful };
+          return {
+            result: r,
+            text: availabilityText(r.domains),
+            exitCode: all ? EXIT.ok : EXIT.unsuccessful,
+          };
         }),
       ),
     );
@@ -351,7 +372,10 @@ function addEmailVerb(root: Command, io: VerbIo): void {
           throw new UsageError("send-email: pass a body: --text, --text-file or --html-file");
         const attachments = await Promise.all((o.attach ?? []).map(attachment));
         return withClient(io, o, async (api) => {
-          progressFor(io, o)(`sending to ${o.to.length + (o.cc?.length ?? 0) + (o.bcc?.length ?? 0)} recipient(s)…`);
+          progressFor(
+            io,
+            o,
+          )(`sending to ${o.to.length + (o.cc?.length ?? 0) + (o.bcc?.length ?? 0)} recipient(s)…`);
           const r = await api.email.sendEmail({
             from: o.from,
             to: o.to.length === 1 ? o.to[0]! : o.to,
@@ -396,9 +420,15 @@ export interface MarkdownReport {
   reason?: string;
 }
 
-export function savings(markdownTokens: number, htmlTokens: number): { savedTokens: number; savedPercent: number } {
+export function savings(
+  markdownTokens: number,
+  htmlTokens: number,
+): { savedTokens: number; savedPercent: number } {
   const savedTokens = htmlTokens - markdownTokens;
-  return { savedTokens, savedPercent: htmlTokens > 0 ? Math.round((savedTokens / htmlTokens) * 1000) / 10 : 0 };
+  return {
+    savedTokens,
+    savedPercent: htmlTokens > 0 ? Math.round((savedTokens / htmlTokens) * 1000) / 10 : 0,
+  };
 }
 
 const isUrl = (s: string): boolean => /^https?:\/\//i.test(s);

@@ -145,10 +145,7 @@ export function propertyChanges(
   const watched = (WATCHED_OUTPUTS[kind] ?? []).filter((k) => !(k in oldIn) && !(k in newIn));
   const pick = (o: Record<string, unknown> | undefined) =>
     Object.fromEntries(watched.map((k) => [k, o?.[k]]));
-  const raw = [
-    ...leafChanges(oldIn, newIn),
-    ...leafChanges(pick(old.outputs), pick(now.outputs)),
-  ];
+  const raw = [...leafChanges(oldIn, newIn), ...leafChanges(pick(old.outputs), pick(now.outputs))];
   return raw.map((c) => {
     const why = NOT_RESTORABLE[kind]?.[c.path.split(".")[0] ?? ""];
     return {
@@ -182,8 +179,7 @@ export function summarize(stack: string, resources: ResourceDrift[], error?: str
     gone: count("gone"),
     unchecked: count("unchecked"),
   };
-  const exitCode =
-    counts.drifted + counts.gone > 0 ? 2 : error || resources.some((r) => r.failed) ? 1 : 0;
+  const exitCode = counts.drifted + counts.gone > 0 ? 2 : error || resources.some((r) => r.failed) ? 1 : 0;
   return { stack, resources, counts, exitCode, ...(error ? { error } : {}) };
 }
 
@@ -191,7 +187,11 @@ export function summarize(stack: string, resources: ResourceDrift[], error?: str
  * The report of one refresh preview's events. A resource the engine started to read but never
  * finished is "unchecked", with the engine's error for it (or the run's) as the reason.
  */
-export function driftFromEvents(stack: string, events: readonly EngineEvent[], runError?: string): DriftReport {
+export function driftFromEvents(
+  stack: string,
+  events: readonly EngineEvent[],
+  runError?: string,
+): DriftReport {
   const started = new Map<string, StepEventMetadata>();
   const done = new Map<string, ResourceDrift>();
   const errors = new Map<string, string>();
@@ -229,7 +229,10 @@ export function driftFromEvents(stack: string, events: readonly EngineEvent[], r
 /** Engine messages carry ANSI colour codes and a trailing newline. */
 function clean(message: string): string {
   // eslint-disable-next-line no-control-regex
-  return message.replace(/\u001b\[[0-9;]*m/g, "").replace(/<\{%[^%]*%\}>/g, "").trim();
+  return message
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .replace(/<\{%[^%]*%\}>/g, "")
+    .trim();
 }
 
 // ---- rendering ------------------------------------------------------------------------------------
@@ -259,12 +262,16 @@ export function renderText(r: DriftReport): string {
   const lines: string[] = [];
   for (const res of r.resources) {
     if (res.status === "in-sync") continue;
-    lines.push(`${res.type} ${res.name} (${res.id}): ${LABEL[res.status]}${res.reason ? `: ${res.reason}` : ""}`);
+    lines.push(
+      `${res.type} ${res.name} (${res.id}): ${LABEL[res.status]}${res.reason ? `: ${res.reason}` : ""}`,
+    );
     for (const c of res.changes) {
       lines.push(`  ${c.path}: ${formatValue(c.old)} → ${formatValue(c.new)}${c.note ? ` (${c.note})` : ""}`);
     }
     if (res.status === "gone")
-      lines.push("  deleted outside the program: `pulumi up --refresh` creates it again, `pulumi refresh` drops it from the state");
+      lines.push(
+        "  deleted outside the program: `pulumi up --refresh` creates it again, `pulumi refresh` drops it from the state",
+      );
   }
   if (r.error) lines.push(`error: ${r.error}`);
   lines.push(countsLine(r));
@@ -285,8 +292,7 @@ export function renderMarkdown(r: DriftReport): string {
   const rows = r.resources.flatMap((res) => {
     const what = cell(`${res.type} ${res.name}`);
     const status = cell(LABEL[res.status]);
-    if (!res.changes.length)
-      return [`| ${what} | ${status} | ${cell(res.reason ?? "")} | | | |`];
+    if (!res.changes.length) return [`| ${what} | ${status} | ${cell(res.reason ?? "")} | | | |`];
     return res.changes.map(
       (c) =>
         `| ${what} | ${status} | ${cell(code(c.path))} | ${cell(code(formatValue(c.old)))} | ${cell(code(formatValue(c.new)))} | ${cell(c.restorable ? "`pulumi up --refresh`" : (c.note ?? "no"))} |`,

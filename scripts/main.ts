@@ -2,12 +2,16 @@
  * The main job (`npm start`): start the emulator with a persistent state file, seed what the
  * dashboard would have made (scripts, a zone with its origin, a sender domain…), then run a real
  * `pulumi up` of examples/main on a local file backend, show the outputs, and prove the stack is
- * stable with a preview that expects no changes. Pass `--destroy` to tear the stack down afterwards.
+ * stable with a preview that expects no changes, and end with the drift report (`account-api drift`:
+ * a refresh preview through the engine; "no drift: N resources checked", exit 0). Pass `--destroy` to
+ * tear the stack down afterwards.
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
+import { stackDrift } from "../cli/drift";
 import { startEmulator } from "../emulator/server";
+import { renderText } from "../provider/drift";
 import { program, seed } from "../examples/main";
 import { AccountApi } from "../sdk";
 
@@ -57,6 +61,10 @@ async function main(): Promise<void> {
       console.log(`  ${k} = ${v.secret ? "[secret]" : JSON.stringify(v.value)}`);
     console.log("[main] pulumi preview --refresh --expect-no-changes");
     await stack.preview({ onOutput: print, expectNoChanges: true, refresh: true });
+    console.log("[main] account-api drift");
+    const drift = await stackDrift(stack);
+    process.stdout.write(renderText(drift));
+    process.exitCode = drift.exitCode;
     if (destroy) {
       console.log("[main] pulumi destroy");
       await stack.destroy({ onOutput: print });

@@ -46,7 +46,6 @@ describe("account-api drift through the engine (real engine)", function () {
           exitCode = c;
         },
       });
-      cli.exitOverride();
       const args = ["drift", "--stack", stack.name, "--cwd", stack.stack.workspace.workDir, ...extra];
       await cli.parseAsync(["node", "account-api", ...args, ...(json ? ["--json"] : [])]);
       return { out: out.join(""), err: err.join(""), exitCode };
@@ -115,7 +114,11 @@ describe("account-api drift through the engine (real engine)", function () {
 
     const summary = join(scratch, "summary.md");
     const dirty = await drift(stack, ["--markdown", summary]);
-    assert.equal(readFileSync(summary, "utf8").match(/^### Drift/gm)?.length, 2, "one section per run, appended");
+    assert.equal(
+      readFileSync(summary, "utf8").match(/^### Drift/gm)?.length,
+      2,
+      "one section per run, appended",
+    );
     assert.equal(dirty.exitCode, 2, dirty.err);
     const r = byName(dirty.report);
     assert.equal(r.prod?.type, "account-api:BuildTrigger");
@@ -127,14 +130,17 @@ describe("account-api drift through the engine (real engine)", function () {
       restorable: true,
     });
     assert.equal(r.vars?.status, "drifted");
-    assert.deepEqual([change(r.vars, "variables.MODE.value")?.old, change(r.vars, "variables.MODE.value")?.new], [
-      "fast",
-      "slow",
-    ]);
+    assert.deepEqual(
+      [change(r.vars, "variables.MODE.value")?.old, change(r.vars, "variables.MODE.value")?.new],
+      ["fast", "slow"],
+    );
     assert.equal(r.site?.status, "drifted");
     assert.deepEqual([change(r.site, "autoRenew")?.old, change(r.site, "autoRenew")?.new], [true, false]);
     assert.deepEqual(dirty.report.counts, { resources: 3, inSync: 0, drifted: 3, gone: 0, unchecked: 0 });
-    assert.match(dirty.text, /account-api:BuildTrigger prod .*: drifted\n\s+buildCommand: "npm run build" → "make all"/);
+    assert.match(
+      dirty.text,
+      /account-api:BuildTrigger prod .*: drifted\n\s+buildCommand: "npm run build" → "make all"/,
+    );
     assert.match(dirty.text, /`pulumi up --refresh` restores the declared values/);
     assert.match(dirty.text, /`pulumi refresh` accepts the remote values/);
     // Nothing secret in any output: the token and the secret variable never reach us.
@@ -143,10 +149,19 @@ describe("account-api drift through the engine (real engine)", function () {
       assert.ok(!text.includes(SECRET), "a secret value leaked");
     }
     const md = readFileSync(summary, "utf8");
-    assert.match(md, /^\| Resource \| Status \| Property or reason \| Declared \(state\) \| Remote \(now\) \| Restored by \|$/m);
+    assert.match(
+      md,
+      /^\| Resource \| Status \| Property or reason \| Declared \(state\) \| Remote \(now\) \| Restored by \|$/m,
+    );
     assert.match(md, /^\|---\|---\|---\|---\|---\|---\|$/m);
-    assert.match(md, /^\| account-api:BuildTrigger prod \| drifted \| `buildCommand` \| `"npm run build"` \| `"make all"` \| `pulumi up --refresh` \|$/m);
-    assert.match(md, /^\| account-api:TriggerEnvVars vars \| drifted \| `variables.MODE.value` \| `"fast"` \| `"slow"` \|/m);
+    assert.match(
+      md,
+      /^\| account-api:BuildTrigger prod \| drifted \| `buildCommand` \| `"npm run build"` \| `"make all"` \| `pulumi up --refresh` \|$/m,
+    );
+    assert.match(
+      md,
+      /^\| account-api:TriggerEnvVars vars \| drifted \| `variables.MODE.value` \| `"fast"` \| `"slow"` \|/m,
+    );
 
     // `up` alone diffs against the stored state, which still holds the declared values: refresh first.
     await stack.stack.up({ refresh: true, onOutput: (l) => stack.output.push(l) });

@@ -1,17 +1,36 @@
-/** The command line: the emulator command as a real process, and the imperative verbs over real HTTP. */
+/**
+ * The command line: argument parsing, exit codes and output of the imperative verbs over real HTTP
+ * against the emulator, and the emulator command as a real process.
+ */
 import { productionTrigger, seedBuildWorld } from "../helpers/builds";
 import { strict as assert } from "node:assert";
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { request } from "undici";
-import { buildCli } from "../../cli/main";
+import { buildCli, EXIT } from "../../cli/main";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
 
 const ROOT = resolve(__dirname, "..", "..");
 
-async function runCli(fx: EmulatorFixture, args: string[], env: NodeJS.ProcessEnv = {}) {
+interface Run {
+  out: string;
+  err: string;
+  code: number;
+  json: unknown;
+}
+
+async function runCli(
+  fx: EmulatorFixture,
+  args: string[],
+  o: { env?: NodeJS.ProcessEnv; tty?: boolean } = {},
+): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
+  let code = -1;
   const cli = buildCli({
     out: (t) => out.push(t),
     err: (t) => err.push(t),
@@ -19,53 +38,211 @@ async function runCli(fx: EmulatorFixture, args: string[], env: NodeJS.ProcessEn
       ACCOUNT_API_BASE_URL: fx.em.url,
       ACCOUNT_API_ACCOUNT_ID: fx.em.accountId,
       ACCOUNT_API_TOKEN: fx.em.token,
-      ...env,
+      ...o.env,
+    },
+    isTTY: o.tty ?? false,
+    setExitCode: (c) => {
+      code = c;
     },
   });
-  cli.exitOverride();
-  await cli.parseAsync(["node", "account-api", ...args]);
-  return { json: JSON.parse(out.join("")) as unknown, err: err.join("") };
+  try {
+    await cli.parseAsync(["node", "account-api", ...args]);
+  } catch (e) {
+    // commander's usage errors (exitOverride): the process would exit 64.
+    code = (e as { exitCode?: number }).exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  const text = out.join("");
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { out: text, err: err.join(""), code, json };
 }
 
 describe("command line: imperative verbs", () => {
   const fx = useEmulator();
 
-  it("domain check prints the authoritative availability as JSON", async () => {
-    const { json } = await runCli(fx, ["domain", "check", "fresh-name-42.com"]);
-    const domains = (json as { domains: { name: string; registrable: boolean }[] }).domains;
+  it("domain check: text by default, JSON with --json, exit 3 when a domain is not registrable", async () => {
+    const ok = await runCli(fx, ["domain", "check", "fresh-name-42.com"]);
+    assert.equal(ok.code, EXIT.ok);
+    assert.match(ok.out, /^fresh-name-42\.com: registrable, standard, [\d.]+ USD first year/);
+    const json = await runCli(fx, ["domain", "check", "fresh-name-42.com", "--json"]);
+    const domains = (json.json as { domains: { name: string; registrable: boolean }[] }).domains;
     assert.deepEqual(
       domains.map((d) => [d.name, d.registrable]),
       [["fresh-name-42.com", true]],
     );
+    const bad = await runCli(fx, ["domain", "check", "fresh-name-42.com", "nope.invalidtld", "--json"]);
+    assert.equal(bad.code, EXIT.unsuccessful);
   });
 
-  it("build trigger starts a build on a branch, build cancel stops it, build logs reads it", async () => {
+  it("domain quote prices the years exactly; search suggests", async () => {
+    const q = await runCli(fx, ["domain", "quote", "fresh-name-42.com", "--years", "3", "--json"]);
+    assert.equal(q.code, EXIT.ok, q.err);
+    const quote = q.json as { years: number; total: string; registration_cost: string; renewal_cost: string };
+    assert.equal(quote.years, 3);
+    assert.match(quote.total, /^\d+\.\d{2}$/);
+    const s = await runCli(fx, ["domain", "search", "coffee", "--limit", "2", "--json"]);
+    assert.equal(s.code, EXIT.ok, s.err);
+    assert.ok((s.json as { domains: unknown[] }).domains.length <= 2);
+  });
+
+  it("build trigger starts a build, cancel stops it, logs reads it, tokens lists the tokens", async () => {
     const trigger = await productionTrigger(fx, await seedBuildWorld(fx));
-    const { json: started } = await runCli(fx, ["build", "trigger", trigger, "--branch", "main"]);
-    const build = started as { build_uuid: string; status: string };
+    const started = await runCli(fx, ["build", "trigger", trigger, "--branch", "main", "--json"]);
+    assert.equal(started.code, EXIT.ok, started.err);
+    const build = started.json as { build_uuid: string; status: string };
     assert.equal(build.status, "queued");
     fx.clock.advance(6_000); // running
-    const { json: cancelled } = await runCli(fx, ["build", "cancel", build.build_uuid]);
-    assert.equal((cancelled as { build_uuid: string }).build_uuid, build.build_uuid);
+    const cancelled = await runCli(fx, ["build", "cancel", build.build_uuid]);
+    assert.match(cancelled.out, new RegExp(`^build ${build.build_uuid}: `));
     const after = await fx.api.builds.getBuild(build.build_uuid);
     assert.equal(after.status, "stopped");
     assert.equal(after.build_outcome, "cancelled");
-    const { json: logs } = await runCli(fx, ["build", "logs", build.build_uuid]);
-    assert.ok((logs as { lines: unknown[] }).lines.length > 0);
+    // A stopped build that did not succeed is exit 3 for `build wait`.
+    const waited = await runCli(fx, ["build", "wait", build.build_uuid, "--json"]);
+    assert.equal(waited.code, EXIT.unsuccessful);
+    const logs = await runCli(fx, ["build", "logs", build.build_uuid, "--json"]);
+    assert.ok((logs.json as { lines: unknown[] }).lines.length > 0);
+    const tokens = await runCli(fx, ["build", "tokens", "--json"]);
+    const list = tokens.json as { build_token_uuid: string }[];
+    assert.deepEqual(
+      list.map((t) => t.build_token_uuid),
+      (await fx.api.builds.listTokens()).map((t) => t.build_token_uuid),
+    );
+    const text = await runCli(fx, ["build", "tokens"]);
+    assert.match(text.out, new RegExp(`^${list[0]!.build_token_uuid}`));
   });
 
-  it("build trigger refuses a call without branch or commit before any request (rule 1)", async () => {
+  it("build trigger without branch or commit is a usage error (64) before any request (rule 1)", async () => {
     const trigger = await productionTrigger(fx, await seedBuildWorld(fx));
     const before = fx.em.requestLog.length;
-    await assert.rejects(runCli(fx, ["build", "trigger", trigger]), /branch|commit/);
+    const r = await runCli(fx, ["build", "trigger", trigger, "--json"]);
+    assert.equal(r.code, EXIT.usage);
+    assert.match(r.err, /--branch, --commit/);
+    assert.equal((r.json as { error: { exitCode: number } }).error.exitCode, EXIT.usage);
     assert.equal(fx.em.requestLog.length, before);
   });
 
-  it("fails with a configuration error naming the token, and never prints one", async () => {
-    await assert.rejects(
-      runCli(fx, ["domain", "check", "x.com"], { ACCOUNT_API_TOKEN: "" }),
-      (e: Error) => /token: required/.test(e.message) && !e.message.includes(fx.em.token),
-    );
+  it("missing configuration is a usage error naming the token, and never prints one", async () => {
+    const r = await runCli(fx, ["domain", "check", "x.com"], { env: { ACCOUNT_API_TOKEN: "" } });
+    assert.equal(r.code, EXIT.usage);
+    assert.match(r.err, /token: required/);
+    assert.ok(!r.err.includes(fx.em.token) && !r.out.includes(fx.em.token));
+  });
+
+  it("an API error is exit 1 with the API's message on stderr", async () => {
+    const r = await runCli(fx, ["build", "logs", "00000000-0000-4000-8000-000000000000"]);
+    assert.equal(r.code, EXIT.error);
+    assert.match(r.err, /^error: .*404/);
+    assert.equal(r.out, "");
+  });
+
+  it("unknown options and missing arguments are usage errors (64)", async () => {
+    assert.equal((await runCli(fx, ["domain", "check"])).code, EXIT.usage);
+    assert.equal((await runCli(fx, ["build", "tokens", "--nope"])).code, EXIT.usage);
+    assert.equal((await runCli(fx, ["domain", "quote", "a.com", "--years", "zero"])).code, EXIT.usage);
+  });
+
+  it("send-email prints each recipient's result; a bounce is exit 3", async () => {
+    const domain = await fx.http("PUT", `/__emulator/email/accounts/${fx.em.accountId}/domains/example.com`, {
+      body: { sending_disabled: false },
+    });
+    assert.equal(domain.status, 200, domain.text);
+    const r = await runCli(fx, [
+      "send-email",
+      "--from",
+      "news@example.com",
+      "--to",
+      "ada@dest.test",
+      "--to",
+      "bounce-bob@dest.test",
+      "--subject",
+      "Hi",
+      "--text",
+      "Hello",
+      "--json",
+    ]);
+    assert.equal(r.code, EXIT.unsuccessful, r.err);
+    const recipients = (r.json as { recipients: { address: string; result: string }[] }).recipients;
+    assert.deepEqual(recipients.map((x) => [x.address, x.result]).sort(), [
+      ["ada@dest.test", "delivered"],
+      ["bounce-bob@dest.test", "bounced"],
+    ]);
+  });
+
+  it("send-email refuses a message over 5 MiB before sending (64), and one without a body", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cli-mail-"));
+    try {
+      const big = join(dir, "big.bin");
+      writeFileSync(big, Buffer.alloc(4 * 1024 * 1024, 1)); // 4 MiB → about 5.3 MiB as base64
+      const before = fx.em.requestLog.length;
+      const args = ["send-email", "--from", "news@example.com", "--to", "ada@dest.test", "--subject", "Big"];
+      const r = await runCli(fx, [...args, "--text", "x", "--attach", big]);
+      assert.equal(r.code, EXIT.usage);
+      assert.match(r.err, /5 MiB/);
+      const none = await runCli(fx, args);
+      assert.equal(none.code, EXIT.usage);
+      assert.match(none.err, /pass a body/);
+      assert.equal(fx.em.requestLog.length, before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("job run --wait waits for the sync job; job logs lists its lines; progress only on a terminal", async () => {
+    await fx.api.search.createInstance({ id: "cli-kb" });
+    const quiet = await runCli(fx, ["job", "run", "cli-kb", "--json"]);
+    assert.equal(quiet.code, EXIT.ok, quiet.err);
+    const job = quiet.json as { id: string };
+    const advancing = setInterval(() => fx.clock.advance(5_000), 5);
+    try {
+      const waited = await runCli(fx, ["job", "wait", "cli-kb", job.id, "--json"], { tty: true });
+      assert.equal(waited.code, EXIT.ok, waited.err);
+      assert.ok((waited.json as { ended_at?: string }).ended_at);
+      assert.match(waited.err, /waiting for job/);
+      const q = await runCli(fx, ["job", "wait", "cli-kb", job.id, "--quiet"], { tty: true });
+      assert.equal(q.err, "");
+    } finally {
+      clearInterval(advancing);
+    }
+    const logs = await runCli(fx, ["job", "logs", "cli-kb", job.id, "--json"]);
+    assert.equal(logs.code, EXIT.ok, logs.err);
+    assert.ok(Array.isArray(logs.json));
+  });
+
+  it("markdown FILE converts local HTML and reports tokens and savings; a page not converted is exit 3", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cli-md-"));
+    const page =
+      '<html><head><meta name="title" content="Guide"><style>body{color:red}</style></head><body><nav>menu menu menu</nav><h1>Hello</h1><p>Some <b>text</b>.</p><script>var x = 1;</script></body></html>';
+    const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(page));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const file = join(dir, "page.html");
+      writeFileSync(file, page);
+      const r = await runCli(fx, ["markdown", file]);
+      assert.equal(r.code, EXIT.ok, r.err);
+      assert.match(r.out, /^---\ntitle: Guide\n---\n\n# Hello\n\nSome \*\*text\*\*\.\n$/);
+      assert.match(r.err, /^\d+ tokens as Markdown, \d+ as HTML: \d+ fewer \([\d.]+% saved\)\n$/);
+      const j = await runCli(fx, ["markdown", file, "--json"]);
+      const rep = j.json as {
+        markdownTokens: number;
+        htmlTokens: number;
+        savedTokens: number;
+        savedPercent: number;
+      };
+      assert.equal(rep.savedTokens, rep.htmlTokens - rep.markdownTokens);
+      assert.ok(rep.savedPercent > 0 && rep.savedPercent < 100);
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const page404 = await runCli(fx, ["markdown", url, "--json"], { env: { ACCOUNT_API_TOKEN: "" } });
+      assert.equal(page404.code, EXIT.unsuccessful, page404.err);
+      assert.match((page404.json as { reason: string }).reason, /answered 200 with text\/html/);
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -102,5 +279,15 @@ describe("command line: account-api emulator", function () {
     } finally {
       child.kill("SIGTERM");
     }
+  });
+
+  it("a usage error exits 64 as a process", async function () {
+    const child = spawn(
+      process.execPath,
+      ["-r", "ts-node/register/transpile-only", "cli/main.ts", "domain", "check"],
+      { cwd: ROOT, env: process.env },
+    );
+    const code = await new Promise<number | null>((r) => child.on("exit", r));
+    assert.equal(code, EXIT.usage);
   });
 });
