@@ -1,94 +1,54 @@
 /**
- * Benchmarks, reported as ratios measured side by side in one run (never asserted in tests):
- * 1. transport: the pooled keep-alive client vs a new connection per request, against the emulator;
- * 2. serialized provider size per resource (what each resource stores in state as `__provider`);
- * 3. emulator memory per stored object, measured by growing the store.
+ * `npm run bench [-- --quick]`: the package's performance, written to bench/results.md (for people)
+ * and bench/results.json (for tools). Figures are never asserted; ratios are measured side by side in
+ * one run. Sections: transport, the engine-option study (state beside a naive provider, checkpoints,
+ * refresh in the same run, parallelism), then scale (with memory, state and drift at the largest count).
+ * Full: 50, 200 and 500 resources, up to 3 repetitions within 20 minutes; quick: 25 and 100, one.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { Agent } from "undici";
-import { startEmulator } from "../emulator/server";
-import { SHIMS } from "../provider/shims";
-import { RESOURCE_KINDS } from "../provider/types";
-import { ApiClient } from "../sdk/client";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { install } from "./install";
+import { LoadMonitor, machine, versions } from "./machine";
+import { buildResults, markdown } from "./report";
+import { PARALLEL, scale, type Sample } from "./scale";
+import { study, type Study } from "./study";
+import { transport } from "./transport";
+import { LATENCY_MS } from "./world";
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
+const quick = process.argv.includes("--quick");
+const PLAN = quick
+  ? { counts: [25, 100], reps: 1, studyCount: 50, requests: 300, transportReps: 1, budgetMin: 5 }
+  : { counts: [50, 200, 500], reps: 3, studyCount: 200, requests: 1000, transportReps: 3, budgetMin: 20 };
 
-async function timeRequests(
-  label: string,
-  makeClient: () => ApiClient,
-  url: string,
-  perRequestClient: boolean,
-) {
-  let client = makeClient();
-  const started = performance.now();
-  for (let i = 0; i < REQUESTS; i++) {
-    if (perRequestClient && i > 0) {
-      await client.close();
-      client = makeClient();
-    }
-    await client.fetchRaw(url);
-  }
-  const ms = performance.now() - started;
-  await client.close();
-  console.log(`  ${label.padEnd(34)} ${(REQUESTS / (ms / 1000)).toFixed(0).padStart(7)} req/s`);
-  return ms;
-}
-
-async function transport(): Promise<void> {
-  const em = await startEmulator({ env: {} });
-  const url = `${em.origin}/__emulator/health`;
-  const options = { baseUrl: em.url, token: em.token, accountId: em.accountId, env: {} };
-  console.log(`transport: ${REQUESTS} sequential GETs against the emulator on loopback`);
-  // Warm both paths once so JIT and the server are in the same state.
-  await timeRequests("warm-up", () => new ApiClient(options), url, false);
-  const pooled = await timeRequests(
-    "pooled keep-alive (one client)",
-    () => new ApiClient(options),
-    url,
-    false,
-  );
-  const fresh = await timeRequests(
-    "new connection per request",
-    () => new ApiClient({ ...options, dispatcher: new Agent({ pipelining: 0, keepAliveTimeout: 1 }) }),
-    url,
-    true,
-  );
-  console.log(
-    `  ratio: pooled is ${(fresh / pooled).toFixed(2)}x the throughput of a connection per request`,
-  );
-  await em.stop();
-}
-
-async function providerSizes(): Promise<void> {
-  console.log("serialized provider stored per resource (__provider):");
-  for (const kind of RESOURCE_KINDS) {
-    const provider = SHIMS[kind];
-    // In a checkout the object is captured by value; installed, it is a `require` of its subpath.
-    const s = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: false });
-    console.log(`  ${kind.padEnd(22)} ${String(s.text.length).padStart(6)} bytes`);
-  }
-}
-
-async function emulatorMemory(): Promise<void> {
-  const em = await startEmulator({ env: {} });
-  const n = 20_000;
-  global.gc?.();
-  const before = process.memoryUsage().heapUsed;
-  const area = em.store.area<Record<string, unknown>>("bench", () => ({}));
-  for (let i = 0; i < n; i++)
-    area[`obj-${i}`] = { id: `obj-${i}`, created_at: new Date(0).toISOString(), value: i };
-  global.gc?.();
-  const after = process.memoryUsage().heapUsed;
-  console.log(
-    `emulator store: ${n} small objects take ${((after - before) / n).toFixed(0)} bytes each on the heap`,
-  );
-  await em.stop();
-}
+const log = (line: string): void => console.log(line);
 
 async function main(): Promise<void> {
-  await transport();
-  await providerSizes();
-  await emulatorMemory();
+  const t0 = Date.now();
+  const deadline = t0 + PLAN.budgetMin * 60_000;
+  const load = new LoadMonitor();
+  const installed = install("HEAD", log);
+  log(`transport: ${PLAN.requests} requests × ${PLAN.transportReps}, concurrency 1 and 16`);
+  const transportFigures = await transport(installed, PLAN.requests, PLAN.transportReps);
+  log(`engine options at ${PLAN.studyCount} resources`);
+  const studied: Study = await study(installed, PLAN.studyCount, log);
+  log(`scale: ${PLAN.counts.join(", ")} resources, up to ${PLAN.reps} repetitions`);
+  const samples: Sample[] = await scale(installed, PLAN.counts, PLAN.reps, deadline, log);
+  const ctx = {
+    started: new Date(t0).toISOString(),
+    durationS: (Date.now() - t0) / 1000,
+    quick,
+    commit: installed.commit,
+    machine: machine().description,
+    versions: versions(),
+    repetitions: Math.max(...samples.map((s) => s.rep + 1)),
+    load: load.stop(),
+    latencyMs: LATENCY_MS,
+    parallel: PARALLEL,
+  };
+  const results = buildResults(ctx, samples, transportFigures, studied);
+  writeFileSync(join(__dirname, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(__dirname, "results.md"), markdown(results, samples));
+  log(`wrote bench/results.md and bench/results.json in ${Math.round(ctx.durationS)} s`);
 }
 
 main().catch((err: unknown) => {

@@ -1,0 +1,132 @@
+/**
+ * One engine run, in its own process so that its peak memory is the program's own: the inline
+ * program (from the installed package), driven by the installed SDK's Automation API against the
+ * parent's emulator. Answers the parent over IPC.
+ */
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type * as Automation from "@pulumi/pulumi/automation";
+import type * as Pulumi from "@pulumi/pulumi";
+import type * as Provider from "../provider";
+import { watchCheckpoint, type Writes } from "./checkpoint";
+import { measureDrift } from "./drift";
+import { ENGINE_BIN } from "./paths";
+import { ownPeakRssMb, watchPeakRss } from "./proc";
+import { program } from "./programs";
+import type { ChildMessage, Phase, RunResult, RunSpec, StateFigures } from "./protocol";
+import { seconds } from "./stats";
+import { requestsServed } from "./world";
+
+const PROJECT = "bench";
+
+function engineEnvironment(spec: RunSpec): Record<string, string> {
+  const backend = join(spec.scratch, "backend");
+  const w = spec.program.world;
+  return {
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "bench",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    PULUMI_HOME: join(spec.scratch, "home"),
+    PATH: [ENGINE_BIN, join(spec.installed.project, "node_modules", ".bin"), process.env.PATH ?? ""].join(
+      ":",
+    ),
+    ACCOUNT_API_BASE_URL: w.url,
+    ACCOUNT_API_ACCOUNT_ID: w.accountId,
+    ACCOUNT_API_TOKEN: w.token,
+    ...(spec.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
+  };
+}
+
+interface Deployed {
+  resources: { type: string; inputs?: Record<string, unknown> }[];
+}
+
+function stateFigures(file: string, writes: Writes): StateFigures {
+  const raw = JSON.parse(readFileSync(file, "utf8")) as { checkpoint: { latest: Deployed } };
+  const dynamic = raw.checkpoint.latest.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic"));
+  const byText = new Map<string, { kind: string; bytes: number; copies: number }>();
+  for (const r of dynamic) {
+    const text = r.inputs?.__provider;
+    if (typeof text !== "string") continue;
+    const seen = byText.get(text) ?? {
+      kind: r.type.split(":").at(-1) ?? r.type,
+      bytes: text.length,
+      copies: 0,
+    };
+    seen.copies++;
+    byText.set(text, seen);
+  }
+  return {
+    checkpointBytes: statSync(file).size,
+    resources: dynamic.length,
+    providers: [...byText.values()],
+    writes: writes.writes,
+    bytesWritten: writes.bytes,
+  };
+}
+
+async function run(spec: RunSpec): Promise<RunResult> {
+  const { project, pkg } = spec.installed;
+  const modules = join(project, "node_modules");
+  const auto = require(join(modules, "@pulumi", "pulumi", "automation")) as typeof Automation;
+  const pulumi = require(join(modules, "@pulumi", "pulumi")) as typeof Pulumi;
+  const P = require(join(pkg, "dist", "provider")) as typeof Provider;
+  mkdirSync(join(spec.scratch, "backend"), { recursive: true });
+  const env = engineEnvironment(spec);
+  const stackName = `${spec.program.variant}-${spec.program.count}`;
+  const stack = await auto.LocalWorkspace.createStack(
+    { stackName, projectName: PROJECT, program: program(spec.program, pulumi, P) },
+    {
+      workDir: project,
+      pulumiCommand: await auto.PulumiCommand.get({ root: join(ENGINE_BIN, ".."), skipVersionCheck: true }),
+      envVars: env,
+      projectSettings: { name: PROJECT, runtime: "nodejs", backend: { url: env.PULUMI_BACKEND_URL! } },
+    },
+  );
+  const file = join(spec.scratch, "backend", ".pulumi", "stacks", PROJECT, `${stackName}.json`);
+  const result: RunResult = { seconds: {}, requests: {}, programPeakRssMb: 0, providerPeakRssMb: 0 };
+  const provider = watchPeakRss(/dynamic-provider/);
+  const parallel = spec.parallel;
+  const commands: Record<Exclude<Phase, "drift">, () => Promise<{ summary: { result: string } }>> = {
+    up: () => stack.up({ parallel }),
+    "up-again": () => stack.up({ parallel }),
+    "up-refreshed": () => stack.up({ parallel, refresh: true }),
+    refresh: () => stack.refresh({ parallel }),
+    destroy: () => stack.destroy({ parallel }),
+  };
+  for (const phase of spec.phases) {
+    const before = await requestsServed(spec.program.world.origin);
+    if (phase === "drift") {
+      result.drift = await measureDrift(await stack.exportStack(), spec, env);
+    } else {
+      const watcher = phase === "up" ? watchCheckpoint(file) : undefined;
+      let outcome = "";
+      result.seconds[phase] = await seconds(async () => {
+        outcome = (await commands[phase]()).summary.result;
+      });
+      if (outcome !== "succeeded") throw new Error(`${phase}: ${outcome}`);
+      const writes = watcher?.stop();
+      if (writes && !result.state) result.state = stateFigures(file, writes);
+    }
+    result.requests[phase] = (await requestsServed(spec.program.world.origin)) - before;
+  }
+  result.providerPeakRssMb = provider.stop();
+  result.programPeakRssMb = ownPeakRssMb();
+  return result;
+}
+
+process.once("message", (spec: RunSpec) => {
+  run(spec).then(
+    (result) => process.send?.({ ok: true, result } satisfies ChildMessage, () => process.exit(0)),
+    (err: unknown) =>
+      process.send?.(
+        {
+          ok: false,
+          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        } satisfies ChildMessage,
+        () => process.exit(1),
+      ),
+  );
+});

@@ -1,0 +1,56 @@
+/** What the bench process asks of one engine run in a child process, and what the child answers. */
+import type { Installed } from "./install";
+import type { ProgramSpec } from "./programs";
+
+/**
+ * - `up`, `refresh`, `destroy`: the engine's commands;
+ * - `up-again`: `up` of the unchanged stack;
+ * - `up-refreshed`: `up --refresh` of the unchanged stack (refresh in the same run);
+ * - `drift`: `account-api drift` over the exported stack (from the installed package).
+ */
+export type Phase = "up" | "refresh" | "destroy" | "up-again" | "up-refreshed" | "drift";
+
+export interface RunSpec {
+  program: ProgramSpec;
+  installed: Installed;
+  phases: Phase[];
+  parallel: number;
+  /** PULUMI_SKIP_CHECKPOINTS: the backend writes the checkpoint once, at the end. */
+  skipCheckpoints: boolean;
+  /** A fresh directory for this run's backend and PULUMI_HOME. */
+  scratch: string;
+}
+
+export interface StateFigures {
+  /** The checkpoint file after `up`. */
+  checkpointBytes: number;
+  resources: number;
+  /** Each distinct serialized provider (`__provider`) in the state, by kind. */
+  providers: { kind: string; bytes: number; copies: number }[];
+  /** Checkpoint writes seen during `up`, and the bytes they wrote. */
+  writes: number;
+  bytesWritten: number;
+}
+
+export interface DriftFigures {
+  /** `account-api drift` when it worked; the provider's `read` path otherwise. */
+  method: "command" | "read-path";
+  seconds: number;
+  /** The command's own start-up (`--version`), included in `seconds`. */
+  startupSeconds?: number;
+  resources: number;
+  inSync: number;
+  note?: string;
+}
+
+export interface RunResult {
+  seconds: Partial<Record<Phase, number>>;
+  /** API requests the emulator served during each phase. */
+  requests: Partial<Record<Phase, number>>;
+  state?: StateFigures;
+  drift?: DriftFigures;
+  programPeakRssMb: number;
+  providerPeakRssMb: number;
+}
+
+export type ChildMessage = { ok: true; result: RunResult } | { ok: false; error: string };
