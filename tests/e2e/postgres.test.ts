@@ -73,7 +73,12 @@ describe("PostgreSQL state backend (real engine)", function () {
     scratch = mkdtempSync(join(REPO_ROOT, ".pulumi-test", "postgres-"));
     command = await PulumiCommand.get({ root: join(REPO_ROOT, ".engine"), skipVersionCheck: true });
     emulator = await startEmulator({ env: {} });
-    api = new AccountApi({ baseUrl: emulator.url, token: emulator.token, accountId: emulator.accountId, env: {} });
+    api = new AccountApi({
+      baseUrl: emulator.url,
+      token: emulator.token,
+      accountId: emulator.accountId,
+      env: {},
+    });
   });
 
   after(async () => {
@@ -112,11 +117,12 @@ describe("PostgreSQL state backend (real engine)", function () {
 
   const liveRepoIds = async (prefix: string): Promise<string[]> =>
     (await api.builds.listRepoConnections())
-      .map((c) => c.repo_id)
+      .map((c) => c.repo_id ?? "")
       .filter((id) => id.startsWith(`${prefix}-`))
       .sort();
 
-  const stateRows = (): string[] => (pg ? pg.sql("SELECT key FROM pulumi_state ORDER BY key").split("\n") : []);
+  const stateRows = (): string[] =>
+    pg ? pg.sql("SELECT key FROM pulumi_state ORDER BY key").split("\n") : [];
 
   it("takes two stacks up in parallel on the one database", async () => {
     const [a, b] = await Promise.all([
@@ -132,7 +138,9 @@ describe("PostgreSQL state backend (real engine)", function () {
     assert.equal(upB.summary.resourceChanges?.create, 5);
 
     const rows = stateRows();
-    console.log(`      [figure] pulumi_state rows: ${rows.length} (${rows.filter((r) => r.includes("/stacks/")).join(", ")})`);
+    console.log(
+      `      [figure] pulumi_state rows: ${rows.length} (${rows.filter((r) => r.includes("/stacks/")).join(", ")})`,
+    );
     for (const stack of ["team-a", "team-b"])
       assert.ok(
         rows.some((r) => r.includes(`stacks/${PROJECT}/${stack}`)),
@@ -188,7 +196,7 @@ describe("PostgreSQL state backend (real engine)", function () {
       .map((r) => r.id)
       .sort();
     const live = (await api.builds.listRepoConnections())
-      .filter((c) => c.repo_id.startsWith("s-"))
+      .filter((c) => (c.repo_id ?? "").startsWith("s-"))
       .map((c) => c.repo_connection_uuid)
       .sort();
     assert.deepEqual(inState, live, "state equals the remote truth");
