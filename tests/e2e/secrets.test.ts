@@ -77,6 +77,14 @@ describe("secrets end to end: nothing in plaintext (real engine)", function () {
     return { tokenUuid: token.build_token_uuid };
   }
 
+  const searchWithCredentials = (instanceId: string, accessKeyId: string, secretAccessKey: string) =>
+    new SearchInstance("kb", {
+      instanceId,
+      type: "r2",
+      source: "kb-bucket",
+      storageCredentials: { accessKeyId, secretAccessKey },
+    });
+
   /** A trigger and its variables: one plain, one secret. */
   function triggerWithSecret(
     prefix: string,
@@ -127,12 +135,7 @@ describe("secrets end to end: nothing in plaintext (real engine)", function () {
     const phase = { failing: false };
 
     const cfg = await e2e.stack(async () => {
-      const kb = new SearchInstance("kb", {
-        instanceId: "kb-cfg",
-        type: "r2",
-        source: "kb-bucket",
-        storageCredentials: { accessKeyId: SECRETS.searchKeyIdCfg, secretAccessKey: SECRETS.searchSecretCfg },
-      });
+      const kb = searchWithCredentials("kb-cfg", SECRETS.searchKeyIdCfg, SECRETS.searchSecretCfg);
       const aws = new MeetingTemplate("aws", {
         appId: "app-secrets",
         title: "Recorded to S3",
@@ -178,12 +181,7 @@ describe("secrets end to end: nothing in plaintext (real engine)", function () {
 
     // The token comes from the environment only: removed from config, set on the engine's environment.
     const env = await e2e.stack(async () => {
-      const kb = new SearchInstance("kb", {
-        instanceId: "kb-env",
-        type: "r2",
-        source: "kb-bucket",
-        storageCredentials: { accessKeyId: SECRETS.searchKeyIdEnv, secretAccessKey: SECRETS.searchSecretEnv },
-      });
+      const kb = searchWithCredentials("kb-env", SECRETS.searchKeyIdEnv, SECRETS.searchSecretEnv);
       triggerWithSecret("env", "secrets-env", envBuild.tokenUuid, SECRETS.envVarEnv);
       return { kb: kb.id };
     });
