@@ -3,10 +3,10 @@
  * what is live (rule 2), purge a trigger's cache. Each runs only on `up` (on preview it resolves to
  * undefined) and goes through the sdk; the `run…` functions hold the logic over a client, for tests.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { AccountApi } from "../../sdk";
 import type { Build } from "../../sdk/builds";
-import { onUp, type FunctionArgs } from "./common";
+import { onUp, programApi, type FunctionArgs } from "./common";
 
 /** A build in program naming. */
 export interface BuildInfo {
@@ -60,6 +60,16 @@ export interface RedeployParams extends WaitParams {
 export interface PurgeBuildCacheParams {
   triggerUuid: string;
   accountId?: string;
+}
+
+export interface BuildTokensParams {
+  accountId?: string;
+}
+
+/** A build token in program naming. */
+export interface BuildTokenInfo {
+  buildTokenUuid: string;
+  buildTokenName: string | null;
 }
 
 export interface BuildLogs {
@@ -140,6 +150,30 @@ export async function runPurgeBuildCache(
 ): Promise<{ triggerUuid: string }> {
   await api.builds.purgeBuildCache(p.triggerUuid, account(p));
   return { triggerUuid: p.triggerUuid };
+}
+
+export async function runBuildTokens(api: AccountApi, p: BuildTokensParams): Promise<BuildTokenInfo[]> {
+  const tokens = await api.builds.listTokens(account(p));
+  return tokens.map((t) => ({
+    buildTokenUuid: t.build_token_uuid,
+    buildTokenName: t.build_token_name ?? null,
+  }));
+}
+
+/**
+ * The account's build tokens (made in the dashboard), for a trigger's `buildTokenUuid`; the command
+ * line's `account-api build tokens` lists the same. A read with no effect, so unlike the functions
+ * above it also runs on preview: a trigger that takes a token from it previews with the real value.
+ */
+export function buildTokens(args: Args<BuildTokensParams> = {}): pulumi.Output<BuildTokenInfo[]> {
+  return pulumi.output(args).apply(async (resolved) => {
+    const api = programApi();
+    try {
+      return await runBuildTokens(api, { ...(resolved.accountId ? { accountId: resolved.accountId } : {}) });
+    } finally {
+      await api.close();
+    }
+  });
 }
 
 /** Starts a build of a trigger on `up`: `triggerBuild({ triggerUuid: prod.triggerUuid, branch: "main" })`. */

@@ -1,0 +1,211 @@
+/**
+ * The drift report from engine events, without an engine: statuses, masked secrets, restorability,
+ * counts and exit codes, the text and the Markdown table; and the provider's `buildTokens` logic.
+ */
+import { strict as assert } from "node:assert";
+import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
+import { runBuildTokens } from "../../provider/functions/builds";
+import { driftFromEvents, leafChanges, MASK, renderMarkdown, renderText } from "../../provider/drift";
+import { useEmulator } from "../helpers/emulator";
+
+const SIG = "4dabf18193072939515e22adb298388d";
+const secret = { [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: "[secret]" };
+const TYPE = (kind: string) => `pulumi-nodejs:dynamic/account-api:${kind}`;
+const urn = (kind: string, name: string) => `urn:pulumi:dev::proj::${TYPE(kind)}::${name}`;
+
+function state(
+  kind: string,
+  name: string,
+  inputs: Record<string, unknown>,
+  outputs = inputs,
+): StepEventStateMetadata {
+  return {
+    type: TYPE(kind),
+    urn: urn(kind, name),
+    custom: true,
+    id: `${name}-id`,
+    parent: "",
+    inputs: { __provider: "exports.handler = …", ...inputs },
+    outputs,
+    provider: "",
+  };
+}
+
+let seq = 0;
+function step(
+  op: StepEventMetadata["op"],
+  old: StepEventStateMetadata,
+  now?: StepEventStateMetadata,
+): StepEventMetadata {
+  return { op, urn: old.urn, type: old.type, old, ...(now ? { new: now } : {}), provider: "" };
+}
+const pre = (m: StepEventMetadata): EngineEvent => ({
+  sequence: seq++,
+  timestamp: 0,
+  resourcePreEvent: { metadata: m },
+});
+const done = (m: StepEventMetadata): EngineEvent => ({
+  sequence: seq++,
+  timestamp: 0,
+  resOutputsEvent: { metadata: m },
+});
+const diag = (u: string, message: string): EngineEvent => ({
+  sequence: seq++,
+  timestamp: 0,
+  diagnosticEvent: { urn: u, message, color: "never", severity: "error" },
+});
+
+describe("drift report from refresh-preview events", () => {
+  it("an empty stack is no resources, no drift, exit 0", () => {
+    const r = driftFromEvents("dev", []);
+    assert.equal(r.exitCode, 0);
+    assert.match(renderText(r), /^no resources, no drift\n$/);
+  });
+
+  it("in sync resources: exit 0 and the count", () => {
+    const t = state("BuildTrigger", "prod", { buildCommand: "npm run build" });
+    const r = driftFromEvents("dev", [pre(step("refresh", t, t)), done(step("same", t, t))]);
+    assert.equal(r.exitCode, 0);
+    assert.deepEqual(r.counts, { resources: 1, inSync: 1, drifted: 0, gone: 0, unchecked: 0 });
+    assert.match(renderText(r), /^no drift: 1 resources checked\n$/);
+  });
+
+  it("drift: leaf paths with old → new, secrets masked, not-restorable fields said so, status outputs watched", () => {
+    const vOld = state("TriggerEnvVars", "vars", {
+      variables: { MODE: { value: "fast" }, KEY: { value: secret } },
+    });
+    const vNew = state("TriggerEnvVars", "vars", {
+      variables: { MODE: { value: "slow" }, KEY: { value: secret } },
+    });
+    const dOld = state(
+      "DomainRegistration",
+      "site",
+      { autoRenew: true },
+      { autoRenew: true, locked: true, status: "active", createdAt: "a" },
+    );
+    const dNew = state(
+      "DomainRegistration",
+      "site",
+      { autoRenew: true },
+      { autoRenew: true, locked: false, status: "suspended", createdAt: "b" },
+    );
+    const r = driftFromEvents("dev", [done(step("update", vOld, vNew)), done(step("update", dOld, dNew))]);
+    assert.equal(r.exitCode, 2);
+    const vars = r.resources.find((x) => x.name === "vars")!;
+    assert.deepEqual(vars.changes, [
+      { path: "variables.MODE.value", old: "fast", new: "slow", restorable: true },
+    ]);
+    const site = r.resources.find((x) => x.name === "site")!;
+    assert.deepEqual(
+      site.changes.map((c) => [c.path, c.old, c.new, c.restorable]),
+      [
+        ["locked", true, false, false],
+        ["status", "active", "suspended", false],
+      ],
+    );
+    const text = renderText(r);
+    assert.match(
+      text,
+      /account-api:DomainRegistration site \(site-id\): drifted\n {2}locked: true → false \(the API's registration PATCH/,
+    );
+    assert.match(text, /status: "active" → "suspended"/);
+    assert.match(text, /2 resources: 0 in sync, 2 drifted, 0 gone, 0 could not be checked/);
+    assert.match(text, /next: `pulumi up --refresh` restores/);
+    assert.match(text, /next: `pulumi refresh` accepts/);
+    assert.ok(!text.includes("ciphertext") && !text.includes(SIG));
+  });
+
+  it("a secret compared with a plain value shows as [secret], never its envelope", () => {
+    assert.deepEqual(leafChanges({ a: secret }, { a: "x" }), [{ path: "a", old: MASK, new: "x" }]);
+    assert.deepEqual(leafChanges({ a: secret }, { a: secret }), []);
+  });
+
+  it("gone, and could not be checked with the engine's reason (exit 1 without drift, 2 with)", () => {
+    const t = state("BuildTrigger", "prod", { buildCommand: "x" });
+    const s = state("SearchInstance", "kb", { instanceId: "kb" });
+    const gone = driftFromEvents("dev", [pre(step("refresh", t)), done(step("delete", t))]);
+    assert.equal(gone.resources[0]!.status, "gone");
+    assert.equal(gone.exitCode, 2);
+    assert.match(renderText(gone), /gone\n {2}deleted outside the program/);
+    const failed = driftFromEvents(
+      "dev",
+      [pre(step("refresh", s)), diag(s.urn, "\u001b[31mGET …/instances/kb failed with 500\u001b[0m\n")],
+      "refresh failed",
+    );
+    assert.deepEqual(
+      failed.resources.map((x) => [x.status, x.reason]),
+      [["unchecked", "GET …/instances/kb failed with 500"]],
+    );
+    assert.equal(failed.exitCode, 1);
+    const both = driftFromEvents(
+      "dev",
+      [pre(step("refresh", t)), done(step("delete", t)), pre(step("refresh", s))],
+      "x",
+    );
+    assert.equal(both.exitCode, 2);
+    assert.deepEqual(both.counts, { resources: 2, inSync: 0, drifted: 0, gone: 1, unchecked: 1 });
+  });
+
+  it("a provider's uncheckedReason output makes the resource 'could not be checked' without failing", () => {
+    const r0 = state("RepoConnection", "repo", { repoId: "a" });
+    const r1 = state(
+      "RepoConnection",
+      "repo",
+      { repoId: "a" },
+      { repoId: "a", uncheckedReason: "the API has no read" },
+    );
+    const r = driftFromEvents("dev", [done(step("same", r0, r1))]);
+    assert.deepEqual(
+      [r.resources[0]!.status, r.resources[0]!.reason, r.exitCode],
+      ["unchecked", "the API has no read", 0],
+    );
+  });
+
+  it("providers and the stack are not resources of the report", () => {
+    const p: StepEventStateMetadata = { ...state("X", "p", {}), type: "pulumi:providers:pulumi-nodejs" };
+    const stack: StepEventStateMetadata = {
+      ...state("X", "s", {}),
+      type: "pulumi:pulumi:Stack",
+      custom: false,
+    };
+    assert.equal(
+      driftFromEvents("dev", [
+        done({ ...step("same", p, p), type: p.type }),
+        done({ ...step("same", stack, stack), type: stack.type }),
+      ]).counts.resources,
+      0,
+    );
+  });
+
+  it("Markdown: a heading, the counts and a table whose cells cannot break it", () => {
+    const o = state("BuildTrigger", "prod", { buildCommand: "a | b" });
+    const n = state("BuildTrigger", "prod", { buildCommand: "c\nd" });
+    const md = renderMarkdown(driftFromEvents("dev", [done(step("update", o, n))]));
+    const lines = md.split("\n");
+    assert.equal(lines[0], "### Drift: stack `dev`");
+    assert.ok(
+      lines.includes(
+        "| Resource | Status | Property or reason | Declared (state) | Remote (now) | Restored by |",
+      ),
+    );
+    const row = lines.find((l) => l.startsWith("| account-api:BuildTrigger prod"))!;
+    assert.equal(
+      row,
+      '| account-api:BuildTrigger prod | drifted | `buildCommand` | `"a \\| b"` | `"c\\\\nd"` | `pulumi up --refresh` |',
+    );
+    // Unescaped pipes would split cells: exactly 7 separators per row.
+    assert.equal(row.replace(/\\\|/g, "").split("|").length, 8);
+  });
+});
+
+describe("buildTokens (provider function)", () => {
+  const fx = useEmulator();
+  it("lists the account's tokens in program naming", async () => {
+    const tokens = await runBuildTokens(fx.api, {});
+    assert.ok(tokens.length > 0);
+    assert.deepEqual(
+      tokens.map((t) => t.buildTokenUuid),
+      (await fx.api.builds.listTokens()).map((t) => t.build_token_uuid),
+    );
+  });
+});
