@@ -55,6 +55,7 @@ export {
   cancelBuild,
   redeployActiveDeployment,
   purgeBuildCache,
+  buildTokens,
 } from "./functions/builds";
 export type {
   TriggerBuildParams,
@@ -62,6 +63,8 @@ export type {
   BuildInfo,
   RedeployParams,
   PurgeBuildCacheParams,
+  BuildTokensParams,
+  BuildTokenInfo,
 } from "./functions/builds";
 export { sendEmail } from "./functions/email";
 export type { SendEmailArgs } from "./functions/email";

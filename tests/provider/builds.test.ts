@@ -10,6 +10,7 @@ import {
 } from "../../provider/functions/builds";
 import * as rc from "../../provider/resources/repo-connection";
 import { useEmulator } from "../helpers/emulator";
+import { errorFromResponse } from "../../sdk/errors";
 import { offlineContext as offline, providerContext } from "../helpers/provider-context";
 
 const REPO = "00000000-0000-4000-8000-00000000000a";
@@ -98,6 +99,40 @@ describe("RepoConnection: handler on the emulator", () => {
     assert.deepEqual(await fx.api.builds.listRepoConnections(), []);
     assert.equal(await rc.handler.read(id, outs, ctx), undefined);
     await rc.handler.delete(id, outs, ctx);
+  });
+});
+
+describe("RepoConnection: where the service has no listing", () => {
+  const fx = useEmulator();
+
+  it("keeps the stored state on refresh and says it could not be checked", async () => {
+    const ctx = providerContext(fx);
+    const inputs: rc.RepoConnectionInputs = {
+      providerType: "github",
+      providerAccountId: "acme",
+      providerAccountName: "Acme",
+      repoId: "7",
+      repoName: "docs",
+    };
+    const { id, outs } = await rc.handler.create(inputs, ctx);
+    assert.equal(outs.uncheckedReason, undefined);
+    // The public service answers 404 to the listing the emulator offers.
+    const builds = Object.create(ctx.api.builds, {
+      listRepoConnections: {
+        value: async () => {
+          throw errorFromResponse({
+            status: 404,
+            errors: [],
+            method: "GET",
+            path: "/builds/repos/connections",
+          });
+        },
+      },
+    });
+    const publicCtx = { ...ctx, api: Object.assign(Object.create(ctx.api), { builds }) };
+    const read = await rc.handler.read(id, outs, publicCtx);
+    assert.deepEqual(read!.inputs, inputs);
+    assert.match(String(read!.props.uncheckedReason), /no read or listing of repository connections/);
   });
 });
 

@@ -15,6 +15,11 @@ import { RepoConnectionSpec } from "./spec";
 type Spec = typeof RepoConnectionSpec;
 export type RepoConnectionInputs = InputsOf<Spec>;
 
+/** Why a connection read from the stored state was not checked (the public API has no read). */
+export const NO_LISTING =
+  "the service documents no read or listing of repository connections (GET …/builds/repos/connections answered 404): the stored state was kept";
+const UNCHECKED = "__unchecked_reason";
+
 export const keyOf = (i: RepoConnectionInputs): string =>
   `${i.providerType}/${i.providerAccountId}/${i.repoId}`;
 const liveKey = (c: Live): string => `${c.provider_type}/${c.provider_account_id}/${c.repo_id}`;
@@ -36,7 +41,8 @@ export const hooks: Hooks<Spec, Live> = {
   async get(id, state, ctx) {
     const known = await listing(state, ctx);
     // Without a listing the stored state is all there is to read.
-    if (!known) return { ...toWire(RepoConnectionSpec, state), repo_connection_uuid: id };
+    if (!known)
+      return { ...toWire(RepoConnectionSpec, state), repo_connection_uuid: id, [UNCHECKED]: NO_LISTING };
     return known.find((c) => c.repo_connection_uuid.toLowerCase() === id.toLowerCase());
   },
   async findByKey(i, ctx) {
@@ -51,6 +57,7 @@ export const hooks: Hooks<Spec, Live> = {
   },
   create: upsert,
   update: (_id, i, _changed, _olds, ctx) => upsert(i, ctx),
+  outputs: (live) => (typeof live[UNCHECKED] === "string" ? { uncheckedReason: live[UNCHECKED] } : {}),
   async remove(id, state, ctx) {
     await ctx.api.builds.deleteRepoConnection(id, { accountId: ctx.accountId(state.accountId) });
   },

@@ -23,5 +23,7 @@ export const RepoConnectionSpec = defineResource({
     repoConnectionUuid: output("repo_connection_uuid", z.string()),
     createdOn: output("created_on", z.string().nullable()),
     modifiedOn: output("modified_on", z.string().nullable()),
+    /** Set when the service offers no way to read the connection: refresh kept the stored state. */
+    uncheckedReason: output(undefined, z.string()),
   },
 });
