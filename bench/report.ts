@@ -303,7 +303,7 @@ export function markdown(r: Results, samples: Sample[]): string {
       "",
     );
   const st = r.study;
-  if (st) {
+  if (st?.skipCheckpoints && st.sameRun && st.parallel) {
     const sec = (x: RunResult, ph: keyof RunResult["seconds"]) => (x.seconds[ph] ?? 0).toFixed(1);
     out.push(
       "## Engine options",
@@ -343,7 +343,7 @@ export function markdown(r: Results, samples: Sample[]): string {
   out.push(
     "## Before and after",
     "",
-    `Before: ${b.source}. After: this run. The before ratios to the plain script were measured with RepoConnections; the after ones with the mix.`,
+    `Before: ${b.source}. After: this run, with the mix. The before figures were taken on another machine and graph (as issue 12 states them): compare the ratios and sizes, not the absolute times.`,
     "",
     table(
       ["figure", "before (0.1.x)", "after"],

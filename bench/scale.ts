@@ -68,14 +68,16 @@ export async function plainRun(installed: Installed, shape: Shape, count: number
 export async function scale(
   installed: Installed,
   counts: readonly number[],
-  reps: number,
+  reps: { from: number; to: number },
   deadline: number,
   log: (line: string) => void,
+  /** How long one repetition took before (for the budget), in seconds. */
+  estimate = 0,
 ): Promise<Sample[]> {
   const samples: Sample[] = [];
   const largest = Math.max(...counts);
-  let repSeconds = 0;
-  for (let rep = 0; rep < reps; rep++) {
+  let repSeconds = estimate;
+  for (let rep = reps.from; rep < reps.to; rep++) {
     if (rep > 0 && Date.now() + repSeconds * 1000 > deadline) {
       log(`  repetition ${rep + 1} skipped: it would not finish within the time budget`);
       break;
@@ -99,6 +101,7 @@ export async function scale(
       }
     }
     repSeconds = (performance.now() - started) / 1000;
+    log(`  repetition ${rep + 1} took ${Math.round(repSeconds)} s`);
   }
   return samples;
 }

@@ -3,7 +3,8 @@
  * - state: repository connections, ours against a naive provider that captures its client (and the floor);
  * - PULUMI_SKIP_CHECKPOINTS, ours and the floor;
  * - refresh in the same run (`up --refresh`) against `refresh` then `up`;
- * - a higher parallelism.
+ * - a higher parallelism (full runs only).
+ * A quick run measures only the state.
  */
 import type { Installed } from "./install";
 import type { RunResult } from "./protocol";
@@ -12,15 +13,16 @@ import { engineRun, PARALLEL } from "./scale";
 export interface Study {
   count: number;
   state: { ours: RunResult; naive: RunResult; floor: RunResult };
-  skipCheckpoints: { ours: RunResult; floor: RunResult };
+  skipCheckpoints?: { ours: RunResult; floor: RunResult };
   /** ours: up, refresh, up-again (unchanged), up-refreshed (unchanged, --refresh), destroy. */
-  sameRun: RunResult;
-  parallel: { parallel: number; ours: RunResult };
+  sameRun?: RunResult;
+  parallel?: { parallel: number; ours: RunResult };
 }
 
 export async function study(
   installed: Installed,
   count: number,
+  full: boolean,
   log: (line: string) => void,
 ): Promise<Study> {
   const repos = (variant: "ours" | "naive" | "floor") =>
@@ -30,6 +32,7 @@ export async function study(
     log(
       `  state, ${count} repository connections, ${k}: ${r.state?.checkpointBytes} bytes, up ${r.seconds.up?.toFixed(1)} s`,
     );
+  if (!full) return { count, state };
   const skip = (variant: "ours" | "floor") =>
     engineRun({
       installed,
