@@ -13,7 +13,7 @@ import { isRecord } from "./core/values";
 import { PartialCreateError } from "./errors";
 import { KeyedQueue } from "./keyed-queue";
 import { handlerFor } from "./registry";
-import { DEFAULT_WAITS, type HandlerContext, type ProviderConfig } from "./types";
+import { DEFAULT_RETRY_POLICY, DEFAULT_WAITS, type HandlerContext, type ProviderConfig } from "./types";
 
 export const PROVIDER_KEY = "__provider";
 
@@ -46,6 +46,18 @@ export function openSession(
         ...(config.apiToken ? { token: config.apiToken } : {}),
         ...(config.accountId ? { accountId: config.accountId } : {}),
         userAgentSuffix: "pulumi-dynamic-provider",
+        // The one retry policy: every call, and every create sent again after a look-up, within it.
+        retry: {
+          deadlineMs: config.deadlineMs ?? DEFAULT_RETRY_POLICY.deadlineMs,
+          maxRetries: config.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+        },
+        // Each retry is a line in the engine's output: the user sees why a step takes longer.
+        onEvent: (e) => {
+          if (e.type === "retry")
+            console.error(
+              `account-api: retrying ${e.method} ${new URL(e.url).pathname} after ${e.reason} in ${e.delayMs} ms`,
+            );
+        },
         env,
       });
       return api;

@@ -11,7 +11,17 @@ export interface ProviderConfig {
   apiToken?: string;
   accountId?: string;
   baseUrl?: string;
+  /**
+   * Overall budget of one API call in ms, every retry and pause included; a create whose outcome was
+   * unknown is looked up and sent again within it too (`account-api:deadlineMs`, ACCOUNT_API_DEADLINE_MS).
+   */
+  deadlineMs?: number;
+  /** Further attempts after the first, within the deadline (`account-api:maxRetries`, ACCOUNT_API_MAX_RETRIES). */
+  maxRetries?: number;
 }
+
+/** The provider's retry policy when the configuration sets none: patient, yet bounded. */
+export const DEFAULT_RETRY_POLICY = Object.freeze({ deadlineMs: 300_000, maxRetries: 8 });
 
 /** How long a handler waits for the service's asynchronous work (a registration workflow), and how it polls. */
 export interface Waits {
@@ -93,6 +103,11 @@ export interface ResourceHandler<I extends object, O extends object> {
   read(id: string, props: O, ctx: HandlerContext): Promise<ReadResult<I, O> | undefined>;
   update(id: string, olds: O, news: I, ctx: HandlerContext): Promise<UpdateResult<O>>;
   delete(id: string, props: O, ctx: HandlerContext): Promise<void>;
+  /**
+   * The id of the object these inputs made, if one exists and is this resource's own (by its natural
+   * key or a marker it wrote): what an interrupted create left behind. The recovery verb uses it.
+   */
+  find?(inputs: I, ctx: HandlerContext): Promise<string | undefined>;
   /**
    * Server-owned outputs whose change outside the program counts as drift (the registrar's status,
    * lock and expiry); everything else that matters is in the inputs.

@@ -54,6 +54,12 @@ export interface RetryOptions {
   maxDelayMs: number;
   /** Longest `Retry-After` we wait for; a longer one ends the retries and surfaces the error. */
   maxRetryAfterMs: number;
+  /**
+   * Overall budget of one call, every attempt and pause included (0: none). A pause that would end
+   * past it ends the retries instead, and each attempt's timeout is cut to the time left, so a call
+   * never outlives it by more than one attempt's set-up.
+   */
+  deadlineMs: number;
 }
 
 export interface ClientOptions {
@@ -125,6 +131,7 @@ const DEFAULT_RETRY: RetryOptions = {
   baseDelayMs: 500,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
+  deadlineMs: 0,
 };
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** Longest delay a Node timer supports; a larger timeout would fire at once. */
@@ -138,6 +145,8 @@ const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(["GET", "PUT", "PATC
  * 505 are left out as they will not change either.
  */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+/** Throttled: the server did nothing, so even a creating POST may go again. */
+const THROTTLED = 429;
 /** Connection-level failures worth another attempt for a request that is safe to repeat. */
 const RETRYABLE_ERROR_CODES: ReadonlySet<string> = new Set([
   "ECONNRESET",
@@ -200,8 +209,9 @@ export function path(strings: TemplateStringsArray, ...values: readonly (string 
  * The whole retry policy. Returns how long to wait before the next attempt, or undefined to stop.
  * Rules, in order:
  * 1. At most `maxRetries` further attempts.
- * 2. An HTTP answer is repeated only if the request is safe to repeat (`idempotent`) and its status
- *    is in RETRYABLE_STATUSES; 4xx other than 408/429 are final.
+ * 2. A 429 is repeated for every method, a creating POST included: the server refused the request
+ *    before doing anything. Any other HTTP answer is repeated only if the request is safe to repeat
+ *    (`idempotent`) and its status is in RETRYABLE_STATUSES; 4xx other than 408/429 are final.
  * 3. A connection failure is repeated if the request is safe to repeat and the errno/undici code is in
  *    RETRYABLE_ERROR_CODES — or, for any method, if it is in NOT_SENT_ERROR_CODES (nothing was sent).
  * 4. The server's word wins: `retry-after-ms`, then `Retry-After` (seconds or HTTP date). One beyond
@@ -222,7 +232,8 @@ export function retryDelay(args: {
   const { attempt, options } = args;
   if (attempt > options.maxRetries) return undefined;
   if (args.status !== undefined) {
-    if (!args.idempotent || !RETRYABLE_STATUSES.has(args.status)) return undefined;
+    if (!RETRYABLE_STATUSES.has(args.status)) return undefined;
+    if (!args.idempotent && args.status !== THROTTLED) return undefined;
   } else {
     const code = args.errorCode;
     if (!code) return undefined;
@@ -307,7 +318,7 @@ function checkRetry(retry: RetryOptions): RetryOptions {
   if (!Number.isInteger(retry.maxRetries) || retry.maxRetries < 0) {
     throw new ConfigurationError("retry.maxRetries: must be an integer >= 0");
   }
-  for (const key of ["baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const) {
+  for (const key of ["baseDelayMs", "maxDelayMs", "maxRetryAfterMs", "deadlineMs"] as const) {
     const v = retry[key];
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
       throw new ConfigurationError(`retry.${key}: must be a finite number >= 0`);
@@ -465,6 +476,44 @@ export class ApiClient {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
+  /** The client's clock (ms), on which `deadlineMs` and `Retry-After` dates are measured. */
+  now(): number {
+    return this.#now();
+  }
+
+  /**
+   * The same policy for what only a caller can repeat: a create whose outcome was unknown, which a
+   * lookup then proved had not landed. The pause before send number `sent + 1`, or undefined to give
+   * up (retries used up, or the pause would end past the deadline counted from `startedAt`, a `now()`).
+   */
+  retryAfterUnlanded(sent: number, startedAt: number): number | undefined {
+    if (sent > this.#retry.maxRetries) return undefined;
+    const delay = backoff(sent, {
+      baseMs: this.#retry.baseDelayMs,
+      capMs: this.#retry.maxDelayMs,
+      random: this.#random,
+    });
+    return this.#withinDeadline(startedAt, delay) ? delay : undefined;
+  }
+
+  /** Pauses on the client's sleeper (injected in tests); an abort is the caller's AbortedError. */
+  pause(ms: number, what: string, signal?: AbortSignal): Promise<void> {
+    return this.#wait(ms, signal, what);
+  }
+
+  /** Whether a pause of `delay` from now still ends within the deadline of a call begun at `startedAt`. */
+  #withinDeadline(startedAt: number, delay: number): boolean {
+    const budget = this.#retry.deadlineMs;
+    return budget === 0 || this.#now() - startedAt + delay < budget;
+  }
+
+  /** An attempt's timeout: the client's (or the call's), cut to what is left of the deadline. */
+  #attemptTimeout(timeoutMs: number, startedAt: number): number {
+    const budget = this.#retry.deadlineMs;
+    if (budget === 0) return timeoutMs;
+    return Math.max(1, Math.min(timeoutMs, budget - (this.#now() - startedAt)));
+  }
+
   #apiError(method: string, path: string, res: RawResponse, json: unknown): Error {
     const snippet = json === undefined ? res.body.trim().slice(0, 200) : "";
     return errorFromResponse({
@@ -513,7 +562,8 @@ export class ApiClient {
       displayPath?: string;
     },
   ): Promise<RawResponse> {
-    const timeoutMs = o.timeoutMs === undefined ? this.#timeoutMs : checkTimeout(o.timeoutMs, "timeoutMs");
+    const callTimeoutMs =
+      o.timeoutMs === undefined ? this.#timeoutMs : checkTimeout(o.timeoutMs, "timeoutMs");
     let target: URL;
     try {
       target = new URL(url);
@@ -539,10 +589,12 @@ export class ApiClient {
       Object.entries(headers).map(([k, v]) => [k, SECRET_HEADERS.has(k) ? redactHeader(v) : this.redact(v)]),
     );
 
+    const callStarted = this.#now();
     for (let attempt = 1; ; attempt++) {
       if (o.signal?.aborted) throw new AbortedError(what, { cause: o.signal.reason });
       this.#emit({ type: "request", method, url: shownUrl, attempt, headers: { ...shownHeaders } });
       const started = performance.now();
+      const timeoutMs = this.#attemptTimeout(callTimeoutMs, callStarted);
       // One controller per attempt, fed by our timer and the caller's signal; both are detached in
       // `finally`, so a long-lived caller signal reused for many requests collects no listeners.
       const attempt$ = new AbortController();
@@ -612,7 +664,7 @@ export class ApiClient {
           random: this.#random,
           now: this.#now(),
         });
-        if (delay === undefined) return result;
+        if (delay === undefined || !this.#withinDeadline(callStarted, delay)) return result;
         reason = `HTTP ${result.status}`;
       } else {
         const error = failure!;
@@ -627,7 +679,7 @@ export class ApiClient {
                 options: this.#retry,
                 random: this.#random,
               });
-        if (delay === undefined) throw error;
+        if (delay === undefined || !this.#withinDeadline(callStarted, delay)) throw error;
         reason = errorCode ? `${error.code} ${errorCode}` : error.code;
       }
       this.#emit({ type: "retry", method, url: shownUrl, attempt, delayMs: delay, reason });

@@ -8,13 +8,18 @@
  * - check reports every failure at once, each naming the program's field and the rule, and leaves
  *   anything unknown at preview for the real run;
  * - read: only a 404 (hooks.get answering undefined) means gone; every other error propagates;
- * - create makes one object: it adopts `importId`, and refuses (naming `importId`) an object that
- *   already holds its natural key;
+ * - create makes one object, whatever the network or the engine did: it adopts `importId`; an object
+ *   that already holds the natural key is adopted when it is ours (`hooks.ours`: by default its
+ *   settings equal the inputs) and refused, naming `importId`, when it is not; a create whose outcome
+ *   is unknown (timeout, reset, 5xx, a dropped response) or that answers "already exists" looks the
+ *   object up before anything else, and is sent again only once the look-up proved it did not land,
+ *   on the transport's one retry policy and within its deadline;
  * - delete: an object already gone is done.
  */
-import { NotFoundError } from "../../sdk/errors";
+import { mayHaveLanded } from "../../sdk/core";
+import { AbortedError, ConflictError, NotFoundError } from "../../sdk/errors";
 import { ResourceInputError, inputError } from "../errors";
-import type { CheckFailure, HandlerContext, ResourceHandler } from "../types";
+import type { CheckFailure, CreateResult, HandlerContext, ResourceHandler } from "../types";
 import { fromWire, hashName, type InputsOf, type ResourceSpec, type StateOf } from "./define";
 import { containsUnknown, deepEqual, defined, isUnknown, secretHash } from "./values";
 
@@ -61,6 +66,13 @@ export interface Hooks<S extends ResourceSpec, L> {
   importIdOf?(live: L, inputs: InputsOf<S>): string;
   /** The live object holding the natural key of these inputs, if any. */
   findByKey?(inputs: InputsOf<S>, ctx: HandlerContext): Promise<L | undefined>;
+  /**
+   * Whether an object found by `findByKey` is this resource's own, made by an earlier attempt of this
+   * create (a dropped response, an interrupted engine) or put in place by a concurrent writer of the
+   * same program: a marker we wrote (a ref, a keyword) says so. Without this hook it is ours when
+   * its settings equal the inputs. Ours is adopted; anything else is refused, naming `importId`.
+   */
+  ours?(live: L, inputs: InputsOf<S>): boolean;
   /** Checks that an object found by `importId` is the one these inputs describe. */
   adoptable?(live: L, inputs: InputsOf<S>): InputIssue | undefined;
   /**
@@ -169,6 +181,60 @@ export function handlerFrom<S extends ResourceSpec, L>(
     return hooks.project ? hooks.project(live, previous, fromTable) : fromTable;
   }
 
+  /** The live object projected onto these inputs, as a stored state (write-only values unseen). */
+  async function asState(live: L, inputs: InputsOf<S>, ctx: HandlerContext): Promise<StateOf<S>> {
+    const seen = { ...inputs };
+    for (const k of spec.writeOnlyInputs) Reflect.deleteProperty(seen, k);
+    return outputsOf(project(live, seen), live, ctx);
+  }
+
+  /** Makes a live object this resource's: the hook's adoption, else an update of what differs. */
+  async function adopt(live: L, inputs: InputsOf<S>, ctx: HandlerContext): Promise<CreateResult<StateOf<S>>> {
+    const id = hooks.idOf(live, inputs);
+    if (hooks.adopt)
+      return { id, outs: await outputsOf(inputs, await hooks.adopt(id, live, inputs, ctx), ctx) };
+    // The live object cannot show a write-only value: adopting writes the program's.
+    const asLive = await asState(live, inputs, ctx);
+    const changed = changedInputs(asLive, inputs).filter((k) => !spec.replaceKeys.includes(k));
+    const stale = changed.length > 0 || (hooks.outOfSync?.(asLive) ?? false);
+    const updated = stale ? await hooks.update(id, inputs, changed, asLive, ctx) : live;
+    return { id, outs: await outputsOf(inputs, updated, ctx) };
+  }
+
+  /** Settings (inputs the API shows back) that differ between a live object and these inputs. */
+  function settingsDiffer(live: L, inputs: InputsOf<S>): string[] {
+    const seen = { ...inputs };
+    for (const k of spec.writeOnlyInputs) Reflect.deleteProperty(seen, k);
+    const projected = project(live, seen);
+    return spec.inputNames.filter(
+      (k) =>
+        k !== "importId" &&
+        !spec.writeOnlyInputs.includes(k) &&
+        !deepEqual(Reflect.get(projected, k), Reflect.get(inputs, k)),
+    );
+  }
+
+  const isOurs = (live: L, inputs: InputsOf<S>): boolean =>
+    hooks.ours ? hooks.ours(live, inputs) : settingsDiffer(live, inputs).length === 0;
+
+  /** An object holding the natural key: adopted when it is ours, refused (naming importId) when not. */
+  async function claim(live: L, inputs: InputsOf<S>, ctx: HandlerContext): Promise<CreateResult<StateOf<S>>> {
+    if (isOurs(live, inputs)) {
+      ctx.log(`${spec.kind}: ${hooks.noun} ${hooks.idOf(live, inputs)} is this resource's own; adopted`);
+      return adopt(live, inputs, ctx);
+    }
+    const id = hooks.idOf(live, inputs);
+    const field = hooks.keyField ?? spec.identityKeys.find((k) => k !== "accountId") ?? "importId";
+    const key = hooks.keyOf ? hooks.keyOf(inputs) : `with this ${field}`;
+    const importId = hooks.importIdOf?.(live, inputs) ?? id;
+    const differ = hooks.ours ? [] : settingsDiffer(live, inputs);
+    const why = differ.length ? ` with other settings (${differ.join(", ")})` : "";
+    throw inputError(
+      field,
+      `a ${hooks.noun} ${key} already exists (${id})${why}; set importId: "${importId}" to adopt it`,
+    );
+  }
+
   const upgrade = (state: StateOf<S>): StateOf<S> =>
     // A stored state of an earlier release, brought to today's shape by the resource's own hook.
     hooks.upgrade ? (hooks.upgrade({ ...state }) as StateOf<S>) : state;
@@ -213,31 +279,43 @@ export function handlerFrom<S extends ResourceSpec, L>(
           throw inputError("importId", `${hooks.noun} ${inputs.importId} not found; nothing to adopt`);
         const mismatch = hooks.adoptable?.(live, inputs);
         if (mismatch) throw inputError(mismatch.field, mismatch.rule);
-        const id = hooks.idOf(live, inputs);
-        if (hooks.adopt)
-          return { id, outs: await outputsOf(inputs, await hooks.adopt(id, live, inputs, ctx), ctx) };
-        // The live object cannot show a write-only value: adopting writes the program's.
-        const seen = { ...inputs };
-        for (const k of spec.writeOnlyInputs) Reflect.deleteProperty(seen, k);
-        const asLive = await outputsOf(project(live, seen), live, ctx);
-        const changed = changedInputs(asLive, inputs).filter((k) => !spec.replaceKeys.includes(k));
-        const stale = changed.length > 0 || (hooks.outOfSync?.(asLive) ?? false);
-        const updated = stale ? await hooks.update(id, inputs, changed, asLive, ctx) : live;
-        return { id, outs: await outputsOf(inputs, updated, ctx) };
+        return adopt(live, inputs, ctx);
       }
-      const existing = await hooks.findByKey?.(inputs, ctx);
-      if (existing !== undefined) {
-        const id = hooks.idOf(existing, inputs);
-        const field = hooks.keyField ?? spec.identityKeys.find((k) => k !== "accountId") ?? "importId";
-        const key = hooks.keyOf ? hooks.keyOf(inputs) : `with this ${field}`;
-        const importId = hooks.importIdOf?.(existing, inputs) ?? id;
-        throw inputError(
-          field,
-          `a ${hooks.noun} ${key} already exists (${id}); set importId: "${importId}" to adopt it`,
-        );
+      // An earlier attempt (an interrupted engine, a response lost) may have made it already.
+      const before = await hooks.findByKey?.(inputs, ctx);
+      if (before !== undefined) return claim(before, inputs, ctx);
+      const transport = ctx.api.client;
+      const startedAt = transport.now();
+      for (let sent = 1; ; sent++) {
+        try {
+          const live = await hooks.create(inputs, ctx);
+          return { id: hooks.idOf(live, inputs), outs: await outputsOf(inputs, live, ctx) };
+        } catch (err) {
+          const exists = err instanceof ConflictError;
+          if (!hooks.findByKey || (!exists && !mayHaveLanded(err))) throw err;
+          let found: L | undefined;
+          try {
+            found = await hooks.findByKey(inputs, ctx);
+          } catch (lookupErr) {
+            // The outcome stays unknown: the create's own error is the one to show.
+            throw lookupErr instanceof AbortedError ? lookupErr : err;
+          }
+          if (found !== undefined) return claim(found, inputs, ctx);
+          // "Already exists" yet nothing holds the key: nothing to adopt, and sending again cannot help.
+          if (exists) throw err;
+          const delay = transport.retryAfterUnlanded(sent, startedAt);
+          if (delay === undefined) throw err;
+          ctx.log(
+            `${spec.kind}: the ${hooks.noun} was not made (${describe(err)}); sending the create again`,
+          );
+          await transport.pause(delay, `create of a ${hooks.noun}`);
+        }
       }
-      const live = await hooks.create(inputs, ctx);
-      return { id: hooks.idOf(live, inputs), outs: await outputsOf(inputs, live, ctx) };
+    },
+
+    async find(inputs, ctx) {
+      const live = await hooks.findByKey?.(inputs, ctx);
+      return live !== undefined && isOurs(live, inputs) ? hooks.idOf(live, inputs) : undefined;
     },
 
     async read(id, stored, ctx) {
@@ -264,6 +342,8 @@ export function handlerFrom<S extends ResourceSpec, L>(
     },
   };
 }
+
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** The inputs part of a stored state (outputs and hashes dropped). */
 function pickInputs<S extends ResourceSpec>(spec: S, state: StateOf<S>): InputsOf<S> {

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { ConfigRule as LiveRule, ConfigRuleRequest, Ruleset } from "../../../sdk/content";
 import { backoff, orGone, systemClock } from "../../../sdk/core";
+import { BadRequestError } from "../../../sdk/errors";
 import {
   CONTENT_CONVERTER_METADATA_ENABLED,
   CONTENT_CONVERTER_METADATA_KEY,
@@ -166,8 +167,14 @@ export interface EntrypointApi {
 
 export interface EntrypointOptions {
   maxAttempts?: number;
-  /** Pause before another attempt (injectable so tests never sleep). */
+  /** Pause before another attempt and before the check after a write (injectable so tests never sleep). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * How long after a write the entrypoint is read again to check the write still stands (default
+   * 100 ms): a writer of another program that read before our write and writes after it would
+   * otherwise drop our change unseen (the API takes no version precondition).
+   */
+  settleMs?: number;
   /** Jitter source for the backoff, in [0, 1). */
   random?: () => number;
 }
@@ -177,8 +184,11 @@ const versionOf = (rs: Ruleset | undefined): number => (rs ? Number(rs.version) 
 /**
  * Read-modify-write of a zone's entrypoint, queued behind every other write to the zone in this
  * process (`ctx.serialize`). `plan` gets the current rules and returns the new list, or undefined for
- * "nothing to do". Retries from a fresh read, after a backoff, whenever the version shows another
- * writer between our read and our write. Returns the ruleset as it stands after our write.
+ * "nothing to do" (our change is in place). Retries from a fresh read, after a backoff, whenever the
+ * version shows another writer between our read and our write, when the PUT is refused because a
+ * rule it names was removed meanwhile (a 400 with the version moved), and when the read made
+ * `settleMs` after our write shows our change undone by a writer of another program. Returns the
+ * ruleset as it stands with our change in place.
  */
 export async function updateEntrypoint(
   ctx: { api: { content: EntrypointApi }; serialize: HandlerContext["serialize"] },
@@ -198,10 +208,25 @@ export async function updateEntrypoint(
       if (rules === undefined) return current;
       const again = await api.getConfigRuleset({ zoneId });
       if (versionOf(again) !== versionOf(current)) continue; // someone wrote since our read
-      const written = await api.putConfigRuleset({ zoneId, rules });
-      if (versionOf(written) === versionOf(current) + 1) return written;
+      let written: Ruleset;
+      try {
+        written = await api.putConfigRuleset({ zoneId, rules });
+      } catch (err) {
+        // A rule our list names by id was removed by another writer since our read: go again.
+        if (
+          err instanceof BadRequestError &&
+          versionOf(await api.getConfigRuleset({ zoneId })) !== versionOf(again)
+        )
+          continue;
+        throw err;
+      }
       // Another write landed between our check and our PUT: go again on fresh state, so a rule of
       // ours that it removed, or a change it made that we overwrote, is reconsidered.
+      if (versionOf(written) !== versionOf(current) + 1) continue;
+      // Verify after the write: a writer that read before it and writes after it undoes it unseen.
+      await sleep(o.settleMs ?? 100);
+      const after = await api.getConfigRuleset({ zoneId });
+      if (plan(after?.rules ?? []) === undefined) return after;
     }
     throw new Error(
       `zone ${zoneId}: the http_config_settings entrypoint kept changing during ${maxAttempts} attempts; try again`,
@@ -314,15 +339,11 @@ export const hooks: Hooks<Spec, PlacedRule> = {
     const rule = ruleset?.rules.find((r) => r.ref === i.ref);
     return ruleset && rule ? { ...rule, ruleset_id: ruleset.id } : undefined;
   },
-  create: (i, ctx) =>
-    place(ctx, i, (rules) => {
-      if (rules.some((r) => r.ref === i.ref))
-        throw inputError(
-          "ref",
-          `a rule with ref "${i.ref}" appeared in zone ${i.zoneId}; set importId: "${i.ref}" to adopt it`,
-        );
-      return planUpsert(rules, ruleBody(i));
-    }),
+  // The ref is this resource's marker (generated once, or the program's own name for the rule): a
+  // rule holding it was put there by an earlier attempt of ours or by a concurrent run of the same
+  // program, so it is ours and is brought to the inputs rather than refused.
+  ours: () => true,
+  create: (i, ctx) => place(ctx, i, (rules) => planUpsert(rules, ruleBody(i))),
   // Taken over in place: the rule keeps its id and position and gets this resource's ref.
   adopt: (_id, live, i, ctx) =>
     place(ctx, i, (rules) => {

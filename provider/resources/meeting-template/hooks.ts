@@ -3,7 +3,14 @@
  * are write-only (state keeps them beside it, in the secret `storageCredentials`), a PATCH cannot
  * remove a field (dropping one resets it), every write makes the meeting ACTIVE again, and delete only
  * deactivates it.
+ *
+ * A meeting has no natural key, so each resource writes a marker of its own: one transcription
+ * keyword `pulumi-mt-<16 hex>`, generated at the first check and kept from the previous inputs after
+ * that (like a ConfigRule's ref). The API stores and returns it, so a create whose answer was lost,
+ * or that an interrupted engine left pending, finds its meeting by the marker instead of making a
+ * second one (docs/reliability.md).
  */
+import { randomBytes } from "node:crypto";
 import type { Meeting } from "../../../sdk/meetings";
 import {
   MeetingCreateSchema,
@@ -45,6 +52,36 @@ export function credentialsOf(rc: RecordingConfig | undefined): StorageCredentia
   const creds: StorageCredentials = {};
   for (const f of CREDENTIAL_FIELDS) if (sc[f] !== undefined) creds[f] = sc[f];
   return Object.keys(creds).length ? creds : undefined;
+}
+
+// ---- the marker ----
+
+const MARKER = /^pulumi-mt-[0-9a-f]{16}$/;
+type AiConfig = NonNullable<MeetingTemplateInputs["aiConfig"]>;
+
+/** The marker among a meeting's transcription keywords, if any. */
+export function markerOf(
+  ai: { transcription?: { keywords?: readonly string[] | null } | null } | null | undefined,
+): string | undefined {
+  return ai?.transcription?.keywords?.find((k) => MARKER.test(k));
+}
+
+/** The AI config with exactly one marker keyword: `marker`, after the program's own keywords. */
+export function withMarker(ai: AiConfig | undefined, marker: string): AiConfig {
+  const own = (ai?.transcription?.keywords ?? []).filter((k) => !MARKER.test(k));
+  return { ...ai, transcription: { ...ai?.transcription, keywords: [...own, marker] } };
+}
+
+/** The marker is kept from the previous inputs (or these), else generated once. */
+export function normalize(
+  i: MeetingTemplateInputs,
+  known: Known,
+  olds?: Partial<MeetingTemplateInputs>,
+): MeetingTemplateInputs {
+  if (!known("aiConfig")) return i;
+  const marker =
+    markerOf(olds?.aiConfig) ?? markerOf(i.aiConfig) ?? `pulumi-mt-${randomBytes(8).toString("hex")}`;
+  return { ...i, aiConfig: withMarker(i.aiConfig, marker) };
 }
 
 /** Salted with the field's path; the same value as 0.1.x stored, so no output moves on upgrade. */
@@ -105,10 +142,22 @@ const write = (id: string, i: MeetingTemplateInputs, body: MeetingUpdate, ctx: H
 
 export const hooks: Hooks<Spec, Meeting> = {
   noun: "meeting",
+  keyField: "aiConfig",
+  keyOf: (i) => `marked ${markerOf(i.aiConfig) ?? "(no marker)"} in app ${i.appId}`,
+  normalize,
   rules,
   upgrade: restoreCredentials,
   idOf: (live) => live.id,
   get: (id, state, ctx) => orGone(ctx.api.meetings.getMeeting({ ...where(state, ctx), meetingId: id })),
+  /** The meeting that carries this resource's marker (an INACTIVE one too: adoption reactivates it). */
+  async findByKey(i, ctx) {
+    const marker = markerOf(i.aiConfig);
+    if (marker === undefined) return undefined;
+    const all = await ctx.api.meetings.listAllMeetings(where(i, ctx));
+    return all.find((m) => markerOf(m.ai_config) === marker);
+  },
+  // The marker is ours alone: the meeting that carries it was made by this resource.
+  ours: () => true,
   create: (i, ctx) =>
     ctx.api.meetings.createMeeting({
       ...where(i, ctx),

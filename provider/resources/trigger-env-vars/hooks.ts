@@ -77,6 +77,18 @@ async function deleteKeys(
     await orGone(ctx.api.builds.deleteEnvironmentVariable(i.triggerUuid, key, { accountId }));
 }
 
+/** Whether the live map holds this variable as given (a secret's value never comes back). */
+const holds = (live: EnvVars, key: string, v: Variables[string]): boolean => {
+  const l = live[key];
+  return l !== undefined && l.is_secret === v.isSecret && (v.isSecret || l.value === v.value);
+};
+
+/**
+ * Sets `only` with one PATCH, which sets the keys it names and keeps every other (so resources of
+ * other programs writing other keys of the trigger at the same time lose nothing), queued behind the
+ * other writes to this trigger in this process; then checks the answer holds every key it set, and
+ * sets again what a concurrent writer overwrote in between.
+ */
 async function patch(
   ctx: HandlerContext,
   i: TriggerEnvVarsInputs,
@@ -84,9 +96,21 @@ async function patch(
 ): Promise<EnvVars> {
   const accountId = ctx.accountId(i.accountId);
   if (only.length === 0) return ctx.api.builds.getEnvironmentVariables(i.triggerUuid, { accountId });
-  return ctx.api.builds.patchEnvironmentVariables(i.triggerUuid, {
-    accountId,
-    variables: toPatchBody(i.variables, only),
+  return ctx.serialize(`trigger-env/${i.triggerUuid}`, async () => {
+    let keys = only;
+    for (let attempt = 1; ; attempt++) {
+      const live = await ctx.api.builds.patchEnvironmentVariables(i.triggerUuid, {
+        accountId,
+        variables: toPatchBody(i.variables, keys),
+      });
+      const lost = keys.filter((k) => !holds(live, k, i.variables[k]!));
+      if (lost.length === 0) return live;
+      if (attempt >= 3)
+        throw new Error(
+          `trigger ${i.triggerUuid}: ${lost.join(", ")} kept being overwritten by another writer`,
+        );
+      keys = lost;
+    }
   });
 }
 
@@ -106,7 +130,11 @@ export const hooks: Hooks<Spec, EnvVars> = {
     const live = await ctx.api.builds.getEnvironmentVariables(i.triggerUuid, {
       accountId: ctx.accountId(i.accountId),
     });
-    const clash = Object.keys(i.variables).filter((k) => k in live);
+    // A key already holding our value is ours (an earlier attempt whose answer was lost); any other
+    // value there belongs to someone else and is not overwritten without importId.
+    const clash = Object.entries(i.variables)
+      .filter(([k, v]) => k in live && !holds(live, k, v))
+      .map(([k]) => k);
     if (clash.length)
       throw inputError(
         "variables",
