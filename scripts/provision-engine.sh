@@ -2,8 +2,8 @@
 # Makes a `pulumi` CLI of the same version as the pinned @pulumi/pulumi available to this checkout.
 # Idempotent: reuses a matching `pulumi` on PATH, else a per-user cached build, else builds the CLI
 # from its Go module (the npm `pulumi` package is only a downloader, and nothing can be downloaded here).
-# Result: .engine/bin/pulumi in the checkout, with the dynamic-provider plugin beside the real binary;
-# tests and `npm start` put .engine/bin first on PATH.
+# Result: .engine/bin/pulumi in the checkout, with the dynamic-provider plugin and the Node language
+# host beside the real binary; tests and `npm start` put .engine/bin first on PATH.
 set -euo pipefail
 started=$(date +%s%N)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -89,6 +89,36 @@ if [ ! -x "$enginedir/pulumi-resource-pulumi-nodejs" ]; then
   else
     ln -sfn "$plugin" "$bindir/pulumi-resource-pulumi-nodejs"
   fi
+fi
+# The Node language host, which a plain `pulumi up` in a `runtime: nodejs` project starts (inline
+# Automation API programs do not need it). An official CLI carries its own beside it; else reuse one on
+# PATH, else build the upstream source kept in the shared folder (../shared beside the checkout, also in
+# CI) once per user, and link it beside the CLI's resolved binary, where the CLI finds it.
+rm -f "$bindir/pulumi-language-nodejs"
+if [ -x "$enginedir/pulumi-language-nodejs" ]; then
+  say "language host: $enginedir/pulumi-language-nodejs (beside the CLI)"
+else
+  host=""
+  if onpath=$(PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -vx "$bindir" | paste -sd:) command -v pulumi-language-nodejs 2>/dev/null); then
+    host="$onpath"; say "language host: reusing $host on PATH"
+  else
+    build_sh=""
+    for candidate in ${PULUMI_LANGUAGE_NODEJS_SRC:+"$PULUMI_LANGUAGE_NODEJS_SRC"} "$root/../shared/third_party/pulumi-language-nodejs" "$root/../../shared/third_party/pulumi-language-nodejs"; do
+      if [ -f "$candidate/build.sh" ]; then build_sh="$candidate/build.sh"; break; fi
+    done
+    [ -n "$build_sh" ] || fail "the Node language host pulumi-language-nodejs (needed by \`pulumi up\` in a project directory) is not on PATH, and its source is not in $root/../shared/third_party/pulumi-language-nodejs (set PULUMI_LANGUAGE_NODEJS_SRC to the folder holding its build.sh)."
+    host_dir=$(bash "$build_sh" --print-dir)
+    [ -x "$host_dir/pulumi-language-nodejs" ] || say "language host: building from $build_sh (first run only; about 4 minutes on 2 cores)"
+    host_started=$(date +%s)
+    host_dir=$(bash "$build_sh" | tail -n1) || fail "building the Node language host with $build_sh failed (see above)."
+    host="$host_dir/pulumi-language-nodejs"
+    [ -x "$host" ] || fail "$build_sh did not produce $host."
+    say "language host: $host ($(( $(date +%s) - host_started )) s)"
+  fi
+  host_version=$(printf '%s' "$host" | grep -oE 'v[0-9]+\.[0-9]+\.[0-9]+' | tail -n1 | tr -d v || true)
+  [ -z "$host_version" ] || [ "$host_version" = "$version" ] \
+    || say "WARNING: language host $host_version differs from the CLI $version; build.sh pins its own version"
+  if [ -w "$enginedir" ]; then ln -sfn "$host" "$enginedir/pulumi-language-nodejs"; else ln -sfn "$host" "$bindir/pulumi-language-nodejs"; fi
 fi
 say "pulumi version: $("$bindir/pulumi" version) (linked in $bindir; dynamic-provider plugin beside $enginedir/pulumi or in $bindir)"
 say "took $(( ($(date +%s%N) - started) / 1000000 )) ms"

@@ -1,25 +1,17 @@
 /**
  * The package as a user gets it: `npm pack`, unpacked into a fresh project's node_modules (its
- * dependencies linked from ours, so no network), then a program that imports the INSTALLED package
+ * dependencies linked from ours, so no network; see tests/fixtures/template/install.ts), then a program that imports the INSTALLED package
  * goes up on the real engine. The engine's provider process loads the installed runtime
  * (`pulumi-account-api/provider/runtime` from the project's node_modules), not this checkout.
  */
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
 import { engineEnv, REPO_ROOT } from "./harness";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
+import { installPacked } from "../fixtures/template/install";
 
 describe("the packed package in a user's project (real engine)", function () {
   this.timeout(300_000);
@@ -29,39 +21,7 @@ describe("the packed package in a user's project (real engine)", function () {
   before(async () => {
     mkdirSync(join(REPO_ROOT, ".pulumi-test"), { recursive: true });
     dir = mkdtempSync(join(REPO_ROOT, ".pulumi-test", "package-"));
-    const project = join(dir, "project");
-    const modules = join(project, "node_modules");
-    mkdirSync(join(modules, "@pulumi"), { recursive: true });
-    // A user's project: the tarball unpacked as the package; its dependencies (and @pulumi/pulumi, the
-    // peer) linked from this checkout's node_modules instead of downloaded.
-    const tarball = execFileSync("npm", ["pack", REPO_ROOT, "--silent", "--pack-destination", dir], {
-      encoding: "utf8",
-    })
-      .trim()
-      .split("\n")
-      .pop()!;
-    execFileSync("tar", ["xzf", join(dir, tarball), "-C", dir]);
-    execFileSync("mv", [join(dir, "package"), join(modules, "pulumi-account-api")]);
-    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
-      dependencies: Record<string, string>;
-    };
-    for (const name of Object.keys(pkg.dependencies)) {
-      mkdirSync(join(modules, name, ".."), { recursive: true });
-      symlinkSync(join(REPO_ROOT, "node_modules", name), join(modules, name));
-    }
-    // @pulumi/pulumi is copied, as npm would install it: the serializer finds an installed module's
-    // package subpath by resolving the package from its own location, which a link into this checkout
-    // (where the package resolves to the checkout itself) would defeat. Its own dependencies are linked.
-    execFileSync("cp", [
-      "-r",
-      join(REPO_ROOT, "node_modules", "@pulumi", "pulumi"),
-      join(modules, "@pulumi"),
-    ]);
-    for (const name of readdirSync(join(REPO_ROOT, "node_modules"))) {
-      if (name.startsWith(".") || name === "@pulumi" || name === "pulumi-account-api") continue;
-      if (!existsSync(join(modules, name)))
-        symlinkSync(join(REPO_ROOT, "node_modules", name), join(modules, name));
-    }
+    const { project } = installPacked(dir);
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", private: true }));
     em = await startEmulator({ env: {} });
   });
