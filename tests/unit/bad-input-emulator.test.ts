@@ -28,6 +28,9 @@ interface Case {
   says: RegExp;
 }
 
+/** A name in double quotes as it reads inside the JSON text of an envelope (`\"name\"`). */
+const quoted = (name: string): string => `\\\\"${name}\\\\"`;
+
 /** A JSON text whose object has an own `__proto__` key (an object literal would set the prototype). */
 const protoKeyed = (inner: string, rest = ""): string => `{"__proto__": ${inner}${rest ? `, ${rest}` : ""}}`;
 
@@ -432,20 +435,20 @@ const CASES: Case[] = [
     path: `{A}/ai-search/instances/${n}`,
     body: { chunk_size: 512 },
     status: 404,
-    says: new RegExp(`instance "${n}" in namespace "default" not found`),
+    says: new RegExp(`instance ${quoted(n)} in namespace ${quoted("default")} not found`),
   })),
   ...PROTO_NAMES.map((n): Case => ({
     area: "search",
     method: "GET",
     path: `{A}/ai-search/namespaces/${n}/instances`,
-    says: new RegExp(`namespace "${n}" not found`),
+    says: new RegExp(`namespace ${quoted(n)} not found`),
   })),
   {
     area: "search",
     method: "GET",
     path: "{A}/ai-search/instances?per_page=1000",
     status: 400,
-    says: /per_page/,
+    says: /per_page: must be between 1 and 100/,
   },
   // control API
   {
