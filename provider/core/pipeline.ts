@@ -69,8 +69,9 @@ export interface Hooks<S extends ResourceSpec, L> {
   /**
    * Whether an object found by `findByKey` is this resource's own, made by an earlier attempt of this
    * create (a dropped response, an interrupted engine) or put in place by a concurrent writer of the
-   * same program: a marker we wrote (a ref, a keyword) says so. Without this hook it is ours when
-   * its settings equal the inputs. Ours is adopted; anything else is refused, naming `importId`.
+   * same program: a marker we wrote (a generated ref, a keyword) says so. Whatever this hook says,
+   * an object whose settings equal the inputs is ours too. Ours is adopted; anything else is refused,
+   * naming `importId`.
    */
   ours?(live: L, inputs: InputsOf<S>): boolean;
   /** Checks that an object found by `importId` is the one these inputs describe. */
@@ -214,8 +215,9 @@ export function handlerFrom<S extends ResourceSpec, L>(
     );
   }
 
+  // A marker of ours (a generated ref, a keyword) or the very settings the program asks for.
   const isOurs = (live: L, inputs: InputsOf<S>): boolean =>
-    hooks.ours ? hooks.ours(live, inputs) : settingsDiffer(live, inputs).length === 0;
+    (hooks.ours?.(live, inputs) ?? false) || settingsDiffer(live, inputs).length === 0;
 
   /** An object holding the natural key: adopted when it is ours, refused (naming importId) when not. */
   async function claim(live: L, inputs: InputsOf<S>, ctx: HandlerContext): Promise<CreateResult<StateOf<S>>> {
@@ -227,7 +229,7 @@ export function handlerFrom<S extends ResourceSpec, L>(
     const field = hooks.keyField ?? spec.identityKeys.find((k) => k !== "accountId") ?? "importId";
     const key = hooks.keyOf ? hooks.keyOf(inputs) : `with this ${field}`;
     const importId = hooks.importIdOf?.(live, inputs) ?? id;
-    const differ = hooks.ours ? [] : settingsDiffer(live, inputs);
+    const differ = settingsDiffer(live, inputs);
     const why = differ.length ? ` with other settings (${differ.join(", ")})` : "";
     throw inputError(
       field,

@@ -61,7 +61,7 @@ describe("RepoConnection: handler on the emulator", () => {
     repoName: "web",
   };
 
-  it("creates, reads, sees a rename, updates in place, refuses a duplicate, adopts, deletes", async () => {
+  it("creates, reads, sees a rename, updates in place, adopts its own, refuses another's, adopts with importId, deletes", async () => {
     const ctx = providerContext(fx);
     const { id, outs } = await rc.handler.create(inputs, ctx);
     assert.equal(outs.repoConnectionUuid, id);
@@ -84,9 +84,13 @@ describe("RepoConnection: handler on the emulator", () => {
     await rc.handler.update(id, drift!.props, inputs, ctx);
     assert.equal((await fx.api.builds.listRepoConnections())[0]!.repo_name, "web");
 
+    // The same settings: ours (a create whose answer was lost, or a run of the same program).
+    assert.equal((await rc.handler.create(inputs, ctx)).id, id);
     await assert.rejects(
-      rc.handler.create(inputs, ctx),
-      new RegExp(`github/acme/9 already exists \\(${id}\\); set importId: "${id}" to adopt it`),
+      rc.handler.create({ ...inputs, repoName: "other" }, ctx),
+      new RegExp(
+        `github/acme/9 already exists \\(${id}\\) with other settings \\(repoName\\); set importId: "${id}" to adopt it`,
+      ),
     );
     const adopted = await rc.handler.create({ ...inputs, importId: id }, ctx);
     assert.equal(adopted.id, id);

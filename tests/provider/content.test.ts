@@ -491,7 +491,7 @@ describe("content resources against the emulator", () => {
       await assert.rejects(
         rule.create(await checked({ zoneId, host: "a.example.com", ref: "hand" }), ctx),
         new RegExp(
-          `^ResourceInputError: ref: a config rule with ref "hand" in zone ${zoneId} already exists \\(${zoneId}/hand\\); set importId: "hand" to adopt it$`,
+          `^ResourceInputError: ref: a config rule with ref "hand" in zone ${zoneId} already exists \\(${zoneId}/hand\\) with other settings \\([^)]*\\); set importId: "hand" to adopt it$`,
         ),
       );
       await assert.rejects(
@@ -630,7 +630,11 @@ describe("content resources against the emulator", () => {
           random: () => 0,
         },
       );
-      assert.deepEqual(sleeps, [25], "one more attempt, after the first step of the backoff");
+      assert.deepEqual(
+        sleeps,
+        [25, 100],
+        "one more attempt after the first step of the backoff, then the pause before the write is verified",
+      );
       assert.deepEqual(
         result!.rules.map((r) => r.ref),
         ["hand", "mine"],

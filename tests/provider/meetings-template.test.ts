@@ -185,8 +185,11 @@ describe("MeetingTemplate: check without the API", () => {
     );
   });
 
-  it("fills the service's defaults so an absent field is stable", async () => {
-    assert.deepEqual(await checked({ appId: APP }), {
+  it("fills the service's defaults so an absent field is stable, and marks the meeting as ours", async () => {
+    const { aiConfig, ...rest } = await checked({ appId: APP });
+    // No natural key: a generated keyword recognises our own meeting after a lost answer.
+    assert.match(String(aiConfig?.transcription?.keywords?.[0]), /^pulumi-mt-[0-9a-f]{16}$/);
+    assert.deepEqual(rest, {
       appId: APP,
       liveStreamOnStart: false,
       persistChat: false,
@@ -278,8 +281,10 @@ describe("MeetingTemplate: hooks and diff", () => {
       { title: "", recording_config: {}, persist_chat: true, session_keep_alive_time_in_secs: 60 },
     );
     const ai = await checked({ appId: APP, aiConfig: { transcription: { profanityFilter: true } } });
+    const marker = ai.aiConfig?.transcription?.keywords ?? [];
+    assert.equal(marker.length, 1);
     assert.deepEqual(mt.patchBody(["aiConfig"], ai), {
-      ai_config: { transcription: { profanity_filter: true } },
+      ai_config: { transcription: { keywords: marker, profanity_filter: true } },
     });
   });
 

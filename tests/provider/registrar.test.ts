@@ -333,20 +333,23 @@ describe("DomainRegistration handler against the emulator", () => {
     assert.equal(ok.outs.price?.total, "138.51");
   });
 
-  it("never registers a domain twice: it says how to adopt, and adopting reconciles autoRenew", async () => {
-    await fx.api.registrar.createRegistration({ domain_name: "mine.com" });
+  it("never registers a domain twice: it refuses another's, adopts its own, and adopting reconciles autoRenew", async () => {
+    await fx.api.registrar.createRegistration({ domain_name: "mine.com", auto_renew: true });
     await assert.rejects(
       handler.create(await checked({ domainName: "mine.com" }), ctx),
       (e: Error) =>
         e.message ===
-        'domainName: a registration with this domainName already exists (mine.com); set importId: "mine.com" to adopt it',
+        'domainName: a registration with this domainName already exists (mine.com) with other settings (autoRenew); set importId: "mine.com" to adopt it',
     );
+    // The same settings: a create of ours whose answer was lost, or a run of the same program.
+    const same = await handler.create(await checked({ domainName: "mine.com", autoRenew: true }), ctx);
+    assert.equal(same.id, "mine.com");
     const { id, outs } = await handler.create(
-      await checked({ domainName: "mine.com", importId: "mine.com", autoRenew: true }),
+      await checked({ domainName: "mine.com", importId: "mine.com", autoRenew: false }),
       ctx,
     );
-    assert.deepEqual([id, outs.autoRenew, outs.status], ["mine.com", true, "active"]);
-    assert.equal((await fx.api.registrar.getRegistration({ domain_name: "mine.com" })).auto_renew, true);
+    assert.deepEqual([id, outs.autoRenew, outs.status], ["mine.com", false, "active"]);
+    assert.equal((await fx.api.registrar.getRegistration({ domain_name: "mine.com" })).auto_renew, false);
     assert.equal(posts(), 1);
     await rejectsWith(
       handler.create(await checked({ domainName: "absent.com", importId: "absent.com" }), ctx),

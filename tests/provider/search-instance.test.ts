@@ -359,11 +359,14 @@ describe("SearchInstance: handler on the emulator", () => {
 
   it("refuses to create over an existing instance and says how to adopt it", async () => {
     const ctx = providerContext(fx);
-    await fx.api.search.createInstance({ id: "taken" });
+    await fx.api.search.createInstance({ id: "taken", chunk_size: 1024 });
     await assert.rejects(si.handler.create(await inputs({ instanceId: "taken" }), ctx), {
       message:
-        'instanceId: a search instance "taken" in namespace "default" already exists (default/taken); set importId: "taken" to adopt it',
+        'instanceId: a search instance "taken" in namespace "default" already exists (default/taken) with other settings (chunkSize); set importId: "taken" to adopt it',
     });
+    // The same settings: a create of ours whose answer was lost, or a run of the same program.
+    const own = await si.handler.create(await inputs({ instanceId: "taken", chunkSize: 1024 }), ctx);
+    assert.equal(own.id, "default/taken");
   });
 
   it("adopts an existing instance with importId and brings it to the inputs, credentials included", async () => {

@@ -210,6 +210,7 @@ describe("transport retries: backoff", () => {
     baseDelayMs: 100,
     maxDelayMs: 1_000,
     maxRetryAfterMs: 60_000,
+    deadlineMs: 0,
   };
 
   it("grows exponentially, is capped, and jitters over the upper half of each step", async () => {

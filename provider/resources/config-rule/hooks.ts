@@ -179,6 +179,9 @@ export interface EntrypointOptions {
   random?: () => number;
 }
 
+/** The shape of a ref this provider generated (above): only we write those. */
+const GENERATED_REF = /^pulumi-[0-9a-f]{16}$/;
+
 const versionOf = (rs: Ruleset | undefined): number => (rs ? Number(rs.version) : 0);
 
 /**
@@ -339,10 +342,10 @@ export const hooks: Hooks<Spec, PlacedRule> = {
     const rule = ruleset?.rules.find((r) => r.ref === i.ref);
     return ruleset && rule ? { ...rule, ruleset_id: ruleset.id } : undefined;
   },
-  // The ref is this resource's marker (generated once, or the program's own name for the rule): a
-  // rule holding it was put there by an earlier attempt of ours or by a concurrent run of the same
-  // program, so it is ours and is brought to the inputs rather than refused.
-  ours: () => true,
+  // A generated ref is this resource's marker: a rule holding it was put there by an earlier attempt
+  // of ours or by a concurrent run of the same program. A ref the program names is ours only with the
+  // same settings (the pipeline's default test): someone else's rule of that name is refused.
+  ours: (live) => GENERATED_REF.test(live.ref ?? ""),
   create: (i, ctx) => place(ctx, i, (rules) => planUpsert(rules, ruleBody(i))),
   // Taken over in place: the rule keeps its id and position and gets this resource's ref.
   adopt: (_id, live, i, ctx) =>
