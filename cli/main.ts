@@ -5,6 +5,7 @@ import { PACKAGE_VERSION } from "../sdk/version";
 import { startEmulator } from "../emulator/server";
 import { addDriftVerb } from "./drift";
 import { EXIT, type VerbIo } from "./io";
+import { addRecoverVerb } from "./recover";
 import { addVerbs } from "./verbs";
 
 export type { VerbIo } from "./io";
@@ -60,6 +61,7 @@ export function buildCli(
     });
   addVerbs(program, io);
   addDriftVerb(program, io);
+  addRecoverVerb(program, io);
   return program;
 }
 

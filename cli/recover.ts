@@ -16,12 +16,14 @@
  */
 import { execFile } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, readdirSync, statSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
 import { promisify } from "node:util";
 import { isRecord } from "../provider/core/values";
 import { handlerFor } from "../provider/registry";
 import { openSession } from "../provider/runtime";
 import { RESOURCE_KINDS, type ResourceKind } from "../provider/types";
+import { action, leaf, progressFor, type CommonOptions, type VerbIo } from "./io";
 
 /** What recovery needs of a stack: Pulumi's own commands, however they are run. */
 export interface RecoverTarget {
@@ -171,4 +173,29 @@ export function cliTarget(stack: string, cwd: string, env: NodeJS.ProcessEnv = p
     clearPendingCreates: async () =>
       void (await pulumi("refresh", "--yes", "--skip-preview", "--clear-pending-creates")),
   };
+}
+
+/** `account-api recover --stack S [--cwd DIR]`: the documented recovery after an interrupted `up`. */
+export function addRecoverVerb(root: Command, io: VerbIo): void {
+  leaf(
+    root
+      .command("recover")
+      .description(
+        "after an up was killed: repair a file backend's checkpoint, clear the stale lock, remove what pending creates left and drop them; then run `pulumi up` again",
+      )
+      .option("--stack <name>", "the stack (default: $PULUMI_STACK)")
+      .option("--cwd <dir>", "the Pulumi project's folder (default: the current one)"),
+  ).action(
+    action(io, async (o: CommonOptions & { stack?: string; cwd?: string }) => {
+      const stack = o.stack ?? io.env.PULUMI_STACK;
+      if (!stack) throw new Error("--stack: required (or set PULUMI_STACK)");
+      progressFor(io, o)(`recovering stack ${stack}…`);
+      const report = await recover(cliTarget(stack, resolve(o.cwd ?? process.cwd()), io.env), io.env);
+      const text =
+        `recovered ${stack}: ${report.repairedFiles.length} backend file(s) repaired, ` +
+        `${report.pendingCreates} pending create(s), ${report.removed.length} object(s) removed, ${report.notFound} never made\n` +
+        "next: `pulumi up` (it adopts what is ours and makes what is missing)\n";
+      return { result: report, text };
+    }),
+  );
 }
