@@ -134,13 +134,11 @@ export function stateByKind(raw: string): Map<Kind, StateResource[]> {
     const type = String(Reflect.get(Object(r), "type"));
     const kind = KINDS.find((k) => type.endsWith(`:${k}`));
     if (kind)
-      out
-        .get(kind)
-        ?.push({
-          type,
-          id: String(Reflect.get(Object(r), "id")),
-          outputs: Object(Reflect.get(Object(r), "outputs")),
-        });
+      out.get(kind)?.push({
+        type,
+        id: String(Reflect.get(Object(r), "id")),
+        outputs: Object(Reflect.get(Object(r), "outputs")),
+      });
   }
   return out;
 }
