@@ -16,6 +16,8 @@ export interface Context {
   load: { mean: number; max: number; cpus: number; loaded: boolean };
   latencyMs: number;
   parallel: number;
+  /** An untimed engine run went first (absent in runs made before the bench had one). */
+  warmedUp?: boolean;
 }
 
 const PHASES = ["up", "refresh", "destroy"] as const;
@@ -111,6 +113,7 @@ export function buildResults(
     versions: ctx.versions,
     repetitions: ctx.repetitions,
     latency_ms: ctx.latencyMs,
+    warmed_up: ctx.warmedUp ?? false,
     parallel: ctx.parallel,
     scale,
     growth_ms_per_resource_largest_vs_smallest: Object.fromEntries(
@@ -218,6 +221,12 @@ export function markdown(r: Results, samples: Sample[]): string {
       ),
     ),
     "",
+    ...(r.warmed_up
+      ? []
+      : [
+          `This run had no untimed warm-up: the first engine run (ours at ${counts[0]}) carries the cold start of the engine, the plugin and the package's first load, so its row overstates ours (later runs warm up first).`,
+          "",
+        ]),
     `Growth, time per resource at ${largest} against ${counts[0]}: ${PHASES.map((ph) => `${ph} ${r.growth_ms_per_resource_largest_vs_smallest[ph]}×`).join(", ")}.`,
     "",
   );

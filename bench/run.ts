@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { install } from "./install";
 import { LoadMonitor, machine, versions } from "./machine";
 import { buildResults, markdown, type Context } from "./report";
-import { PARALLEL, scale, type Sample } from "./scale";
+import { UNIT } from "./programs";
+import { engineRun, PARALLEL, scale, type Sample } from "./scale";
 import { study, type Study } from "./study";
 import { transport, type TransportFigure } from "./transport";
 import { LATENCY_MS } from "./world";
@@ -46,6 +47,9 @@ async function measure(): Promise<Raw> {
   const installed = install("HEAD", log);
   log(`transport: ${PLAN.requests} requests × ${PLAN.transportReps}, concurrency 1 and 16`);
   const transportFigures = await transport(installed, PLAN.requests, PLAN.transportReps);
+  // Untimed: the first engine run of a process pays cold caches (engine, plugin, the package's first load).
+  log("warm-up: one untimed engine run of one unit");
+  await engineRun({ installed, variant: "ours", shape: "mix", count: UNIT, phases: ["up", "destroy"] });
   log(`scale: ${PLAN.counts.join(", ")} resources, repetition 1`);
   const firstStarted = Date.now();
   const samples: Sample[] = await scale(installed, PLAN.counts, { from: 0, to: 1 }, deadline, log);
@@ -69,6 +73,7 @@ async function measure(): Promise<Raw> {
     load: load.stop(),
     latencyMs: LATENCY_MS,
     parallel: PARALLEL,
+    warmedUp: true,
   };
   const raw = { ctx, samples, transport: transportFigures, study: studied };
   writeFileSync(RAW, JSON.stringify(raw));
