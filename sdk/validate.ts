@@ -16,8 +16,26 @@ export function describeIssues(error: z.ZodError): { field: string; rule: string
   });
 }
 
+/**
+ * Paths of own `__proto__` keys (a JSON.parse of user data makes them): zod's records and objects
+ * copy through plain assignment, which drops such a key silently, so it is refused by name instead.
+ */
+export function prototypeKeys(value: unknown, path: string[] = []): string[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => prototypeKeys(v, [...path, String(i)]));
+  if (typeof value !== "object" || value === null) return [];
+  return Object.keys(value).flatMap((k) =>
+    k === "__proto__" ? [[...path, k].join(".")] : prototypeKeys(Reflect.get(value, k), [...path, k]),
+  );
+}
+
 /** Parses `value` or throws a ValidationError whose message says where and why. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown, context: string): z.infer<S> {
+  const hostile = prototypeKeys(value);
+  if (hostile.length)
+    throw new ValidationError(
+      context,
+      hostile.map((field) => ({ field, rule: "is not accepted as a key (it would be dropped silently)" })),
+    );
   const result = schema.safeParse(value);
   if (!result.success) throw new ValidationError(context, describeIssues(result.error));
   return result.data;

@@ -18,11 +18,8 @@ const CLI = join(__dirname, "..", "..", "dist", "cli", "main.js");
 const UUID = "0d4c8a57-6b2e-4f0a-9c1d-3e5f7a9b1c2d";
 const MAIL = ["--from", "ops@example.com", "--to", "dev@example.org", "--subject", "s", "--text", "t"];
 
-/**
- * [argv, what the message must name, the rule (a pattern of its words), and for a case known to be
- * accepted today: what is wrong (reported and skipped until the owner fixes it)].
- */
-type Case = [argv: string[], names: RegExp, rule: RegExp, open?: string];
+/** [argv, what the message must name, the rule (a pattern of its words)]. */
+type Case = [argv: string[], names: RegExp, rule: RegExp];
 
 const CASES: Case[] = [
   // build
@@ -67,12 +64,7 @@ const CASES: Case[] = [
   [["send-email", ...MAIL, "--header", "Bcc:spy@example.com"], /Bcc/, /bcc field/],
   [["send-email", ...MAIL, "--header", "constructor:x"], /constructor/, /allowed-header/],
   [["send-email", ...MAIL, "--header", "no-colon"], /--header|header/, /name:value|colon/i],
-  [
-    ["send-email", ...MAIL, "--header", "__proto__:x"],
-    /__proto__/,
-    /allowed|reserved|not accepted/,
-    "the CLI's --header __proto__:x is dropped by the sdk's headers record and the message is sent",
-  ],
+  [["send-email", ...MAIL, "--header", "__proto__:x"], /__proto__/, /not accepted as a key/],
   [
     ["send-email", ...MAIL, "--attach", "/nonexistent/file.pdf"],
     /attach|file\.pdf/,
@@ -135,13 +127,10 @@ async function runAll(cases: readonly Case[]): Promise<Run[]> {
 describe("bad-input corpus: CLI verbs (built CLI)", function () {
   this.timeout(180_000);
   let runs: Run[] = [];
-  const open: string[] = [];
 
   before(async function () {
-    if (!existsSync(CLI)) {
-      console.log("      dist/cli/main.js is missing (npm run build): skipped");
-      this.skip();
-    }
+    // npm test builds dist first; a missing CLI is a failure, never a skip.
+    assert.ok(existsSync(CLI), "dist/cli/main.js is missing: run npm run build");
     runs = await runAll(CASES);
   });
 
@@ -151,20 +140,14 @@ describe("bad-input corpus: CLI verbs (built CLI)", function () {
     const seen = [...codes].map(([c, n]) => `exit ${c}×${n}`).join(", ");
     const requests = runs.reduce((n, r) => n + r.requests, 0);
     console.log(
-      `      [figure] bad input, CLI: ${CASES.length} runs (${seen}), requests sent: ${requests}` +
-        ` (known open, accepted: ${open.length})`,
+      `      [figure] bad input, CLI: ${CASES.length} runs (${seen}), requests sent: ${requests}` + "",
     );
   });
 
-  CASES.forEach(([argv, names, rule, known], i) =>
+  CASES.forEach(([argv, names, rule], i) =>
     it(`#${i + 1} account-api ${argv.map((a) => (a.includes(" ") || a === "" ? JSON.stringify(a) : a)).join(" ")}`, function () {
       const r = runs[i];
       assert.ok(r);
-      if (known && (r.code === 0 || r.requests > 0)) {
-        open.push(`#${i + 1}: ${known}`);
-        console.log(`      [open] #${i + 1} ${argv.join(" ")}: ${known}`);
-        this.skip();
-      }
       assert.equal(r.requests, 0, `a request was sent: ${r.said}`);
       // A file that cannot be read is an error (1); everything else is a usage error (64).
       const file = argv.some((a) => a.startsWith("/nonexistent/"));
