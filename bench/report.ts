@@ -180,7 +180,7 @@ export function markdown(r: Results, samples: Sample[]): string {
     `- **Versions:** ${Object.entries(r.versions)
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}.`,
-    `- **Set-up:** emulator with ${r.latency_ms} ms injected on every API request, engine parallelism ${r.parallel}, \`file://\` backend, package installed as a user installs it. Up to ${r.repetitions} repetitions (each row says how many it got); every time is the median, with min–max beside it, in seconds.`,
+    `- **Set-up:** emulator with ${r.latency_ms} ms injected on every API request, engine parallelism ${r.parallel}, \`file://\` backend, package installed as a user installs it. Up to ${r.repetitions} repetition${r.repetitions === 1 ? "" : "s"} (each row says how many it got; more run only while they fit in the time budget); every time is the median, with min–max beside it, in seconds.${r.repetitions === 1 ? " **With one repetition there is no spread to show, and on a loaded machine a single run can be off by tens of percent either way (ours below the floor at 500 is such noise): read these as one sample.**" : ""}`,
     "",
     "## Scale",
     "",
@@ -307,7 +307,7 @@ export function markdown(r: Results, samples: Sample[]): string {
   if (d)
     out.push(
       d.method === "command"
-        ? `\`account-api drift\` over the export of ${d.resources} resources (the installed package's command, one process, start-up ${d.startupSeconds?.toFixed(1)} s included): ${d.seconds.toFixed(1)} s, **${d.ms_per_resource} ms per resource**; ${d.inSync} in sync. It reads one resource after another, so at ${r.latency_ms} ms per request the latency sets the pace.`
+        ? `\`${d.note ?? "account-api drift"}\` over a stack of ${d.resources} resources (the installed package's command, one process, its start-up of ${d.startupSeconds?.toFixed(1)} s included): ${d.seconds.toFixed(1)} s, **${d.ms_per_resource} ms per resource**; ${d.inSync} in sync.`
         : `${d.note}; measured instead: the provider's \`read\` path over ${d.resources} resources at parallelism ${r.parallel}: ${d.seconds.toFixed(1)} s, **${d.ms_per_resource} ms per resource**.`,
       "",
     );
