@@ -6,8 +6,9 @@
  * kept under the system's temporary directory. Other engineers' uncommitted edits never leak in.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { linkDependencies } from "../tests/fixtures/template/install";
 import { CACHE_DIR, REPO_ROOT } from "./paths";
 
 export interface Installed {
@@ -54,16 +55,7 @@ export function install(ref: string, log: (line: string) => void): Installed {
     if (!existsSync(join(pkg, "dist", "provider", "runtime.js"))) throw err;
     log(`  (tsc reported type errors at ${commit.slice(0, 7)}; the emitted JavaScript is used)`);
   }
-  // @pulumi/pulumi is copied: the serializer resolves an installed module's package subpath from the
-  // package's own location, which a link into this checkout would defeat. Everything else is linked.
-  cpSync(join(REPO_ROOT, "node_modules", "@pulumi", "pulumi"), join(modules, "@pulumi", "pulumi"), {
-    recursive: true,
-  });
-  for (const name of readdirSync(join(REPO_ROOT, "node_modules"))) {
-    if (name.startsWith(".") || name === "@pulumi" || name === "pulumi-account-api") continue;
-    if (!existsSync(join(modules, name)))
-      symlinkSync(join(REPO_ROOT, "node_modules", name), join(modules, name));
-  }
+  linkDependencies(modules);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "bench-project", private: true }));
   writeFileSync(ready, new Date().toISOString());
   return { commit, project, pkg };
