@@ -38,10 +38,11 @@ export function engineEnv(backendDir: string, home: string): Record<string, stri
 export interface E2EStack {
   stack: Stack;
   name: string;
-  up(): Promise<UpResult>;
+  /** `parallel`: the engine's parallelism (its default is 4 × CPUs). */
+  up(opts?: { parallel?: number }): Promise<UpResult>;
   preview(opts?: { expectNoChanges?: boolean; refresh?: boolean }): Promise<PreviewResult>;
   refresh(opts?: { expectNoChanges?: boolean }): Promise<RefreshResult>;
-  destroy(): Promise<DestroyResult>;
+  destroy(opts?: { parallel?: number }): Promise<DestroyResult>;
   /** The raw state file of this stack as the backend stores it (what a user would find on disk). */
   rawState(): string;
   /** Everything engine output so far (the same lines go to the test log). */
@@ -130,10 +131,10 @@ export function useE2E(suiteName = "e2e"): E2EFixture {
       stack,
       name,
       output,
-      up: () => stack.up({ onOutput }),
+      up: (o = {}) => stack.up({ onOutput, ...o }),
       preview: (o = {}) => stack.preview({ onOutput, ...o }),
       refresh: (o = {}) => stack.refresh({ onOutput, ...o }),
-      destroy: () => stack.destroy({ onOutput }),
+      destroy: (o = {}) => stack.destroy({ onOutput, ...o }),
       rawState: () => {
         const dir = join(backend, ".pulumi", "stacks", projectName);
         const file = readdirSync(dir).find((f) => f === `${name}.json`);

@@ -17,6 +17,7 @@ import {
 } from "./reliability-world";
 
 const N = Number(process.env.RELIABILITY_FAULTS_N ?? 50);
+const PARALLEL = 32;
 
 describe("reliability: faults (real engine)", function () {
   this.timeout(900_000);
@@ -40,7 +41,8 @@ describe("reliability: faults (real engine)", function () {
     };
     faultsOn();
     const t0 = Date.now();
-    const up = await stack.up();
+    // Many resources wait out a Retry-After or a latency spike at once: more of them in flight.
+    const up = await stack.up({ parallel: PARALLEL });
     const upFaults = faultsOff();
     const upSecs = (Date.now() - t0) / 1000;
     assert.equal(up.summary.result, "succeeded");
@@ -56,7 +58,7 @@ describe("reliability: faults (real engine)", function () {
 
     const mark2 = stack.output.length;
     faultsOn();
-    const destroy = await stack.destroy();
+    const destroy = await stack.destroy({ parallel: PARALLEL });
     assert.equal(destroy.summary.result, "succeeded");
     const destroyFaults = faultsOff();
     const destroyRetries = retriesIn(stack.output.slice(mark2));
