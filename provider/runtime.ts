@@ -12,6 +12,7 @@ import { readProviderConfig, type RawConfigReader } from "./config";
 import { isRecord } from "./core/values";
 import { PartialCreateError } from "./errors";
 import { KeyedQueue } from "./keyed-queue";
+import { SlotClaims } from "./slot-claims";
 import { handlerFor } from "./registry";
 import { DEFAULT_RETRY_POLICY, DEFAULT_WAITS, type HandlerContext, type ProviderConfig } from "./types";
 
@@ -76,6 +77,7 @@ export function openSession(
     },
     serialize: (key, fn) => queue.run(key, fn),
     waits: DEFAULT_WAITS,
+    claims: new SlotClaims(),
   };
   return { config, context, close: async () => api?.close() };
 }

@@ -4,6 +4,7 @@
  * reaches stacks that already exist and nothing below is ever serialized into state.
  */
 import type { AccountApi } from "../sdk";
+import type { SlotClaims } from "./slot-claims";
 import type { Clock } from "../sdk/core";
 
 /** Provider configuration: Pulumi config `account-api:*`, with environment fallbacks. */
@@ -52,6 +53,8 @@ export interface HandlerContext {
   serialize<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /** How long to wait for asynchronous work; DEFAULT_WAITS when absent. */
   readonly waits?: Waits;
+  /** The slots the program's resources claim in this deployment (absent: no cross-resource rule). */
+  readonly claims?: SlotClaims;
 }
 
 export interface CheckFailure {

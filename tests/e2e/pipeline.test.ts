@@ -78,6 +78,26 @@ describe("the resource pipeline end to end (real engine)", function () {
     assert.equal(dynamic(stack).length, 0);
   });
 
+  it("refuses at preview a plan whose triggers take one slot twice, before anything is made", async () => {
+    const w = await world("two-prods");
+    const stack = await e2e.stack(async () => {
+      for (const name of ["a", "b"])
+        new BuildTrigger(name, {
+          externalScriptId: w.tag,
+          repoConnectionUuid: w.repo,
+          buildTokenUuid: w.token,
+          kind: "production",
+          triggerName: name,
+        });
+    });
+    // `pulumi up` previews first (unless --skip-preview): this refusal stops it before any create.
+    await assert.rejects(
+      stack.preview(),
+      /another BuildTrigger of this program also takes the production trigger/,
+    );
+    assert.deepEqual(await e2e.api.builds.listTriggers(w.tag), [], "nothing was made");
+  });
+
   it("stores one provider object per kind", async () => {
     const stack = await triggerStack("one-provider");
     await stack.up();

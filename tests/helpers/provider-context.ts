@@ -1,5 +1,6 @@
 /** A HandlerContext over an emulator fixture, to drive resource handlers directly in tests. */
 import { KeyedQueue } from "../../provider/keyed-queue";
+import { SlotClaims } from "../../provider/slot-claims";
 import { DEFAULT_WAITS, type HandlerContext, type Waits } from "../../provider/types";
 import type { Clock } from "../../sdk/core";
 import type { EmulatorFixture } from "./emulator";
@@ -31,6 +32,7 @@ export function providerContext(
     },
     serialize: (key, fn) => queue.run(key, fn),
     waits: { ...DEFAULT_WAITS, clock: manualClock(fx), ...waits },
+    claims: new SlotClaims(),
   };
 }
 

@@ -218,7 +218,8 @@ describe("BuildTrigger: handler on the emulator", () => {
     const base = { scriptName: "shop", repoConnectionUuid: s.repo, buildTokenUuid: s.token };
     const prod = await bt.handler.create((await checked(ctx, { ...base, kind: "production" })).inputs!, ctx);
     await bt.handler.create((await checked(ctx, { ...base, kind: "preview" })).inputs!, ctx);
-    const third = await checked(ctx, { ...base, kind: "production", triggerName: "another" });
+    // Each later check is a deployment of its own (a fresh session), as the engine runs them.
+    const third = await checked(providerContext(fx), { ...base, kind: "production", triggerName: "another" });
     assert.equal(third.failures!.length, 1);
     assert.match(
       third.failures![0]!.reason,
@@ -226,10 +227,42 @@ describe("BuildTrigger: handler on the emulator", () => {
     );
     assert.match(third.failures![0]!.reason, new RegExp(`set importId: "${prod.id}"`));
     assert.deepEqual(
-      (await checked(ctx, { ...base, kind: "production", buildCommand: "make" }, prod.outs)).failures,
+      (await checked(providerContext(fx), { ...base, kind: "production", buildCommand: "make" }, prod.outs))
+        .failures,
       [],
     );
-    assert.deepEqual((await checked(ctx, { ...base, kind: "production", importId: prod.id })).failures, []);
+    assert.deepEqual(
+      (await checked(providerContext(fx), { ...base, kind: "production", importId: prod.id })).failures,
+      [],
+    );
+  });
+
+  it("refuses at check a second resource of the program taking the same slot, before anything is made", async () => {
+    const s = await seed(fx);
+    const ctx = providerContext(fx);
+    const base = {
+      externalScriptId: s.tag,
+      repoConnectionUuid: s.repo,
+      buildTokenUuid: s.token,
+      kind: "production",
+    };
+    assert.deepEqual((await checked(ctx, { ...base, triggerName: "one" })).failures, []);
+    assert.deepEqual(
+      (await checked(ctx, { ...base, triggerName: "one" })).failures,
+      [],
+      "the same resource again",
+    );
+    assert.deepEqual((await checked(ctx, { ...base, kind: "preview" })).failures, [], "the other slot");
+    const second = await checked(ctx, { ...base, triggerName: "two" });
+    assert.deepEqual(
+      second.failures!.map((f) => f.property),
+      ["kind"],
+    );
+    assert.match(
+      second.failures![0]!.reason,
+      /another BuildTrigger of this program also takes the production trigger/,
+    );
+    assert.deepEqual(await fx.api.builds.listTriggers(s.tag), []);
   });
 
   it("creates, reads without drift, sees out-of-band drift, updates in place and deletes", async () => {

@@ -133,6 +133,16 @@ export const hooks: Hooks<Spec, Trigger> = {
     return i.scriptName === undefined ? i : { ...i, externalScriptId: await scriptTag(i, ctx) };
   },
   async checkLive(i, olds, ctx) {
+    // Another resource of this program taking the same slot: refused now, not halfway through `up`.
+    const rival =
+      i.kind && ctx.claims?.claim(`${ctx.accountId(i.accountId)}/${i.externalScriptId ?? ""}/${i.kind}`, i);
+    if (rival)
+      return [
+        {
+          field: "kind",
+          rule: `another BuildTrigger of this program also takes the ${i.kind} trigger of script ${i.scriptName ?? i.externalScriptId}; a script has one production and one preview trigger`,
+        },
+      ];
     const live = await triggersOf(i, ctx);
     const field = i.scriptName !== undefined ? "scriptName" : "externalScriptId";
     if (live === undefined)
