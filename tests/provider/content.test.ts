@@ -24,6 +24,7 @@ import type { HandlerContext } from "../../provider/types";
 import type { ConfigRule as LiveRule, ConfigRuleRequest } from "../../sdk/content";
 import { useEmulator } from "../helpers/emulator";
 import { offlineContext as offline, providerContext } from "../helpers/provider-context";
+import { SlotClaims } from "../../provider/slot-claims";
 
 const live = (ref: string, expression = `http.host eq "${ref}.com"`, on = true): LiveRule => ({
   id: `id-${ref}`,
@@ -320,12 +321,24 @@ describe("content resources against the emulator", () => {
     news: Record<string, unknown>,
     olds?: ConfigRuleInputs,
   ): Promise<ConfigRuleInputs> => {
-    const r = await rule.check(olds, news, ctx);
+    // Each check a deployment of its own: the program's slot claims start empty.
+    const r = await rule.check(olds, news, { ...ctx, claims: new SlotClaims() });
     assert.deepEqual(r.failures ?? [], []);
     return r.inputs!;
   };
   const refs = async (): Promise<string[]> =>
     ((await fx.api.content.getConfigRuleset({ zoneId }))?.rules ?? []).map((r) => r.ref ?? "");
+
+  it("refuses at check a second ConfigRule of the program with the same ref in the zone", async () => {
+    const news = { zoneId, host: "a.example.com", ref: "docs" };
+    assert.deepEqual((await rule.check(undefined, news, ctx)).failures, []);
+    assert.deepEqual((await rule.check(undefined, news, ctx)).failures, [], "the same resource again");
+    const other = await rule.check(undefined, { ...news, host: "b.example.com" }, ctx);
+    assert.deepEqual(
+      other.failures!.map((f) => f.reason),
+      [`ref: another ConfigRule of this program also takes ref "docs" in zone ${zoneId}`],
+    );
+  });
 
   describe("ZoneContentConverter", () => {
     const inputs = async (news: Record<string, unknown>): Promise<ZoneContentConverterInputs> =>

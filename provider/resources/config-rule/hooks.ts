@@ -323,6 +323,18 @@ export const hooks: Hooks<Spec, PlacedRule> = {
   keyOf: (i) => `with ref "${i.ref}" in zone ${i.zoneId}`,
   normalize,
   rules,
+  // Another rule of this program with the same ref in the zone: refused at preview, not halfway.
+  async checkLive(i, _olds, ctx) {
+    const rival = ctx.claims?.claim(`${i.zoneId}/${i.ref}`, i);
+    return rival
+      ? [
+          {
+            field: "ref",
+            rule: `another ConfigRule of this program also takes ref "${i.ref}" in zone ${i.zoneId}`,
+          },
+        ]
+      : [];
+  },
   idOf: (_live, i) => resourceId(i),
   importIdOf: (live) => live.ref ?? live.id,
   async get(id, state, ctx) {
