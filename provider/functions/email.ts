@@ -6,7 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SendEmailParams, SendEmailResult } from "../../sdk/email";
-import { toApi } from "../inputs";
+import { toApi } from "../core/values";
 import { onUp } from "./common";
 
 export type EmailAddressInput = string | { address: string; name?: string };

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { UNKNOWN } from "../../provider/inputs";
+import { UNKNOWN } from "../../provider/core/values";
 import {
   METADATA_EXPRESSION,
   handler as rule,
