@@ -106,6 +106,10 @@ function withoutProviderKey(value: unknown): Record<string, unknown> {
 
 const text = (v: unknown): string => (typeof v === "string" ? v : "");
 
+/** diff's and update's arguments: the id, the old state and the new inputs. */
+const idOldsNews = (args: unknown[]) =>
+  [text(args[0]), withoutProviderKey(args[1]), withoutProviderKey(args[2])] as const;
+
 /** The single entry of every provider object, today's and 0.1.x's. */
 export async function dispatch(
   kind: string,
@@ -127,12 +131,7 @@ export async function dispatch(
         return { inputs, failures: result.failures ?? [] };
       }
       case "diff":
-        return await handler.diff(
-          text(args[0]),
-          withoutProviderKey(args[1]),
-          withoutProviderKey(args[2]),
-          ctx,
-        );
+        return await handler.diff(...idOldsNews(args), ctx);
       case "create":
         return await handler.create(withoutProviderKey(args[0]), ctx);
       case "read": {
@@ -141,12 +140,7 @@ export async function dispatch(
         return result ?? { id: "", props: {} };
       }
       case "update":
-        return await handler.update(
-          text(args[0]),
-          withoutProviderKey(args[1]),
-          withoutProviderKey(args[2]),
-          ctx,
-        );
+        return await handler.update(...idOldsNews(args), ctx);
       case "delete":
         await handler.delete(text(args[0]), withoutProviderKey(args[1]), ctx);
         return undefined;

@@ -16,8 +16,7 @@ import { inputError } from "../../errors";
 import type { HandlerContext } from "../../types";
 import { BuildTriggerSpec } from "./spec";
 
-type Spec = typeof BuildTriggerSpec;
-export type BuildTriggerInputs = InputsOf<Spec>;
+export type BuildTriggerInputs = InputsOf<typeof BuildTriggerSpec>;
 
 /** Defaults by kind: the preview trigger uploads a version without replacing the live deployment. */
 export const KIND_DEFAULTS: Record<TriggerKind, { branchIncludes: string[]; deployCommand: string }> = {
@@ -124,7 +123,7 @@ async function triggersOf(i: BuildTriggerInputs, ctx: HandlerContext): Promise<T
   );
 }
 
-export const hooks: Hooks<Spec, Trigger> = {
+export const hooks: Hooks<typeof BuildTriggerSpec, Trigger> = {
   noun: "trigger",
   keyField: "kind",
   normalize,

@@ -24,10 +24,9 @@ import { camelWords, isRecord, secretHash, snakeToCamel } from "../../core/value
 import type { HandlerContext } from "../../types";
 import { CREDENTIAL_FIELDS, MeetingTemplateSpec } from "./spec";
 
-type Spec = typeof MeetingTemplateSpec;
-export type MeetingTemplateInputs = InputsOf<Spec>;
+export type MeetingTemplateInputs = InputsOf<typeof MeetingTemplateSpec>;
 type RecordingConfig = NonNullable<MeetingTemplateInputs["recordingConfig"]>;
-export type StorageCredentials = NonNullable<StateOf<Spec>["storageCredentials"]>;
+export type StorageCredentials = NonNullable<StateOf<typeof MeetingTemplateSpec>["storageCredentials"]>;
 
 /** The fields a PATCH may reset; check fills every other one with the service's default. */
 export const RESET_VALUES = { title: "", aiConfig: {}, recordingConfig: {} };
@@ -140,7 +139,7 @@ const where = (i: MeetingTemplateInputs, ctx: HandlerContext) => ({
 const write = (id: string, i: MeetingTemplateInputs, body: MeetingUpdate, ctx: HandlerContext) =>
   ctx.api.meetings.updateMeeting({ ...where(i, ctx), meetingId: id, ...body, status: "ACTIVE" });
 
-export const hooks: Hooks<Spec, Meeting> = {
+export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
   noun: "meeting",
   keyField: "aiConfig",
   keyOf: (i) => `marked ${markerOf(i.aiConfig) ?? "(no marker)"} in app ${i.appId}`,

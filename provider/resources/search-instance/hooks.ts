@@ -16,8 +16,7 @@ import { isRecord, snakeToCamel, toApi } from "../../core/values";
 import type { HandlerContext } from "../../types";
 import { SearchInstanceSpec } from "./spec";
 
-type Spec = typeof SearchInstanceSpec;
-export type SearchInstanceInputs = InputsOf<Spec>;
+export type SearchInstanceInputs = InputsOf<typeof SearchInstanceSpec>;
 
 export const DEFAULT_NAMESPACE = "default";
 
@@ -100,7 +99,7 @@ function scope(i: SearchInstanceInputs, ctx: HandlerContext): { accountId: strin
   return { accountId: ctx.accountId(i.accountId), ...(i.namespace ? { namespace: i.namespace } : {}) };
 }
 
-export const hooks: Hooks<Spec, LiveInstance> = {
+export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
   noun: "search instance",
   keyField: "instanceId",
   keyOf: (i) => `"${i.instanceId}" in namespace "${i.namespace ?? DEFAULT_NAMESPACE}"`,
