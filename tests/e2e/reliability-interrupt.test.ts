@@ -34,6 +34,20 @@ function cliPids(workDir: string): number[] {
     });
 }
 
+/** A process and everything it started (the engine's plugins): a lost runner loses them all. */
+function withDescendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // no children
+  }
+  return [pid, ...children.flatMap(withDescendants)];
+}
+
 /** Recovery through the Automation API: the same Pulumi commands `account-api recover` runs. */
 function automationTarget(stack: E2EStack, backendDir: string): RecoverTarget {
   return {
@@ -71,7 +85,7 @@ describe("reliability: interruption (real engine)", function () {
       const created = (): number => stack.output.filter((l) => / created \(/.test(l)).length;
       const watch = setInterval(() => {
         if (killed === 0 && created() >= Math.floor(total * fraction))
-          for (const pid of cliPids(workDir)) {
+          for (const pid of cliPids(workDir).flatMap(withDescendants)) {
             process.kill(pid, "SIGKILL");
             killed++;
           }
