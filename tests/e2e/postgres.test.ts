@@ -123,10 +123,10 @@ describe("PostgreSQL state backend (real engine)", function () {
     pg ? pg.sql("SELECT key FROM pulumi_state ORDER BY key").split("\n") : [];
 
   it("takes two stacks up in parallel on the one database", async () => {
-    const [a, b] = await Promise.all([
-      checkout("team-a", connections("a", 4)),
-      checkout("team-b", connections("b", 4)),
-    ]);
+    // The stacks are made one after the other: two CLIs creating the backend's table at once on a new
+    // database race inside PostgreSQL (CREATE TABLE IF NOT EXISTS is not atomic); teams do that once.
+    const a = await checkout("team-a", connections("a", 4));
+    const b = await checkout("team-b", connections("b", 4));
     const started = Date.now();
     const [upA, upB] = await Promise.all([a.up(), b.up()]);
     console.log(`      [figure] two stacks of 4 resources each up in parallel: ${seconds(started)}`);
