@@ -2,6 +2,7 @@
 /** The package's command line: `account-api emulator …` and friends. */
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { PACKAGE_VERSION } from "../sdk/version";
+import type { RateLimit } from "../emulator/rate-limit";
 import { startEmulator } from "../emulator/server";
 import { addDriftVerb } from "./drift";
 import { EXIT, type VerbIo } from "./io";
@@ -16,6 +17,18 @@ function port(value: string): number {
   if (!Number.isInteger(n) || n < 0 || n > 65535)
     throw new InvalidArgumentError("must be an integer from 0 to 65535");
   return n;
+}
+
+/** `--rate-limit 1200/300`: requests per window of that many seconds. */
+function rateLimit(value: string): RateLimit {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
+  const requests = Number(m?.[1]);
+  const seconds = Number(m?.[2]);
+  if (!m || !Number.isSafeInteger(requests) || requests < 1 || !Number.isSafeInteger(seconds) || seconds < 1)
+    throw new InvalidArgumentError(
+      "must be <requests>/<seconds>, two whole numbers of at least 1 (the service's is 1200/300)",
+    );
+  return { requests, windowMs: seconds * 1000 };
 }
 
 export function buildCli(
@@ -34,16 +47,25 @@ export function buildCli(
     .option("--port <n>", "port to listen on (0 picks a free one)", port, 8787)
     .option("--host <address>", "address to bind (loopback by default)", "127.0.0.1")
     .option("--state <file>", "JSON file to load the state from and save it to")
-    .action(async (opts: { port: number; host: string; state?: string }) => {
+    .option(
+      "--rate-limit <requests>/<seconds>",
+      "answer 429 (code 971) past this many requests per window per token; off by default",
+      rateLimit,
+    )
+    .action(async (opts: { port: number; host: string; state?: string; rateLimit?: RateLimit }) => {
       const em = await startEmulator({
         port: opts.port,
         host: opts.host,
         ...(opts.state ? { stateFile: opts.state } : {}),
+        ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
       });
       const generated = !(process.env.ACCOUNT_API_TOKEN && process.env.ACCOUNT_API_ACCOUNT_ID);
       console.log(`emulator listening: ${em.url}`);
       console.log(`control API:        ${em.origin}/__emulator`);
       console.log(`account id:         ${em.accountId}`);
+      const limit = em.rateLimit.get();
+      if (limit)
+        console.log(`rate limit:         ${limit.requests} per ${limit.windowMs / 1000} s per token`);
       if (generated) {
         console.log(`token (generated):  ${em.token}`);
         console.log(

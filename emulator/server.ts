@@ -1,6 +1,7 @@
 /**
- * The emulator's HTTP server: Fastify with the API's envelope, bearer-token auth, fault injection, a
- * request log, persistence, a control API under /__emulator, and the six areas under /client/v4.
+ * The emulator's HTTP server: Fastify with the API's envelope, bearer-token auth, fault injection, the
+ * service's global rate limit (off by default), a request log, persistence, a control API under
+ * /__emulator, and the six areas under /client/v4.
  */
 import { randomBytes } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
@@ -12,6 +13,7 @@ import { OffsetClock, isAdvanceable, type Clock } from "./clock";
 import { FaultRuleSchema, Faults } from "./faults";
 import { NoParams, defineControl, serializerCompiler, validatorCompiler } from "./define";
 import { DomainError, GENERIC_CODES, errorEnvelope, invalidWith, parseJsonBody, renderError } from "./http";
+import { RATE_LIMITED, RateLimitSchema, RateLimiter, type RateLimit } from "./rate-limit";
 import { Store } from "./store";
 
 export const API_PREFIX = "/client/v4";
@@ -29,6 +31,8 @@ export interface EmulatorOptions {
   env?: NodeJS.ProcessEnv;
   /** Largest request body accepted at all (areas enforce their own, smaller limits). */
   bodyLimit?: number;
+  /** The service's global rate limit per caller, counted on the emulator's clock; off when absent. */
+  rateLimit?: RateLimit;
 }
 
 export interface RequestLogEntry {
@@ -51,6 +55,16 @@ export interface Emulator {
   accountId: string;
   token: string;
   requestLog: RequestLogEntry[];
+  rateLimit: RateLimitSwitch;
+}
+
+/** The rate limit in force, changed at run time (the control API's `/__emulator/rate-limit`). */
+export interface RateLimitSwitch {
+  /** The limit, or null when off. */
+  get(): RateLimit | null;
+  /** Turns it on or changes it, every caller's count starting afresh; a bad limit is refused naming the field. */
+  set(limit: RateLimit): RateLimit;
+  clear(): void;
 }
 
 const REQUEST_LOG_LIMIT = 5_000;
@@ -86,6 +100,14 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new Faults(options.faultSeed);
   const auth = new AuthGuard(store);
   const requestLog: RequestLogEntry[] = [];
+  let limiter = options.rateLimit ? new RateLimiter(options.rateLimit, () => clock.now()) : undefined;
+  const rateLimit: RateLimitSwitch = {
+    get: () => limiter?.limit ?? null,
+    set: (limit) => (limiter = new RateLimiter(limit, () => clock.now())).limit,
+    clear: () => {
+      limiter = undefined;
+    },
+  };
   // forceCloseConnections: stop() must not wait on a client still uploading a body the emulator
   // already refused (the email size check answers before reading it).
   const app = Fastify({
@@ -137,6 +159,16 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (req.url.startsWith(CONTROL_PREFIX)) return;
     const action = faults.decide(req.method, req.url.split("?")[0] ?? req.url);
     if (action.latencyMs > 0) await new Promise((r) => setTimeout(r, action.latencyMs));
+    // The limit sits in front of the service: a refused request reaches no injected failure either.
+    // Logged by onResponse with its 429 (`fault` is kept for answers that never reached the client).
+    const limited = req.url.startsWith(`${API_PREFIX}/`)
+      ? limiter?.decide(req.headers.authorization ?? "")
+      : undefined;
+    if (limited && !limited.allowed)
+      return reply
+        .code(429)
+        .header("retry-after", String(limited.retryAfterSeconds))
+        .send(errorEnvelope([RATE_LIMITED]));
     if (action.kind === "reset") {
       log(req, 0, "reset");
       req.raw.socket.resetAndDestroy();
@@ -192,6 +224,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     accountId: store.accountId,
     token,
     requestLog,
+    rateLimit,
   };
   await app.register(async (control) => registerControl(control, emulator), { prefix: CONTROL_PREFIX });
   for (const area of AREAS) await mountArea(app, area, ctx);
@@ -230,6 +263,12 @@ function registerControl(app: FastifyInstance, em: Emulator): void {
   control.delete("/faults/:id", { params: FaultIdParams, permissions: undefined }, ({ params }) => ({
     removed: em.faults.remove(params.id),
   }));
+  control.get("/rate-limit", none, () => em.rateLimit.get());
+  control.put("/rate-limit", { ...none, body: RateLimitSchema }, ({ body }) => em.rateLimit.set(body));
+  control.delete("/rate-limit", none, () => {
+    em.rateLimit.clear();
+    return null;
+  });
   control.get("/requests", none, () => em.requestLog);
   control.delete("/requests", none, () => {
     em.requestLog.length = 0;
