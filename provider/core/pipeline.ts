@@ -67,6 +67,13 @@ export interface Hooks<S extends ResourceSpec, L> {
   /** The live object holding the natural key of these inputs, if any. */
   findByKey?(inputs: InputsOf<S>, ctx: HandlerContext): Promise<L | undefined>;
   /**
+   * Whether a create looks the key up before its first send (default true), for an earlier attempt
+   * that made the object already. Off only where nothing of ours can hold the key yet, or the API
+   * refuses the create when something does (the refusal then leads to the lookup): each lookup is a
+   * request per resource on every `up` that creates.
+   */
+  lookupBeforeCreate?: boolean;
+  /**
    * Whether an object found by `findByKey` is this resource's own, made by an earlier attempt of this
    * create (a dropped response, an interrupted engine) or put in place by a concurrent writer of the
    * same program: a marker we wrote (a generated ref, a keyword) says so. Whatever this hook says,
@@ -284,7 +291,7 @@ export function handlerFrom<S extends ResourceSpec, L>(
         return adopt(live, inputs, ctx);
       }
       // An earlier attempt (an interrupted engine, a response lost) may have made it already.
-      const before = await hooks.findByKey?.(inputs, ctx);
+      const before = hooks.lookupBeforeCreate === false ? undefined : await hooks.findByKey?.(inputs, ctx);
       if (before !== undefined) return claim(before, inputs, ctx);
       const transport = ctx.api.client;
       const startedAt = transport.now();

@@ -226,11 +226,15 @@ describe("BuildTrigger: handler on the emulator", () => {
       /^kind: script shop already has a production trigger "production" \([0-9a-f-]+\)/,
     );
     assert.match(third.failures![0]!.reason, new RegExp(`set importId: "${prod.id}"`));
+    // The slot the resource holds stays its own: checked without listing the script's triggers again.
+    const listings = fx.em.faults.add({ method: "GET", path: "/triggers$" });
     assert.deepEqual(
       (await checked(providerContext(fx), { ...base, kind: "production", buildCommand: "make" }, prod.outs))
         .failures,
       [],
     );
+    fx.em.faults.remove(listings.id);
+    assert.equal(listings.hits, 0);
     assert.deepEqual(
       (await checked(providerContext(fx), { ...base, kind: "production", importId: prod.id })).failures,
       [],

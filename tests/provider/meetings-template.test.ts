@@ -402,6 +402,15 @@ describe("MeetingTemplate: handler on the emulator", () => {
     assert.equal((await mt.handler.diff(id, fixed.outs, INPUTS, ctx)).changes, false);
   });
 
+  it("sends the create without listing the app first: a fresh marker is on no meeting yet", async () => {
+    const ctx = providerContext(fx);
+    const lists = fx.em.faults.add({ method: "GET", path: `/apps/${APP}/meetings$` });
+    const { id } = await mt.handler.create(await checked(RAW), ctx);
+    fx.em.faults.clear();
+    assert.equal(lists.hits, 0);
+    assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "ACTIVE");
+  });
+
   it("drops a field removed from the program by resetting it", async () => {
     const ctx = providerContext(fx);
     const first = await checked({ appId: APP, title: "T", recordingConfig: { maxSeconds: 600 } });

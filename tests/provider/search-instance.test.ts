@@ -369,6 +369,22 @@ describe("SearchInstance: handler on the emulator", () => {
     assert.equal(own.id, "default/taken");
   });
 
+  it("sends the create first: only the API's 409 leads to a look-up", async () => {
+    const ctx = providerContext(fx);
+    const lookups = fx.em.faults.add({ method: "GET", path: "/ai-search/instances/fresh$" });
+    const posts = fx.em.faults.add({ method: "POST", path: "/ai-search/instances$" });
+    await si.handler.create(await inputs({ instanceId: "fresh" }), ctx);
+    assert.deepEqual([lookups.hits, posts.hits], [0, 1]);
+    // A lost answer: the object landed, the look-up finds it, and it is adopted, not made twice.
+    fx.em.faults.add({ method: "POST", path: "/ai-search/instances$", commitThenDrop: true, times: 1 });
+    const again = await si.handler.create(await inputs({ instanceId: "dropped" }), ctx);
+    fx.em.faults.clear();
+    assert.equal(again.id, "default/dropped");
+    let copies = 0;
+    for await (const i of fx.api.search.listInstances()) if (i.id === "dropped") copies++;
+    assert.equal(copies, 1);
+  });
+
   it("adopts an existing instance with importId and brings it to the inputs, credentials included", async () => {
     const ctx = providerContext(fx);
     await fx.api.search.createInstance({ id: "legacy", type: "r2", source: "kb-bucket", chunk_size: 2048 });

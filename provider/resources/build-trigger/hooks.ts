@@ -142,14 +142,16 @@ export const hooks: Hooks<typeof BuildTriggerSpec, Trigger> = {
           rule: `another BuildTrigger of this program also takes the ${i.kind} trigger of script ${i.scriptName ?? i.externalScriptId}; a script has one production and one preview trigger`,
         },
       ];
+    const sameScript =
+      olds?.externalScriptId !== undefined && sameId(olds.externalScriptId, i.externalScriptId ?? "");
+    // The slot this resource already holds stays its own: no listing on every up of every trigger.
+    if (sameScript && olds?.kind === i.kind && i.importId === undefined) return [];
     const live = await triggersOf(i, ctx);
     const field = i.scriptName !== undefined ? "scriptName" : "externalScriptId";
     if (live === undefined)
       return [
         { field, rule: `no script with tag ${i.externalScriptId} in account ${ctx.accountId(i.accountId)}` },
       ];
-    const sameScript =
-      olds?.externalScriptId !== undefined && sameId(olds.externalScriptId, i.externalScriptId ?? "");
     const own = (t: Trigger): boolean =>
       (i.importId !== undefined && sameId(t.trigger_uuid, i.importId)) ||
       // One trigger per kind: the live one of the kind this resource had is this resource's.

@@ -157,6 +157,9 @@ export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
   },
   // The marker is ours alone: the meeting that carries it was made by this resource.
   ours: () => true,
+  // check gives a resource without previous inputs a fresh marker, so no meeting carries it before
+  // the first send (what a pending create made is the recover verb's to find).
+  lookupBeforeCreate: false,
   create: (i, ctx) =>
     ctx.api.meetings.createMeeting({
       ...where(i, ctx),

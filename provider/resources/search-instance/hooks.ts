@@ -115,6 +115,8 @@ export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
       }),
     ),
   findByKey: (i, ctx) => hooks.get(i.instanceId, i, ctx),
+  // The API answers 409 to a create of an id that exists, and the conflict leads to the lookup.
+  lookupBeforeCreate: false,
   create: (i, ctx) => ctx.api.search.createInstance({ ...scope(i, ctx), ...toBody(i) }),
   // PUT replaces every setting, so the whole of the inputs goes, changed or not.
   update(id, i, _changed, olds, ctx) {
