@@ -13,7 +13,15 @@ import { measureDrift } from "./drift";
 import { ENGINE_BIN } from "./paths";
 import { ownPeakRssMb, watchPeakRss } from "./proc";
 import { program } from "./programs";
-import type { ChildMessage, Phase, RunResult, RunSpec, StateFigures } from "./protocol";
+import {
+  STATE_PARTS,
+  type ChildMessage,
+  type Phase,
+  type RunResult,
+  type RunSpec,
+  type StateFigures,
+  type StatePart,
+} from "./protocol";
 import { seconds } from "./stats";
 import { requestsServed } from "./world";
 
@@ -40,7 +48,24 @@ function engineEnvironment(spec: RunSpec): Record<string, string> {
 }
 
 interface Deployed {
-  resources: { type: string; inputs?: Record<string, unknown> }[];
+  resources: ({ type: string; inputs?: Record<string, unknown> } & Record<string, unknown>)[];
+}
+
+/** The bytes of one `"key":value` member, as compact JSON writes it (with its comma). */
+const member = (key: string, value: unknown): number => JSON.stringify({ [key]: value }).length - 1;
+
+function partsOf(resources: Deployed["resources"]): Record<StatePart, number> {
+  const sum: Record<StatePart, number> = { provider: 0, stack: 0, inputs: 0, outputs: 0, other: 0 };
+  for (const r of resources)
+    for (const [key, value] of Object.entries(r)) {
+      if ((key === "inputs" || key === "outputs") && value && typeof value === "object") {
+        for (const [k, v] of Object.entries(value))
+          sum[k === "__provider" ? "provider" : key] += member(k, v);
+        sum[key] += member(key, {});
+      } else sum[key === "sourcePosition" || key === "stackTrace" ? "stack" : "other"] += member(key, value);
+    }
+  for (const p of STATE_PARTS) sum[p] = Math.round(sum[p] / (resources.length || 1));
+  return sum;
 }
 
 function stateFigures(file: string, writes: Writes): StateFigures {
@@ -64,6 +89,7 @@ function stateFigures(file: string, writes: Writes): StateFigures {
     providers: [...byText.values()],
     writes: writes.writes,
     bytesWritten: writes.bytes,
+    parts: partsOf(dynamic),
   };
 }
 

@@ -30,7 +30,19 @@ export interface StateFigures {
   /** Checkpoint writes seen during `up`, and the bytes they wrote. */
   writes: number;
   bytesWritten: number;
+  /** Mean bytes per dynamic resource by part of its record (compact JSON): see STATE_PARTS. */
+  parts?: Record<StatePart, number>;
 }
+
+/**
+ * The parts of a resource's record in the checkpoint: the serialized provider (in inputs and again in
+ * outputs, where the engine's dynamic-provider host puts it back for read and delete), the engine's
+ * record of where the program declared the resource (`sourcePosition`, `stackTrace`), the rest of
+ * inputs and of outputs, and everything else (urn, type, parent, provider reference, dependencies,
+ * timestamps).
+ */
+export const STATE_PARTS = ["provider", "stack", "inputs", "outputs", "other"] as const;
+export type StatePart = (typeof STATE_PARTS)[number];
 
 export interface DriftFigures {
   /** `account-api drift` when it worked; the provider's `read` path otherwise. */

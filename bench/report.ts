@@ -1,5 +1,5 @@
 /** bench/results.json (for tools; the shape issue 12 fixed, with fields added) and bench/results.md (for people). */
-import type { RunResult } from "./protocol";
+import { STATE_PARTS, type RunResult, type StatePart } from "./protocol";
 import type { Sample } from "./scale";
 import { round, summarize, type Summary } from "./stats";
 import type { Study } from "./study";
@@ -21,6 +21,24 @@ export interface Context {
 }
 
 const PHASES = ["up", "refresh", "destroy"] as const;
+
+/** One row per provider whose parts were measured, with their total. */
+function partRows(rows: [string, Record<StatePart, number> | undefined][]): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  for (const [who, parts] of rows)
+    if (parts)
+      out.push([who, ...STATE_PARTS.map((k) => parts[k]), STATE_PARTS.reduce((n, k) => n + parts[k], 0)]);
+  return out;
+}
+
+/** The program's RSS growth per resource between the smallest and the largest count, ours and the floor's. */
+function rssGrowth(rows: readonly Record<string, unknown>[]): string {
+  const [a, b] = [rows[0], rows.at(-1)];
+  if (!a || !b || a === b) return "";
+  const per = (key: string): string =>
+    ((((Number(b[key]) - Number(a[key])) * 1024) / (Number(b.resources) - Number(a.resources))) | 0).toString();
+  return `Growth from ${a.resources} to ${b.resources} resources: ${per("program_peak_rss_mb")} KB per resource for ours, ${per("floor_program_peak_rss_mb")} KB for the floor; the rest is the process's own base (Node, @pulumi/pulumi with its Automation API, ts-node), which the floor pays too.`;
+}
 type Who = "ours" | "floor" | "plain";
 
 /** The 0.1.x figures (bd6e02c), as issue 12 reports them; not measured by this run. */
@@ -234,13 +252,27 @@ export function markdown(r: Results, samples: Sample[]): string {
   out.push("## State", "");
   if (mix) {
     out.push(
-      `After \`up\` of ${largest} resources of the mix: the checkpoint is ${kb(mix.checkpointBytes)}, **${r.state_bytes_per_resource} bytes per resource**${r.state.floor ? ` (the floor's: ${Math.round(r.state.floor.checkpointBytes / r.state.floor.resources)})` : ""}. The serialized provider (\`__provider\`, stored once per resource, in its inputs):`,
+      `After \`up\` of ${largest} resources of the mix: the checkpoint is ${kb(mix.checkpointBytes)}, **${r.state_bytes_per_resource} bytes per resource**${r.state.floor ? ` (the floor's: ${Math.round(r.state.floor.checkpointBytes / r.state.floor.resources)})` : ""}. The serialized provider (\`__provider\`) is stored twice per resource, in its inputs and again in its outputs (the engine's dynamic-provider host puts it there, since read and delete get only the outputs):`,
       "",
       table(
         ["kind", "bytes", "resources"],
         mix.providers.map((p) => [p.kind, p.bytes, p.copies]),
       ),
       "",
+      ...(mix.parts
+        ? [
+            "Where a resource's bytes go (mean per resource, compact JSON): the two copies of the serialized provider; the engine's record of where the program declared the resource (`sourcePosition` and `stackTrace`, which the SDK sends for every resource; no provider can leave it out); the rest of the inputs and of the outputs; everything else (urn, type, parent, provider reference, dependencies, timestamps).",
+            "",
+            table(
+              ["provider", ...STATE_PARTS, "total"],
+              partRows([
+                ["ours", mix.parts],
+                ["floor", r.state.floor?.parts],
+              ]),
+            ),
+            "",
+          ]
+        : []),
       `During that \`up\` the backend replaced the checkpoint at least ${mix.writes} times and wrote at least ${(mix.bytesWritten / 2 ** 20).toFixed(1)} MiB${r.state.floor ? ` (the floor: ${r.state.floor.writes} times, ${(r.state.floor.bytesWritten / 2 ** 20).toFixed(1)} MiB)` : ""}. (Counted from inotify events on the checkpoint file, which may merge; so these are floors.)`,
       "",
     );
@@ -283,6 +315,8 @@ export function markdown(r: Results, samples: Sample[]): string {
     "## Memory",
     "",
     `At ${largest} resources (median over the runs of ours; peak over up, refresh and destroy): the program's peak RSS is **${rssProgram} MB** (the inline program with the Automation API that drives the engine, one process, as a user's \`pulumi up\` runs it), the provider host's ${rssProvider} MB. The floor's program at the same count: ${r.scale.at(-1)?.floor_program_peak_rss_mb} MB.`,
+    "",
+    `By count (program peak RSS in MB, ours / floor): ${r.scale.map((x) => `${x.resources}: ${x.program_peak_rss_mb} / ${x.floor_program_peak_rss_mb}`).join("; ")}. ${rssGrowth(r.scale)}`,
     "",
     "## Transport",
     "",
@@ -360,7 +394,7 @@ export function markdown(r: Results, samples: Sample[]): string {
         [
           "serialized provider",
           `${b.provider_bytes} bytes, stored twice per resource, one object per resource`,
-          `${r.provider_bytes} bytes, once per resource, one object per kind`,
+          `${r.provider_bytes} bytes, stored twice per resource, one object per kind`,
         ],
         ["state per resource", `${b.state_bytes_per_resource} bytes`, `${r.state_bytes_per_resource} bytes`],
         [
@@ -388,7 +422,7 @@ export function markdown(r: Results, samples: Sample[]): string {
       ],
     ),
     "",
-    "What made it faster (each change is in the provider, already on `main`): one provider object per kind (the SDK's serialization cache is keyed by object, so it serializes once per kind instead of once per resource); a tiny shim that `require`s the installed runtime, which an installed package stores as a `require` of its subpath instead of code; the sdk client, schemas and session made once per provider process, not per resource.",
+    "What made it faster (each change is in the provider, already on `main`): one provider object per kind (the SDK's serialization cache is keyed by object, so it serializes once per kind instead of once per resource); a tiny shim that `require`s the installed runtime, which an installed package stores as a `require` of its subpath instead of code; the sdk client, schemas and session made once per provider process, not per resource; fewer requests per resource: no look-up before creating a search instance (the API's 409 leads to one) or a meeting (check gives it a fresh marker), and a trigger's own slot is not listed again at every check (`up` of the mix at 200: 400 requests, where 7e32abf made 480).",
     "",
     "## Targets",
     "",
