@@ -36,7 +36,10 @@ function rssGrowth(rows: readonly Record<string, unknown>[]): string {
   const [a, b] = [rows[0], rows.at(-1)];
   if (!a || !b || a === b) return "";
   const per = (key: string): string =>
-    ((((Number(b[key]) - Number(a[key])) * 1024) / (Number(b.resources) - Number(a.resources))) | 0).toString();
+    (
+      (((Number(b[key]) - Number(a[key])) * 1024) / (Number(b.resources) - Number(a.resources))) |
+      0
+    ).toString();
   return `Growth from ${a.resources} to ${b.resources} resources: ${per("program_peak_rss_mb")} KB per resource for ours, ${per("floor_program_peak_rss_mb")} KB for the floor; the rest is the process's own base (Node, @pulumi/pulumi with its Automation API, ts-node), which the floor pays too.`;
 }
 type Who = "ours" | "floor" | "plain";
