@@ -267,7 +267,7 @@ export function markdown(r: Results, samples: Sample[]): string {
             "Where a resource's bytes go (mean per resource, compact JSON): the two copies of the serialized provider; the engine's record of where the program declared the resource (`sourcePosition` and `stackTrace`, which the SDK sends for every resource; no provider can leave it out); the rest of the inputs and of the outputs; everything else (urn, type, parent, provider reference, dependencies, timestamps).",
             "",
             table(
-              ["provider", ...STATE_PARTS, "total"],
+              ["variant", "__provider × 2", "stack record", "inputs", "outputs", "other", "total"],
               partRows([
                 ["ours", mix.parts],
                 ["floor", r.state.floor?.parts],
