@@ -14,7 +14,8 @@ import { PartialCreateError } from "./errors";
 import { KeyedQueue } from "./keyed-queue";
 import { SlotClaims } from "./slot-claims";
 import { handlerFor } from "./registry";
-import { DEFAULT_RETRY_POLICY, DEFAULT_WAITS, type HandlerContext, type ProviderConfig } from "./types";
+import { retryPolicyFor } from "./retry-policy";
+import { DEFAULT_WAITS, type HandlerContext, type ProviderConfig } from "./types";
 
 export const PROVIDER_KEY = "__provider";
 
@@ -48,10 +49,7 @@ export function openSession(
         ...(config.accountId ? { accountId: config.accountId } : {}),
         userAgentSuffix: "pulumi-dynamic-provider",
         // The one retry policy: every call, and every create sent again after a look-up, within it.
-        retry: {
-          deadlineMs: config.deadlineMs ?? DEFAULT_RETRY_POLICY.deadlineMs,
-          maxRetries: config.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
-        },
+        retry: retryPolicyFor(config),
         // Each retry is a line in the engine's output: the user sees why a step takes longer.
         onEvent: (e) => {
           if (e.type === "retry")

@@ -21,9 +21,6 @@ export interface ProviderConfig {
   maxRetries?: number;
 }
 
-/** The provider's retry policy when the configuration sets none: patient, yet bounded. */
-export const DEFAULT_RETRY_POLICY = Object.freeze({ deadlineMs: 300_000, maxRetries: 8 });
-
 /** How long a handler waits for the service's asynchronous work (a registration workflow), and how it polls. */
 export interface Waits {
   /** Give up waiting after this long (what was made is then recorded, and the next `up` goes on). */

@@ -46,8 +46,14 @@ export type TransportEvent =
   | { type: "error"; method: string; url: string; attempt: number; error: AccountApiError };
 
 export interface RetryOptions {
-  /** Further attempts after the first. */
+  /** Further attempts after a failure other than a 429. */
   maxRetries: number;
+  /**
+   * Further attempts after 429s, counted apart: a 429 is the server asking us to wait, having done
+   * nothing, so a busy token must not use up the budget kept for real failures. `deadlineMs` still
+   * bounds the whole call. Default: `maxRetries`, so `maxRetries: 0` still means one attempt.
+   */
+  maxThrottledRetries: number;
   /** First backoff step; doubles each attempt, with jitter over its upper half. */
   baseDelayMs: number;
   /** Cap on one computed backoff step. */
@@ -126,7 +132,7 @@ export interface RawResponse {
   body: string;
 }
 
-const DEFAULT_RETRY: RetryOptions = {
+const DEFAULT_RETRY: Omit<RetryOptions, "maxThrottledRetries"> = {
   maxRetries: 2,
   baseDelayMs: 500,
   maxDelayMs: 8_000,
@@ -208,7 +214,8 @@ export function path(strings: TemplateStringsArray, ...values: readonly (string 
 /**
  * The whole retry policy. Returns how long to wait before the next attempt, or undefined to stop.
  * Rules, in order:
- * 1. At most `maxRetries` further attempts.
+ * 1. At most `maxThrottledRetries` further attempts after 429s and `maxRetries` after anything else;
+ *    `attempt` counts the failing answers of the same kind (429s, or the rest) so far.
  * 2. A 429 is repeated for every method, a creating POST included: the server refused the request
  *    before doing anything. Any other HTTP answer is repeated only if the request is safe to repeat
  *    (`idempotent`) and its status is in RETRYABLE_STATUSES; 4xx other than 408/429 are final.
@@ -230,7 +237,8 @@ export function retryDelay(args: {
   now?: number;
 }): number | undefined {
   const { attempt, options } = args;
-  if (attempt > options.maxRetries) return undefined;
+  const cap = args.status === THROTTLED ? options.maxThrottledRetries : options.maxRetries;
+  if (attempt > cap) return undefined;
   if (args.status !== undefined) {
     if (!RETRYABLE_STATUSES.has(args.status)) return undefined;
     if (!args.idempotent && args.status !== THROTTLED) return undefined;
@@ -315,8 +323,10 @@ function checkTimeout(value: unknown, name: string): number {
 }
 
 function checkRetry(retry: RetryOptions): RetryOptions {
-  if (!Number.isInteger(retry.maxRetries) || retry.maxRetries < 0) {
-    throw new ConfigurationError("retry.maxRetries: must be an integer >= 0");
+  for (const key of ["maxRetries", "maxThrottledRetries"] as const) {
+    if (!Number.isInteger(retry[key]) || retry[key] < 0) {
+      throw new ConfigurationError(`retry.${key}: must be an integer >= 0`);
+    }
   }
   for (const key of ["baseDelayMs", "maxDelayMs", "maxRetryAfterMs", "deadlineMs"] as const) {
     const v = retry[key];
@@ -348,6 +358,12 @@ export class ApiClient {
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #random: () => number;
   readonly #now: () => number;
+  /**
+   * Until when (on `#now`) the server asked this token to wait: a 429's `Retry-After` speaks for
+   * the caller, not the one request, so the client's other calls hold too instead of each spending
+   * a request to be told the same.
+   */
+  #throttledUntil = 0;
 
   constructor(options: ClientOptions = {}) {
     if (options === null || typeof options !== "object")
@@ -358,7 +374,11 @@ export class ApiClient {
     this.#secrets = [...new Set([cfg.token, encodeURIComponent(cfg.token)])];
     this.defaultAccountId = cfg.accountId;
     this.#timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, "timeoutMs");
-    this.#retry = checkRetry({ ...DEFAULT_RETRY, ...options.retry });
+    const retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.#retry = checkRetry({
+      ...retry,
+      maxThrottledRetries: retry.maxThrottledRetries ?? retry.maxRetries,
+    });
     for (const name of ["onEvent", "sleep", "random", "now"] as const) checkFunction(options[name], name);
     this.#onEvent = options.onEvent;
     this.#sleep = options.sleep ?? systemClock.sleep;
@@ -590,8 +610,17 @@ export class ApiClient {
     );
 
     const callStarted = this.#now();
+    let throttled = 0;
+    let failed = 0;
+    // The last hold this call has already waited out, so that its own Retry-After is not waited twice.
+    let heldUntil = 0;
     for (let attempt = 1; ; attempt++) {
       if (o.signal?.aborted) throw new AbortedError(what, { cause: o.signal.reason });
+      if (o.authorized && this.#throttledUntil > heldUntil) {
+        heldUntil = this.#throttledUntil;
+        const hold = heldUntil - this.#now();
+        if (hold > 0 && this.#withinDeadline(callStarted, hold)) await this.#wait(hold, o.signal, what);
+      }
       this.#emit({ type: "request", method, url: shownUrl, attempt, headers: { ...shownHeaders } });
       const started = performance.now();
       const timeoutMs = this.#attemptTimeout(callTimeoutMs, callStarted);
@@ -655,8 +684,9 @@ export class ApiClient {
           requestId: result.headers["x-request-id"] ?? result.headers["cf-ray"],
         });
         if (result.status < 400) return result;
+        const isThrottled = result.status === THROTTLED;
         delay = retryDelay({
-          attempt,
+          attempt: isThrottled ? ++throttled : ++failed,
           idempotent: o.idempotent,
           status: result.status,
           headers: result.headers,
@@ -665,6 +695,10 @@ export class ApiClient {
           now: this.#now(),
         });
         if (delay === undefined || !this.#withinDeadline(callStarted, delay)) return result;
+        if (o.authorized && isThrottled && parseRetryAfter(result.headers, this.#now()) !== undefined) {
+          heldUntil = this.#now() + delay;
+          this.#throttledUntil = Math.max(this.#throttledUntil, heldUntil);
+        }
         reason = `HTTP ${result.status}`;
       } else {
         const error = failure!;
@@ -673,7 +707,7 @@ export class ApiClient {
           error instanceof AbortedError
             ? undefined
             : retryDelay({
-                attempt,
+                attempt: ++failed,
                 idempotent: o.idempotent,
                 errorCode,
                 options: this.#retry,

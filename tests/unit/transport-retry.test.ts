@@ -202,11 +202,168 @@ describe("transport retries: Retry-After", () => {
   });
 });
 
+describe("transport retries: 429s have their own budget", () => {
+  let srv: ScriptedServer;
+  afterEach(() => srv.close());
+  const throttledFor = (seconds: number): Reply =>
+    fail(429, 971, "rate limited", { "retry-after": String(seconds) });
+
+  it("does not spend maxRetries on 429s", async () => {
+    srv = await scriptedServer([
+      throttledFor(1),
+      throttledFor(1),
+      throttledFor(1),
+      fail(503, 1, "busy"),
+      ok({ id: "a" }),
+    ]);
+    const { client, sleeps } = harness(srv, {
+      retry: { maxRetries: 1, maxThrottledRetries: 3, baseDelayMs: 10 },
+      now: () => 0,
+    });
+    assert.deepEqual(await client.request(get), { id: "a" });
+    assert.equal(srv.requests.length, 5);
+    assert.deepEqual(sleeps, [1_000, 1_000, 1_000, 10]);
+  });
+
+  it("gives up after maxThrottledRetries 429s and surfaces the RateLimitError with its code", async () => {
+    srv = await scriptedServer([throttledFor(1), throttledFor(1), throttledFor(1), ok({ id: "a" })]);
+    const { client } = harness(srv, { retry: { maxRetries: 8, maxThrottledRetries: 2 }, now: () => 0 });
+    const err = await rejection(() => client.request(get));
+    assert.ok(err instanceof RateLimitError);
+    assert.equal((err as ApiError).apiCode, 971);
+    assert.equal(srv.requests.length, 3);
+  });
+
+  it("defaults maxThrottledRetries to maxRetries, so maxRetries 0 is still one attempt", async () => {
+    srv = await scriptedServer([throttledFor(1), ok({ id: "a" })]);
+    const { client } = harness(srv, { retry: { maxRetries: 0 } });
+    assert.ok((await rejection(() => client.request(get))) instanceof RateLimitError);
+    assert.equal(srv.requests.length, 1);
+  });
+
+  it("refuses a malformed maxThrottledRetries before any request", () => {
+    for (const bad of [-1, 1.5, Number.NaN]) {
+      assert.throws(
+        () =>
+          new ApiClient({
+            baseUrl: "http://127.0.0.1:9/client/v4",
+            token: TOKEN,
+            env: {},
+            retry: { maxThrottledRetries: bad },
+          }),
+        (e: unknown) =>
+          e instanceof ConfigurationError &&
+          e.message === "retry.maxThrottledRetries: must be an integer >= 0",
+      );
+    }
+  });
+
+  it("is still bounded by the deadline", async () => {
+    let t = 0;
+    srv = await scriptedServer([throttledFor(2), throttledFor(2), throttledFor(2), ok({ id: "a" })]);
+    const { client } = harness(srv, {
+      retry: { maxThrottledRetries: 100, deadlineMs: 5_000 },
+      now: () => t,
+      sleep: async (ms) => {
+        t += ms;
+      },
+    });
+    assert.ok((await rejection(() => client.request(get))) instanceof RateLimitError);
+    // 0 s, 2 s, 4 s; a third pause would end at 6 s, past the 5 s deadline.
+    assert.equal(srv.requests.length, 3);
+  });
+});
+
+describe("transport retries: one Retry-After holds the client's other calls", () => {
+  let srv: ScriptedServer;
+  afterEach(() => srv.close());
+  const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+
+  it("a call made while the token is told to wait holds until then instead of being refused too", async () => {
+    srv = await scriptedServer([
+      fail(429, 971, "rate limited", { "retry-after": "2" }),
+      ok({ id: "a" }),
+      ok({ id: "b" }),
+    ]);
+    // The clock stands still: every hold is measured from the same instant.
+    const { client, sleeps, events } = harness(srv, { now: () => NOW });
+    await client.request(get);
+    assert.deepEqual(sleeps, [2_000]);
+    await client.request({ ...get, path: "/things/b" });
+    // B held for the 2 s the server gave A, then went once and was answered.
+    assert.deepEqual(sleeps, [2_000, 2_000]);
+    assert.equal(srv.requests.length, 3);
+    assert.equal(events.filter((e) => e.type === "retry").length, 1);
+  });
+
+  it("holds nothing once the time has passed", async () => {
+    let t = NOW;
+    srv = await scriptedServer([
+      fail(429, 971, "rate limited", { "retry-after": "2" }),
+      ok({ id: "a" }),
+      ok({ id: "b" }),
+    ]);
+    const { client, sleeps } = harness(srv, { now: () => t });
+    await client.request(get);
+    t += 2_000;
+    await client.request({ ...get, path: "/things/b" });
+    assert.deepEqual(sleeps, [2_000]);
+  });
+
+  it("a 429 without Retry-After holds only its own call", async () => {
+    srv = await scriptedServer([fail(429, 971, "rate limited"), ok({ id: "a" }), ok({ id: "b" })]);
+    const { client, sleeps } = harness(srv, { now: () => NOW, retry: { baseDelayMs: 100 } });
+    await client.request(get);
+    await client.request({ ...get, path: "/things/b" });
+    assert.deepEqual(sleeps, [100]);
+  });
+
+  it("does not hold requests without the token (public pages are another server's limit)", async () => {
+    srv = await scriptedServer([
+      fail(429, 971, "rate limited", { "retry-after": "2" }),
+      ok({ id: "a" }),
+      { status: 200, body: "page" },
+    ]);
+    const { client, sleeps } = harness(srv, { now: () => NOW });
+    await client.request(get);
+    await client.fetchRaw(`${srv.origin}/page`);
+    assert.deepEqual(sleeps, [2_000]);
+  });
+
+  it("an abort while held is the caller's AbortedError, and nothing is sent", async () => {
+    srv = await scriptedServer([
+      fail(429, 971, "rate limited", { "retry-after": "2" }),
+      ok({ id: "a" }),
+      ok({ id: "b" }),
+    ]);
+    const controller = new AbortController();
+    const { client } = harness(srv, {
+      now: () => NOW,
+      sleep: (ms, signal) =>
+        new Promise((resolve, reject) => {
+          if (ms === 2_000 && srv.requests.length === 2) {
+            controller.abort(new Error("stop"));
+            reject(signal?.reason);
+            return;
+          }
+          resolve();
+        }),
+    });
+    await client.request(get);
+    const err = await rejection(() =>
+      client.request({ ...get, path: "/things/b", signal: controller.signal }),
+    );
+    assert.ok(err instanceof AbortedError);
+    assert.equal(srv.requests.length, 2);
+  });
+});
+
 describe("transport retries: backoff", () => {
   let srv: ScriptedServer;
   afterEach(() => srv.close());
   const options: RetryOptions = {
     maxRetries: 6,
+    maxThrottledRetries: 6,
     baseDelayMs: 100,
     maxDelayMs: 1_000,
     maxRetryAfterMs: 60_000,
