@@ -50,6 +50,9 @@ export function openSession(
         userAgentSuffix: "pulumi-dynamic-provider",
         // The one retry policy: every call, and every create sent again after a look-up, within it.
         retry: retryPolicyFor(config),
+        // Many resources read the same collection at once (a refresh of many connections each lists
+        // them all); they share requests, each still answered by one begun after it asked.
+        shareReads: true,
         // Each retry is a line in the engine's output: the user sees why a step takes longer.
         onEvent: (e) => {
           if (e.type === "retry")

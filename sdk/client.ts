@@ -19,6 +19,7 @@ import {
   type ApiErrorItem,
 } from "./errors";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version";
+import { FreshReads } from "./fresh-reads";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -86,6 +87,13 @@ export interface ClientOptions {
   connections?: number;
   /** Extra text appended to the user agent. */
   userAgentSuffix?: string;
+  /**
+   * Let identical GETs made at once share one request (default false). Each still gets an answer
+   * that began after it asked (sdk/fresh-reads.ts), so this never returns older data than a request
+   * of its own would; it only saves requests, e.g. many resources each listing the same collection.
+   * A call with its own signal, timeout or headers always goes alone.
+   */
+  shareReads?: boolean;
   /** Injectable for tests: sleep and randomness used by the backoff. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -364,6 +372,8 @@ export class ApiClient {
    * a request to be told the same.
    */
   #throttledUntil = 0;
+  /** Requests in flight that identical GETs may join; undefined unless `shareReads`. */
+  readonly #sharedReads: FreshReads<RawResponse> | undefined;
 
   constructor(options: ClientOptions = {}) {
     if (options === null || typeof options !== "object")
@@ -395,6 +405,10 @@ export class ApiClient {
     if (suffix !== undefined && (typeof suffix !== "string" || /[\r\n]/.test(suffix))) {
       throw new ConfigurationError("userAgentSuffix: must be a string on one line");
     }
+    if (options.shareReads !== undefined && typeof options.shareReads !== "boolean") {
+      throw new ConfigurationError("shareReads: must be a boolean");
+    }
+    this.#sharedReads = options.shareReads ? new FreshReads<RawResponse>() : undefined;
     this.#ownsDispatcher = !options.dispatcher;
     this.#dispatcher =
       options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections });
@@ -428,15 +442,24 @@ export class ApiClient {
       );
     }
     const displayPath = spec.path.split("?")[0]!;
-    const res = await this.#send(spec.method, this.baseUrl + spec.path + queryString(spec.query, spec.path), {
-      body: spec.body,
-      headers: spec.headers,
-      idempotent: spec.idempotent ?? IDEMPOTENT_METHODS.has(spec.method),
-      signal: spec.signal,
-      timeoutMs: spec.timeoutMs,
-      authorized: true,
-      displayPath,
-    });
+    const url = this.baseUrl + spec.path + queryString(spec.query, spec.path);
+    const send = (): Promise<RawResponse> =>
+      this.#send(spec.method, url, {
+        body: spec.body,
+        headers: spec.headers,
+        idempotent: spec.idempotent ?? IDEMPOTENT_METHODS.has(spec.method),
+        signal: spec.signal,
+        timeoutMs: spec.timeoutMs,
+        authorized: true,
+        displayPath,
+      });
+    const shareable =
+      spec.method === "GET" &&
+      spec.body === undefined &&
+      spec.headers === undefined &&
+      spec.signal === undefined &&
+      spec.timeoutMs === undefined;
+    const res = this.#sharedReads && shareable ? await this.#sharedReads.read(url, send) : await send();
     let json: unknown;
     try {
       json = res.body.trim().length ? JSON.parse(res.body) : null;
