@@ -85,6 +85,19 @@ function phaseSummaries(samples: Sample[], who: Who, count: number) {
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : "–");
 
+type PhaseSeconds = Partial<Record<`${(typeof PHASES)[number]}_s`, number>>;
+
+/** Ours over the floor per phase on the repository-connection study, when both ran every phase. */
+function repoVsFloor(
+  repos: Record<string, PhaseSeconds> | undefined,
+): Record<(typeof PHASES)[number], number> | undefined {
+  const ours = repos?.ours;
+  const floor = repos?.floor;
+  if (!ours || !floor || PHASES.some((ph) => !ours[`${ph}_s`] || !floor[`${ph}_s`])) return undefined;
+  const of = (ph: (typeof PHASES)[number]): number => round(ours[`${ph}_s`]! / floor[`${ph}_s`]!, 2);
+  return { up: of("up"), refresh: of("refresh"), destroy: of("destroy") };
+}
+
 export function buildResults(
   ctx: Context,
   samples: Sample[],
@@ -124,6 +137,19 @@ export function buildResults(
   const providerBytes = mixState ? Math.max(...mixState.providers.map((p) => p.bytes)) : 0;
   const c16 = (c: string) => transport.find((t) => t.concurrency === 16 && t.client === c)?.rps.median ?? 0;
   const large = phaseSummaries(samples, "ours", largest);
+  const repoConnections = st
+    ? Object.fromEntries(
+        Object.entries(st.state).map(([k, r]) => [
+          k,
+          {
+            ...r.state,
+            up_s: round(r.seconds.up ?? 0),
+            refresh_s: round(r.seconds.refresh ?? 0),
+            destroy_s: round(r.seconds.destroy ?? 0),
+          },
+        ]),
+      )
+    : undefined;
   return {
     started: ctx.started,
     duration_s: round(ctx.durationS, 0),
@@ -153,11 +179,7 @@ export function buildResults(
       resources: largest,
       mix: mixState,
       floor: floorState,
-      repo_connections: st
-        ? Object.fromEntries(
-            Object.entries(st.state).map(([k, r]) => [k, { ...r.state, up_s: round(r.seconds.up ?? 0) }]),
-          )
-        : undefined,
+      repo_connections: repoConnections,
     },
     [`program_peak_rss_mb_${largest}`]: round(large.programRss.median, 0),
     [`provider_peak_rss_mb_${largest}`]: round(large.providerRss.median, 0),
@@ -171,6 +193,7 @@ export function buildResults(
     drift: first?.drift
       ? { ...first.drift, ms_per_resource: round((first.drift.seconds * 1000) / first.drift.resources, 1) }
       : undefined,
+    ratio_to_floor_repo_connections: repoVsFloor(repoConnections),
     study: st,
     before: BEFORE,
   };
@@ -291,6 +314,8 @@ export function markdown(r: Results, samples: Sample[]): string {
         p.length,
         `${v.writes} / ${((v.bytesWritten ?? 0) / 2 ** 20).toFixed(1)} MiB`,
         v.up_s,
+        v.refresh_s,
+        v.destroy_s,
       ];
     });
     out.push(
@@ -304,10 +329,18 @@ export function markdown(r: Results, samples: Sample[]): string {
           "distinct providers",
           "checkpoint writes / bytes during up",
           "up s",
+          "refresh s",
+          "destroy s",
         ],
         rows,
       ),
       "",
+      ...(repoVsFloor(repos)
+        ? [
+            `Ours against the floor on ${r.study?.count} repository connections (one run; the issue's own measure, before: up ${BEFORE.ratio_to_floor_200_repo_connections.up}×, refresh ${BEFORE.ratio_to_floor_200_repo_connections.refresh}×, destroy ${BEFORE.ratio_to_floor_200_repo_connections.destroy}×): ${PHASES.map((ph) => `${ph} ${repoVsFloor(repos)![ph]}×`).join(", ")}.`,
+            "",
+          ]
+        : []),
       "The naive provider also puts the API token in every resource's state in plain text.",
       "",
     );
@@ -415,7 +448,10 @@ export function markdown(r: Results, samples: Sample[]): string {
         ...PHASES.map((ph) => [
           `${ph}, ratio to the floor`,
           `${b.ratio_to_floor_200_repo_connections[ph]}× (200 RepoConnections)`,
-          r.scale.map((x) => `${x[`${ph}_vs_floor`]}× (${x.resources})`).join(" / "),
+          r.scale.map((x) => `${x[`${ph}_vs_floor`]}× (${x.resources})`).join(" / ") +
+            (r.ratio_to_floor_repo_connections
+              ? `; ${r.ratio_to_floor_repo_connections[ph]}× (${r.study?.count} RepoConnections, one run)`
+              : ""),
         ]),
         [
           "sdk / public client, requests/s at concurrency 16",

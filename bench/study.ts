@@ -1,6 +1,7 @@
 /**
  * What else the engine offers, each measured once at one count beside the same run's baselines:
- * - state: repository connections, ours against a naive provider that captures its client (and the floor);
+ * - repository connections, ours against a naive provider that captures its client and the floor: the
+ *   state, and up, refresh and destroy (the issue's own measure of the ratio to the floor);
  * - PULUMI_SKIP_CHECKPOINTS, ours and the floor;
  * - refresh in the same run (`up --refresh`) against `refresh` then `up`;
  * - a higher parallelism (full runs only).
@@ -26,11 +27,11 @@ export async function study(
   log: (line: string) => void,
 ): Promise<Study> {
   const repos = (variant: "ours" | "naive" | "floor") =>
-    engineRun({ installed, variant, shape: "repos", count, phases: ["up", "destroy"] });
+    engineRun({ installed, variant, shape: "repos", count, phases: ["up", "refresh", "destroy"] });
   const state = { ours: await repos("ours"), naive: await repos("naive"), floor: await repos("floor") };
   for (const [k, r] of Object.entries(state))
     log(
-      `  state, ${count} repository connections, ${k}: ${r.state?.checkpointBytes} bytes, up ${r.seconds.up?.toFixed(1)} s`,
+      `  state, ${count} repository connections, ${k}: ${r.state?.checkpointBytes} bytes, up ${r.seconds.up?.toFixed(1)} s, refresh ${r.seconds.refresh?.toFixed(1)} s, destroy ${r.seconds.destroy?.toFixed(1)} s`,
     );
   if (!full) return { count, state };
   const skip = (variant: "ours" | "floor") =>
