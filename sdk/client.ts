@@ -642,7 +642,9 @@ export class ApiClient {
       if (o.authorized && this.#throttledUntil > heldUntil) {
         heldUntil = this.#throttledUntil;
         const hold = heldUntil - this.#now();
-        if (hold > 0 && this.#withinDeadline(callStarted, hold)) await this.#wait(hold, o.signal, what);
+        // Bounded like any server wait: a clock set back must not hold calls for hours.
+        if (hold > 0 && hold <= this.#retry.maxRetryAfterMs && this.#withinDeadline(callStarted, hold))
+          await this.#wait(hold, o.signal, what);
       }
       this.#emit({ type: "request", method, url: shownUrl, attempt, headers: { ...shownHeaders } });
       const started = performance.now();

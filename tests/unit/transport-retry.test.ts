@@ -310,6 +310,21 @@ describe("transport retries: one Retry-After holds the client's other calls", ()
     assert.deepEqual(sleeps, [2_000]);
   });
 
+  it("holds no longer than maxRetryAfterMs, even when the clock is set back", async () => {
+    let t = NOW;
+    srv = await scriptedServer([
+      fail(429, 971, "rate limited", { "retry-after": "2" }),
+      ok({ id: "a" }),
+      ok({ id: "b" }),
+    ]);
+    const { client, sleeps } = harness(srv, { now: () => t });
+    await client.request(get);
+    t = NOW - 3_600_000;
+    await client.request({ ...get, path: "/things/b" });
+    assert.deepEqual(sleeps, [2_000]);
+    assert.equal(srv.requests.length, 3);
+  });
+
   it("a 429 without Retry-After holds only its own call", async () => {
     srv = await scriptedServer([fail(429, 971, "rate limited"), ok({ id: "a" }), ok({ id: "b" })]);
     const { client, sleeps } = harness(srv, { now: () => NOW, retry: { baseDelayMs: 100 } });
