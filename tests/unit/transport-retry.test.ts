@@ -278,13 +278,16 @@ describe("transport retries: one Retry-After holds the client's other calls", ()
   let srv: ScriptedServer;
   afterEach(() => srv.close());
   const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
-
-  it("a call made while the token is told to wait holds until then instead of being refused too", async () => {
-    srv = await scriptedServer([
+  /** A: 429 with Retry-After 2 s, then answered; B: answered. */
+  const throttledThenTwoAnswers = (): Promise<ScriptedServer> =>
+    scriptedServer([
       fail(429, 971, "rate limited", { "retry-after": "2" }),
       ok({ id: "a" }),
       ok({ id: "b" }),
     ]);
+
+  it("a call made while the token is told to wait holds until then instead of being refused too", async () => {
+    srv = await throttledThenTwoAnswers();
     // The clock stands still: every hold is measured from the same instant.
     const { client, sleeps, events } = harness(srv, { now: () => NOW });
     await client.request(get);
@@ -298,11 +301,7 @@ describe("transport retries: one Retry-After holds the client's other calls", ()
 
   it("holds nothing once the time has passed", async () => {
     let t = NOW;
-    srv = await scriptedServer([
-      fail(429, 971, "rate limited", { "retry-after": "2" }),
-      ok({ id: "a" }),
-      ok({ id: "b" }),
-    ]);
+    srv = await throttledThenTwoAnswers();
     const { client, sleeps } = harness(srv, { now: () => t });
     await client.request(get);
     t += 2_000;
@@ -312,14 +311,10 @@ describe("transport retries: one Retry-After holds the client's other calls", ()
 
   it("holds no longer than maxRetryAfterMs, even when the clock is set back", async () => {
     let t = NOW;
-    srv = await scriptedServer([
-      fail(429, 971, "rate limited", { "retry-after": "2" }),
-      ok({ id: "a" }),
-      ok({ id: "b" }),
-    ]);
+    srv = await throttledThenTwoAnswers();
     const { client, sleeps } = harness(srv, { now: () => t });
     await client.request(get);
-    t = NOW - 3_600_000;
+    t -= 3_600_000;
     await client.request({ ...get, path: "/things/b" });
     assert.deepEqual(sleeps, [2_000]);
     assert.equal(srv.requests.length, 3);
@@ -346,11 +341,7 @@ describe("transport retries: one Retry-After holds the client's other calls", ()
   });
 
   it("an abort while held is the caller's AbortedError, and nothing is sent", async () => {
-    srv = await scriptedServer([
-      fail(429, 971, "rate limited", { "retry-after": "2" }),
-      ok({ id: "a" }),
-      ok({ id: "b" }),
-    ]);
+    srv = await throttledThenTwoAnswers();
     const controller = new AbortController();
     const { client } = harness(srv, {
       now: () => NOW,
