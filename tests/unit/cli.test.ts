@@ -129,7 +129,7 @@ describe("command line: imperative verbs", () => {
   it("missing configuration is a usage error naming the token, and never prints one", async () => {
     const r = await runCli(fx, ["domain", "check", "x.com"], { env: { ACCOUNT_API_TOKEN: "" } });
     assert.equal(r.code, EXIT.usage);
-    assert.match(r.err, /token: required/);
+    assert.match(r.err, /ACCOUNT_API_TOKEN .*: required/);
     assert.ok(!r.err.includes(fx.em.token) && !r.out.includes(fx.em.token));
   });
 
@@ -249,35 +249,81 @@ describe("command line: imperative verbs", () => {
 describe("command line: account-api emulator", function () {
   this.timeout(60_000);
 
-  it("starts on loopback, prints the base URL, account and generated token, and serves the API", async () => {
+  /** Starts `account-api emulator …args` as a process and answers its banner once printed. */
+  async function emulatorProcess(args: string[]): Promise<{ banner: string; stop(): void }> {
     const env = { ...process.env };
     delete env.ACCOUNT_API_TOKEN;
     delete env.ACCOUNT_API_ACCOUNT_ID;
     const child = spawn(
       process.execPath,
-      ["-r", "ts-node/register/transpile-only", "cli/main.ts", "emulator", "--port", "0"],
+      ["-r", "ts-node/register/transpile-only", "cli/main.ts", "emulator", "--port", "0", ...args],
       { cwd: ROOT, env },
     );
-    try {
-      const banner = await new Promise<string>((resolveBanner, reject) => {
-        let text = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          text += chunk.toString();
-          if (/export ACCOUNT_API_BASE_URL=/.test(text)) resolveBanner(text);
-        });
-        child.on("exit", (code) => reject(new Error(`emulator exited with ${code}: ${text}`)));
+    const banner = await new Promise<string>((resolveBanner, reject) => {
+      let text = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+        if (/# or, for one stack: pulumi config set/.test(text)) resolveBanner(text);
       });
-      const url = /emulator listening: (\S+)/.exec(banner)![1]!;
-      const token = /token \(generated\):\s+(\S+)/.exec(banner)![1]!;
-      const account = /account id:\s+(\S+)/.exec(banner)![1]!;
+      child.on("exit", (code) => reject(new Error(`emulator exited with ${code}: ${text}`)));
+    });
+    return { banner, stop: () => child.kill("SIGTERM") };
+  }
+  const field = (banner: string, re: RegExp): string => {
+    const m = re.exec(banner);
+    assert.ok(m?.[1], `${String(re)} in:\n${banner}`);
+    return m[1];
+  };
+
+  it("starts on loopback, prints the base URL, account and generated token, and serves the API", async () => {
+    const em = await emulatorProcess([]);
+    try {
+      const url = field(em.banner, /emulator listening: (\S+)/);
+      const token = field(em.banner, /token:\s+(\S+) \(generated\)/);
+      const account = field(em.banner, /account id:\s+(\S+)/);
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
+      assert.match(em.banner, new RegExp(`pulumi config set --secret account-api:apiToken ${token}`));
       const res = await request(`${url}/accounts/${account}/registrar/registrations`, {
         headers: { authorization: `Bearer ${token}` },
       });
       assert.equal(res.statusCode, 200);
       assert.equal(((await res.body.json()) as { success: boolean }).success, true);
     } finally {
-      child.kill("SIGTERM");
+      em.stop();
+    }
+  });
+
+  it("--state keeps the account and token across restarts; --seed demo seeds once and then finds it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "account-api-emulator-state-"));
+    const state = join(dir, "state.json");
+    try {
+      const first = await emulatorProcess(["--state", state, "--seed", "demo"]);
+      const token = field(first.banner, /token:\s+(\S+) \(kept in /);
+      const account = field(first.banner, /account id:\s+(\S+)/);
+      const seeded = field(first.banner, /seeded \(demo\):\s+(.+)/);
+      assert.match(
+        seeded,
+        /^script shop, zone example\.com \([0-9a-f]+\), sender domain example\.com, build token [0-9a-f-]{36}$/,
+      );
+      first.stop();
+      await new Promise((r) => setTimeout(r, 500));
+      const second = await emulatorProcess(["--state", state, "--seed", "demo"]);
+      try {
+        assert.equal(field(second.banner, /token:\s+(\S+) \(kept in /), token);
+        assert.equal(field(second.banner, /account id:\s+(\S+)/), account);
+        assert.equal(field(second.banner, /seeded \(demo\):\s+(.+)/), seeded);
+        const url = field(second.banner, /emulator listening: (\S+)/);
+        const log = await request(`${url.replace("/client/v4", "")}/__emulator/requests`);
+        const entries = (await log.body.json()) as { result: { method: string; url: string }[] };
+        const writes = entries.result.filter(
+          (r) => r.method !== "GET" && !r.url.startsWith("/__emulator/requests"),
+        );
+        assert.deepEqual(writes, [], "a second seed writes nothing");
+      } finally {
+        second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
