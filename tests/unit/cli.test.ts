@@ -238,7 +238,7 @@ describe("command line: imperative verbs", () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
       const page404 = await runCli(fx, ["markdown", url, "--json"], { env: { ACCOUNT_API_TOKEN: "" } });
       assert.equal(page404.code, EXIT.unsuccessful, page404.err);
-      assert.match((page404.json as { reason: string }).reason, /answered 200 with text\/html/);
+      assert.match((page404.json as { reason: string }).reason, /came back as HTML: Markdown conversion is not on/);
     } finally {
       server.close();
       rmSync(dir, { recursive: true, force: true });
