@@ -72,21 +72,28 @@ export async function stackDrift(stack: Stack, progress: Progress = () => undefi
   }
 }
 
-/** The `pulumi` CLI the user has on PATH; the Automation API puts its folder first for plugins. */
-function pulumiCommand(env: NodeJS.ProcessEnv): Promise<PulumiCommand> {
-  for (const dir of (env.PATH ?? "").split(delimiter).filter(Boolean)) {
-    const candidate = join(dir, "pulumi");
-    try {
-      accessSync(candidate, constants.X_OK);
-      // The Automation API runs `<root>/bin/pulumi`; a CLI in another folder is run by name from PATH.
-      if (basename(resolve(dir)) === "bin")
-        return PulumiCommand.get({ root: dirname(resolve(dir)), skipVersionCheck: true });
-      break;
-    } catch {
-      // not here
-    }
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
-  return PulumiCommand.get({ skipVersionCheck: true });
+}
+
+/**
+ * The `pulumi` CLI on the user's PATH (io.env's, which is the process's in a real run). The Automation
+ * API runs `<root>/bin/pulumi` and puts that folder first for plugins; a CLI in another folder is run
+ * by name from PATH.
+ */
+async function pulumiCommand(env: NodeJS.ProcessEnv): Promise<PulumiCommand> {
+  const dir = (env.PATH ?? "")
+    .split(delimiter)
+    .filter(Boolean)
+    .find((d) => executable(join(d, "pulumi")));
+  if (dir === undefined) throw new Error(INSTALL_PULUMI);
+  const root = basename(resolve(dir)) === "bin" ? { root: dirname(resolve(dir)) } : {};
+  return PulumiCommand.get({ ...root, skipVersionCheck: true });
 }
 
 /** The user's stack: --stack, else $PULUMI_STACK, else the project's selected stack. */

@@ -164,6 +164,7 @@ export function errorLine(err: unknown): string {
   let text: string;
   if (err instanceof Error) text = err.message || err.name;
   else if (typeof err === "string") text = err;
+  else if (err === undefined || err === null) text = "";
   else {
     try {
       text = JSON.stringify(err) ?? String(err);

@@ -11,55 +11,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { request } from "undici";
-import { buildCli, EXIT } from "../../cli/main";
-import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
+import { EXIT } from "../../cli/main";
+import { runCli } from "../helpers/cli";
+import { useEmulator } from "../helpers/emulator";
 
 const ROOT = resolve(__dirname, "..", "..");
-
-interface Run {
-  out: string;
-  err: string;
-  code: number;
-  json: unknown;
-}
-
-async function runCli(
-  fx: EmulatorFixture,
-  args: string[],
-  o: { env?: NodeJS.ProcessEnv; tty?: boolean } = {},
-): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  let code = -1;
-  const cli = buildCli({
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    env: {
-      ACCOUNT_API_BASE_URL: fx.em.url,
-      ACCOUNT_API_ACCOUNT_ID: fx.em.accountId,
-      ACCOUNT_API_TOKEN: fx.em.token,
-      ...o.env,
-    },
-    isTTY: o.tty ?? false,
-    setExitCode: (c) => {
-      code = c;
-    },
-  });
-  try {
-    await cli.parseAsync(["node", "account-api", ...args]);
-  } catch (e) {
-    // commander's usage errors (exitOverride): the process would exit 64.
-    code = (e as { exitCode?: number }).exitCode === 0 ? EXIT.ok : EXIT.usage;
-  }
-  const text = out.join("");
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { out: text, err: err.join(""), code, json };
-}
 
 describe("command line: imperative verbs", () => {
   const fx = useEmulator();
@@ -238,7 +194,10 @@ describe("command line: imperative verbs", () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
       const page404 = await runCli(fx, ["markdown", url, "--json"], { env: { ACCOUNT_API_TOKEN: "" } });
       assert.equal(page404.code, EXIT.unsuccessful, page404.err);
-      assert.match((page404.json as { reason: string }).reason, /came back as HTML: Markdown conversion is not on/);
+      assert.match(
+        (page404.json as { reason: string }).reason,
+        /came back as HTML: Markdown conversion is not on/,
+      );
     } finally {
       server.close();
       rmSync(dir, { recursive: true, force: true });
