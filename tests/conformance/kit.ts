@@ -8,7 +8,14 @@ import type { RunningEmulator } from "../../emulator";
 
 export type Area = "builds" | "email" | "content" | "meetings" | "registrar" | "search";
 
-export const AREAS: readonly Area[] = ["builds", "email", "content", "meetings", "registrar", "search"];
+export const AREAS = [
+  "builds",
+  "email",
+  "content",
+  "meetings",
+  "registrar",
+  "search",
+] as const satisfies readonly Area[];
 
 export interface ConformanceKit {
   /** An sdk client on a fresh emulator; every exchange it makes is recorded and validated. */
