@@ -45,8 +45,15 @@ const WRITE_ONLY_SENT = "x-conformance-write-only-sent";
 
 function newAjv(coerceTypes: boolean): Ajv {
   // strictTypes off: the split writes keywords without their type inside allOf branches (`minItems`
-  // and `minLength` on `errors`, `required` in a `result` branch); everything else stays strict.
-  const ajv = new Ajv({ strict: true, strictTypes: false, allErrors: true, coerceTypes });
+  // and `minLength` on `errors`, `required` in a `result` branch). strictRequired off: a `required`
+  // may name a property another allOf branch declares. Everything else stays strict.
+  const ajv = new Ajv({
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    allErrors: true,
+    coerceTypes,
+  });
   addFormats(ajv);
   // A multipart file part: bytes, nothing a JSON Schema format can check.
   ajv.addFormat("binary", true);
