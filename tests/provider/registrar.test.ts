@@ -111,10 +111,16 @@ describe("DomainRegistration: hooks (tables, no engine)", () => {
   it("reads the term and the outputs beyond the table, the live lock among them", () => {
     assert.equal(dr.termOf(LIVE), 2);
     assert.equal(dr.termOf({ ...LIVE, expires_at: null }), undefined);
-    assert.deepEqual(dr.outputs(LIVE), { locked: true, expiresAt: "2028-01-01T00:00:00.000Z" });
-    const price = dr.priceFor({ currency: "USD", registrationCost: "1", renewalCost: "2" }, 2);
-    assert.deepEqual(dr.outputs({ ...LIVE, expires_at: null, pendingAction: "Verify.", price }), {
+    assert.deepEqual(dr.outputs(LIVE, {}), {
       locked: true,
+      lockManaged: false,
+      expiresAt: "2028-01-01T00:00:00.000Z",
+    });
+    assert.equal(dr.outputs(LIVE, { locked: false }).lockManaged, true);
+    const price = dr.priceFor({ currency: "USD", registrationCost: "1", renewalCost: "2" }, 2);
+    assert.deepEqual(dr.outputs({ ...LIVE, expires_at: null, pendingAction: "Verify.", price }, {}), {
+      locked: true,
+      lockManaged: false,
       pendingAction: "Verify.",
       price,
     });
@@ -601,10 +607,12 @@ describe("DomainRegistration handler against the emulator", () => {
   it("goes on from a state of the earlier release: contacts upgraded, no replace, no diff", async () => {
     const news = await checked({ domainName: "earlier.com", years: 1, contacts: { registrant: REGISTRANT } });
     const { outs } = await handler.create(news, ctx);
-    // What the earlier release stored: contacts in the deprecated shape, locked an output.
-    // A stored state is whatever the release that wrote it stored: its contacts fit no type of today's.
+    // What the earlier release stored: contacts in the deprecated shape, locked an output and no
+    // lockManaged. A stored state is whatever the release that wrote it stored: its contacts fit no
+    // type of today's.
+    const { lockManaged: _notYet, ...earlierOuts } = outs;
     const stored = {
-      ...outs,
+      ...earlierOuts,
       contacts: { registrant: EARLIER_REGISTRANT },
     } as unknown as DomainRegistrationOutputs;
     const d = await handler.diff("earlier.com", stored, news, ctx);
@@ -612,6 +620,10 @@ describe("DomainRegistration handler against the emulator", () => {
     const read = await handler.read("earlier.com", stored, ctx);
     assert.ok(read);
     assert.deepEqual(read.props.contacts, { registrant: REGISTRANT }, "read stores today's shape");
+    assert.deepEqual(
+      [read.inputs.locked, read.props.locked, read.props.lockManaged],
+      [undefined, true, false],
+    );
     assert.equal((await handler.diff("earlier.com", read.props, news, ctx)).changes, false);
     const { outs: updated } = await handler.update("earlier.com", stored, news, ctx);
     assert.deepEqual(updated.contacts, { registrant: REGISTRANT });
@@ -622,9 +634,9 @@ describe("DomainRegistration handler against the emulator", () => {
     const { outs } = await handler.create(news, ctx);
     const same = await handler.read("drift.com", outs, ctx);
     assert.ok(same);
-    // The registry's lock is recorded; the program leaves it unset, which is never a change.
-    assert.deepEqual(same.inputs, { ...news, locked: true }, "no perpetual diff");
+    assert.deepEqual(same.inputs, news, "no perpetual diff: an unset lock is no input");
     assert.deepEqual(same.props, outs);
+    assert.deepEqual([outs.locked, outs.lockManaged], [true, false], "the registry's lock is reported");
     assert.equal((await handler.diff("drift.com", same.props, news, ctx)).changes, false);
 
     await control("PATCH", "/registrations/drift.com", {
@@ -654,10 +666,31 @@ describe("DomainRegistration handler against the emulator", () => {
       ctx,
     );
     assert.equal(managed.changes, true, "a set lock is: its drift is a change");
+    assert.equal(drifted.inputs.locked, undefined);
     assert.deepEqual([drifted.inputs.autoRenew, drifted.inputs.privacyMode], [true, "off"]);
     assert.deepEqual(drifted.inputs.contacts, outs.contacts, "create-only contacts keep their old value");
     const d = await handler.diff("drift.com", drifted.props, news, ctx);
     assert.deepEqual([d.changes, d.replaces], [true, []]);
+  });
+
+  it("reads a managed lock among the inputs, and records when the program stops managing it", async () => {
+    const news = await checked({ domainName: "held.com", locked: true });
+    const { outs } = await handler.create(news, ctx);
+    assert.deepEqual([outs.locked, outs.lockManaged], [true, true]);
+    await control("PATCH", "/registrations/held.com", { locked: false });
+    const read = await handler.read("held.com", outs, ctx);
+    assert.ok(read);
+    assert.equal(read.inputs.locked, false, "the drift shows as an input");
+    assert.equal((await handler.diff("held.com", read.props, news, ctx)).changes, true);
+    const { locked: _left, ...unmanaged } = news;
+    assert.equal(
+      (await handler.diff("held.com", read.props, unmanaged, ctx)).changes,
+      true,
+      "leaving locked out is a change once: the update records it",
+    );
+    const { outs: after } = await handler.update("held.com", read.props, unmanaged, ctx);
+    assert.deepEqual([after.locked, after.lockManaged], [false, false], "the lock is left as it is");
+    assert.equal((await handler.diff("held.com", after, unmanaged, ctx)).changes, false);
   });
 
   it("propagates a read failure other than 404, and reads a 404 as gone", async () => {

@@ -24,7 +24,7 @@ import { fromWire, toWire, type InputsOf, type StateOf } from "../../core/define
 import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
 import { PartialCreateError, inputError } from "../../errors";
 import { DEFAULT_WAITS, type HandlerContext } from "../../types";
-import { upgradeContacts } from "./upgrade";
+import { upgradeState } from "./upgrade";
 import { DomainRegistrationSpec, PriceSchema } from "./spec";
 
 type Spec = typeof DomainRegistrationSpec;
@@ -35,7 +35,12 @@ export type Price = NonNullable<State["price"]>;
 type Pricing = Pick<Price, "currency" | "registrationCost" | "renewalCost">;
 
 /** A live registration, with what only this resource knows of it: its price and a pending action. */
-export type Live = Registration & { readonly price?: Price; readonly pendingAction?: string };
+export type Live = Registration & {
+  readonly price?: Price;
+  readonly pendingAction?: string;
+  /** Whether the stored state manages the lock (read knows it from the state; a look-up does not). */
+  readonly lockManaged?: boolean;
+};
 
 interface Ref {
   accountId: string;
@@ -103,12 +108,13 @@ export function termOf(live: Registration): number | undefined {
 }
 
 /**
- * The outputs the table cannot map: expiry (null on the wire while pending), action and price, and
- * the live lock, reported whether or not the program manages it.
+ * The outputs the table cannot map: expiry (null on the wire while pending), action and price; the
+ * live lock, reported whether or not the program manages it, and whether it does.
  */
-export function outputs(live: Live): Partial<State> {
+export function outputs(live: Live, inputs: Pick<DomainRegistrationInputs, "locked">): Partial<State> {
   return {
     locked: live.locked,
+    lockManaged: inputs.locked !== undefined,
     ...(live.expires_at ? { expiresAt: live.expires_at } : {}),
     ...(live.pendingAction !== undefined ? { pendingAction: live.pendingAction } : {}),
     ...(live.price ? { price: live.price } : {}),
@@ -153,7 +159,7 @@ async function checkDomain(ref: Ref, ctx: HandlerContext): Promise<Pricing | und
 
 /** What the engine records of a registration that is made but not finished. */
 function unfinished(i: DomainRegistrationInputs, live: Live, reason: string): PartialCreateError {
-  const state = { ...i, ...fromWire(DomainRegistrationSpec, live, "output"), ...outputs(live) };
+  const state = { ...i, ...fromWire(DomainRegistrationSpec, live, "output"), ...outputs(live, i) };
   return new PartialCreateError(live.domain_name, state, [reason]);
 }
 
@@ -271,11 +277,12 @@ export const hooks: Hooks<Spec, Live> = {
   noun: "registration",
   rules,
   idOf: (live) => live.domain_name,
-  upgrade: upgradeContacts,
-  // An unset `locked` is not managed: whatever the registry holds is no change.
-  same: (field, _olds, news) => field === "locked" && news.locked === undefined,
-  project(_live, previous, fromTable) {
-    if (previous.locked !== undefined) return fromTable;
+  upgrade: upgradeState,
+  // An unset `locked` is not managed: whatever the registry holds is no change, unless the state
+  // still manages it (the program just left it out: the update records that it no longer does).
+  same: (field, olds, news) => field === "locked" && news.locked === undefined && olds.lockManaged !== true,
+  project(live, previous, fromTable) {
+    if (live.lockManaged ?? previous.locked !== undefined) return fromTable;
     const { locked: _unmanaged, ...rest } = fromTable;
     return rest;
   },
@@ -285,12 +292,15 @@ export const hooks: Hooks<Spec, Live> = {
     if (live === undefined) return undefined;
     // Read hands over the stored state, outputs included: the price is only ever known from it.
     const price = PriceSchema.safeParse(Reflect.get(state, "price"));
+    // A stored state says whether it manages the lock (its `locked` is there either way).
+    const lockManaged: unknown = Reflect.get(state, "lockManaged");
     const pendingAction =
       live.status === "registration_pending" ? await pendingActionOf(ref, ctx) : undefined;
     return {
       ...live,
       ...(price.success ? { price: price.data } : {}),
       ...(pendingAction !== undefined ? { pendingAction } : {}),
+      ...(typeof lockManaged === "boolean" ? { lockManaged } : {}),
     };
   },
   findByKey: (i, ctx) => ctx.api.registrar.findRegistration(refOf(i.domainName, i, ctx)),

@@ -82,6 +82,8 @@ export const DomainRegistrationSpec = defineResource({
     /** A guard on the registration's price: checked before registering, then ignored. */
     maxCost: local(MaxCostSchema.optional(), { createOnly: true }),
     status: output("status", R.status),
+    /** Whether the program sets `locked` (then up puts a changed lock back); the lock itself is `locked`. */
+    lockManaged: output(undefined, z.boolean()),
     createdAt: output("created_at", R.created_at),
     /** The API's expires_at; absent (not null) while the registration is pending. */
     expiresAt: output(undefined, z.string()),

@@ -1,7 +1,7 @@
 /**
  * Stored states of the release before contacts took the contract's shape: each contact was the
- * deprecated domain contact (`firstName`, `lastName`, `address`, `zip`, …) and one role was `admin`.
- * They are converted here so that such a stack goes up with this release without a replace (a
+ * deprecated domain contact (`firstName`, `lastName`, `address`, `zip`, …), one role was `admin`,
+ * and `locked` was an output only. They are converted here so that such a stack goes up with this release without a replace (a
  * registration cannot be undone) and without a diff once the program says the same in the new shape.
  */
 import { LEGACY_CONTACT_ROLES } from "../../../sdk/schemas/registrar";
@@ -60,8 +60,17 @@ export function upgradeContactsValue(contacts: unknown): unknown {
   return out;
 }
 
-/** The `upgrade` hook: a stored state whose contacts are of the earlier shape, in today's. */
+/** A stored state whose contacts are of the earlier shape, in today's. */
 export function upgradeContacts(state: Record<string, unknown>): Record<string, unknown> {
   if (!("contacts" in state)) return state;
   return { ...state, contacts: upgradeContactsValue(state.contacts) };
+}
+
+/**
+ * The `upgrade` hook: contacts in today's shape, and a state without `lockManaged` (the earlier
+ * release, whose `locked` was only an output) marked as not managing the lock.
+ */
+export function upgradeState(state: Record<string, unknown>): Record<string, unknown> {
+  const upgraded = upgradeContacts(state);
+  return "lockManaged" in upgraded ? upgraded : { ...upgraded, lockManaged: false };
 }
