@@ -74,10 +74,9 @@ const WATCHED_OUTPUTS: Readonly<Record<string, readonly string[]>> = {
 /** Fields `pulumi up` cannot put back, and why: the report says so next to the change. */
 const NOT_RESTORABLE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   DomainRegistration: {
+    // privacyMode is put back through the deprecated domain PUT; locked only where the program sets it.
     locked:
-      "the API's registration PATCH changes auto_renew only, so `pulumi up` cannot set the transfer lock back: change it in the dashboard, or `pulumi refresh` to accept it",
-    privacyMode:
-      "privacy is set at registration only (the API's PATCH changes auto_renew only): change it in the dashboard, or `pulumi refresh` to accept it",
+      "the API's registration PATCH changes auto_renew only: `pulumi up --refresh` puts the lock back only where the program sets `locked` (through the deprecated domain PUT); left out, `pulumi up` cannot set the transfer lock back: change it in the dashboard, or `pulumi refresh` to accept it",
     status: "the status is the registry's: neither command changes it; `pulumi refresh` records it",
   },
 };

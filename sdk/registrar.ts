@@ -38,6 +38,8 @@ import {
   type DomainUpdate,
   type Registration,
   type RegistrationCreate,
+  type RegistrationSortField,
+  type SortDirection,
   type WorkflowError,
   type WorkflowKind,
   type WorkflowStatus,
@@ -57,7 +59,9 @@ export type {
   PrivacyMode,
   Registration,
   RegistrationCreate,
+  RegistrationSortField,
   RegistrationStatus,
+  SortDirection,
   Tier,
   WorkflowError,
   WorkflowKind,
@@ -213,7 +217,12 @@ export interface UpdateRegistrationParams extends DomainParams {
 }
 
 export interface ListRegistrationsParams extends AccountParam {
+  /** 1 to 50; the service's default is 20. */
   perPage?: number;
+  /** The service's default is `registry_created_at`. */
+  sortBy?: RegistrationSortField;
+  /** The service's default is `asc`. */
+  direction?: SortDirection;
 }
 
 export type WaitOutcome =
@@ -320,14 +329,18 @@ export class RegistrarApi {
     params: ListRegistrationsParams = {},
     options: CallOptions = {},
   ): PagedGenerator<Registration> {
-    const perPage = params.perPage;
-    validate(RegistrationListQuerySchema, { per_page: perPage }, "registrar.listRegistrations");
+    const { perPage, sortBy, direction } = params;
+    validate(
+      RegistrationListQuerySchema,
+      { per_page: perPage, sort_by: sortBy, direction },
+      "registrar.listRegistrations",
+    );
     const base = this.#base(params.accountId);
     return cursorStyle(async (cursor) => {
       const res = await this.client.requestWithInfo({
         method: "GET",
         path: `${base}/registrations`,
-        query: { cursor, per_page: perPage },
+        query: { cursor, per_page: perPage, sort_by: sortBy, direction },
         schema: RegistrationListSchema,
         ...options,
       });
@@ -480,26 +493,28 @@ export class RegistrarApi {
         method: "GET",
         path: `${base}/domains`,
         query: { page, per_page: perPage },
-        schema: z.array(DomainSchema),
+        // The contract lets a page's result be null: no domains on it.
+        schema: z.array(DomainSchema).nullable(),
         ...options,
       });
-      return { items: res.value, ...(res.resultInfo ? { info: res.resultInfo } : {}) };
+      return { items: res.value ?? [], ...(res.resultInfo ? { info: res.resultInfo } : {}) };
     }, params.perPage ?? 20);
   }
 
   /** @deprecated Use {@link RegistrarApi.getRegistration}; the domains endpoints reach end of life on 2026-09-27. */
-  async getDomain(params: DomainParams, options: CallOptions = {}): Promise<Domain> {
+  async getDomain(params: DomainParams, options: CallOptions = {}): Promise<Domain | null> {
     const name = this.#domain(params.domain_name, "registrar.getDomain: domain_name");
     return this.client.request({
       method: "GET",
       path: `${this.#base(params.accountId)}/domains${path`/${name}`}`,
-      schema: DomainSchema,
+      // The contract's result is an object or null.
+      schema: DomainSchema.nullable(),
       ...options,
     });
   }
 
   /** @deprecated Use {@link RegistrarApi.updateRegistration}; the domains endpoints reach end of life on 2026-09-27. */
-  async updateDomain(params: DomainParams & DomainUpdate, options: CallOptions = {}): Promise<Domain> {
+  async updateDomain(params: DomainParams & DomainUpdate, options: CallOptions = {}): Promise<Domain | null> {
     const { accountId, domain_name, ...input } = params;
     const name = this.#domain(domain_name, "registrar.updateDomain: domain_name");
     const body = validate(DomainUpdateSchema, input, "registrar.updateDomain");
@@ -507,7 +522,7 @@ export class RegistrarApi {
       method: "PUT",
       path: `${this.#base(accountId)}/domains${path`/${name}`}`,
       body,
-      schema: DomainSchema,
+      schema: DomainSchema.nullable(),
       ...options,
     });
   }

@@ -26,7 +26,7 @@ import {
 } from "./catalogue";
 
 import { REGISTRAR_CODES, Registrar } from "./state";
-import { renderRegistration, renderWorkflow } from "./views";
+import { renderRegistration, renderWorkflow, workflowLinks } from "./views";
 import { SCENARIOS } from "./workflow";
 
 const SeedSchema = z.strictObject({
@@ -84,10 +84,7 @@ export const registrarControl: AreaPlugin = (app, ctx) => {
   const none = { params: NoParams, permissions: undefined };
   const renderWf = (kind: WorkflowKind, domain: string) => {
     const w = model.workflow(kind, domain);
-    const self =
-      `${ctx.origin()}/client/v4/accounts/${encodeURIComponent(ctx.store.accountId)}/registrar/registrations/` +
-      `${encodeURIComponent(w.domain_name)}/${kind === "registration" ? "registration-status" : "update-status"}`;
-    return renderWorkflow(w, model.now(), self, () =>
+    return renderWorkflow(w, model.now(), workflowLinks(ctx.origin(), ctx.store.accountId, w), () =>
       model.isRegistered(w.domain_name) ? model.get(w.domain_name) : undefined,
     );
   };

@@ -25,7 +25,7 @@ import {
 } from "../../sdk/schemas/registrar";
 import { registrarControl } from "./control";
 import { REGISTRAR_CODES, Registrar, invalid, type RegistrationView } from "./state";
-import { renderDomain, renderRegistration, renderWorkflow } from "./views";
+import { renderDomain, renderRegistration, renderWorkflow, workflowLinks } from "./views";
 import type { WorkflowRecord } from "./workflow";
 
 type Need = { any: readonly Permission[] } | { all: readonly Permission[] };
@@ -46,8 +46,14 @@ function numeric(value: unknown): unknown {
   return typeof value === "string" && value.trim() !== "" && !Number.isNaN(n) ? n : value;
 }
 
+/**
+ * A list in the query, given either way the service's clients send one: the contract's form style
+ * without explode (`extensions=com,dev`) or the key repeated (`extensions=com&extensions=dev`).
+ */
 function list(value: unknown): unknown {
-  return value === undefined || Array.isArray(value) ? value : [value];
+  if (value === undefined) return undefined;
+  const given: unknown[] = Array.isArray(value) ? value : [value];
+  return given.flatMap((v) => (typeof v === "string" ? v.split(",").filter((x) => x !== "") : [v]));
 }
 
 function encodeCursor(seq: number): string {
@@ -123,11 +129,8 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
       return new Registrar(ctx.store, ctx.clock, params.account_id);
     },
   });
-  const selfLink = (accountId: string, w: WorkflowRecord): string =>
-    `${ctx.origin()}/client/v4/accounts/${encodeURIComponent(accountId)}/registrar/registrations/` +
-    `${encodeURIComponent(w.domain_name)}/${w.kind === "registration" ? "registration-status" : "update-status"}`;
   const workflowBody = (model: Registrar, accountId: string, w: WorkflowRecord) =>
-    renderWorkflow(w, model.now(), selfLink(accountId, w), () =>
+    renderWorkflow(w, model.now(), workflowLinks(ctx.origin(), accountId, w), () =>
       model.isRegistered(w.domain_name) ? model.get(w.domain_name) : undefined,
     );
 

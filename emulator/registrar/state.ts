@@ -6,8 +6,9 @@
 import type { Clock } from "../clock";
 import { dict, type Dict, type Store } from "../store";
 import type {
-  Contact,
+  Contacts,
   DomainAvailability,
+  LegacyContact,
   PrivacyMode,
   RegistrationStatus,
   WorkflowError,
@@ -46,7 +47,10 @@ export interface RegistrationRecord {
   auto_renew: boolean;
   privacy_mode: PrivacyMode;
   locked: boolean;
-  registrant?: Contact;
+  /** The contacts given at create, as given. */
+  contacts?: Contacts;
+  /** State files of the release before contacts took their postal_info shape: the registrant as it was. */
+  registrant?: LegacyContact;
   /** Out-of-band changes made through the control API win over the derived values. */
   status_override?: RegistrationStatus;
   /** Epoch ms, or null; absent when not overridden. */
@@ -88,7 +92,7 @@ export interface CreateInput {
   years?: number | undefined;
   auto_renew?: boolean | undefined;
   privacy_mode?: PrivacyMode | undefined;
-  contacts?: { registrant?: Contact | undefined } | undefined;
+  contacts?: Contacts | undefined;
 }
 
 /**
@@ -342,7 +346,7 @@ export class Registrar {
       auto_renew: input.auto_renew ?? false,
       privacy_mode: input.privacy_mode ?? "redaction",
       locked: true,
-      ...(input.contacts?.registrant ? { registrant: input.contacts.registrant } : {}),
+      ...(input.contacts ? { contacts: input.contacts } : {}),
     };
     delete this.data.workflows[key("update", domain)];
     const scenario = this.#scenario("registration", domain, scenarioFromName(domain));
@@ -429,7 +433,7 @@ export class Registrar {
       auto_renew: input.auto_renew ?? false,
       privacy_mode: input.privacy_mode ?? "redaction",
       locked: input.locked ?? true,
-      ...(input.contacts?.registrant ? { registrant: input.contacts.registrant } : {}),
+      ...(input.contacts ? { contacts: input.contacts } : {}),
     };
     this.data.registrations[domain] = rec;
     this.data.workflows[key("registration", domain)] = {

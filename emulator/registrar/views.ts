@@ -1,7 +1,13 @@
 /** JSON bodies of the registrar area, rendered from the state model's records and the clock. */
 import { createHash } from "node:crypto";
 import { iso } from "../clock";
-import type { Domain, Registration, WorkflowStatus } from "../../sdk/schemas/registrar";
+import type {
+  Contact,
+  Domain,
+  LegacyContact,
+  Registration,
+  WorkflowStatus,
+} from "../../sdk/schemas/registrar";
 import type { RegistrationView } from "./state";
 import { currentStep, defaultError, isTerminal, type WorkflowRecord } from "./workflow";
 
@@ -17,10 +23,23 @@ export function renderRegistration(v: RegistrationView): Registration {
   };
 }
 
+/** `self`: the workflow's status address to poll; `resource`: the registration it is about. */
+export function workflowLinks(
+  origin: string,
+  accountId: string,
+  w: Pick<WorkflowRecord, "kind" | "domain_name">,
+): { self: string; resource: string } {
+  const resource =
+    `${origin}/client/v4/accounts/${encodeURIComponent(accountId)}/registrar/registrations/` +
+    encodeURIComponent(w.domain_name);
+  const leaf = w.kind === "registration" ? "registration-status" : "update-status";
+  return { self: `${resource}/${leaf}`, resource };
+}
+
 export function renderWorkflow(
   w: WorkflowRecord,
   now: number,
-  self: string,
+  links: { self: string; resource: string },
   registration: () => RegistrationView | undefined,
 ): WorkflowStatus {
   const step = currentStep(w, now);
@@ -30,7 +49,7 @@ export function renderWorkflow(
     created_at: iso(w.created_at),
     updated_at: iso(Math.max(step.at, w.created_at)),
     state: step.state,
-    links: { self },
+    links,
     context: {
       domain_name: w.domain_name,
       ...(step.state === "action_required" && w.action ? { action: w.action } : {}),
@@ -63,7 +82,7 @@ export function renderDomain(v: RegistrationView): Domain & { name: string } {
     registry_statuses: r.locked ? "clientTransferProhibited" : "ok",
     supported_tld: true,
     updated_at: iso(r.updated_at),
-    ...(r.registrant ? { registrant_contact: r.registrant } : {}),
+    ...registrantContact(r.contacts?.registrant, r.registrant),
     transfer_in: {
       accept_foa: "ok",
       approve_transfer: "ok",
@@ -71,6 +90,35 @@ export function renderDomain(v: RegistrationView): Domain & { name: string } {
       disable_privacy: "ok",
       enter_auth_code: "ok",
       unlock_domain: "ok",
+    },
+  };
+}
+
+/**
+ * The deprecated model's `registrant_contact` from a registration's registrant: the name splits at
+ * its last space (first name, last name; one word is a first name), the street is the address line.
+ * The older model requires `organization`: an empty string where the registrant has none.
+ */
+function registrantContact(
+  registrant: Contact | undefined,
+  legacy: LegacyContact | undefined,
+): { registrant_contact?: LegacyContact } {
+  if (!registrant) return legacy ? { registrant_contact: legacy } : {};
+  const { name, organization, address } = registrant.postal_info;
+  const cut = name.trim().lastIndexOf(" ");
+  return {
+    registrant_contact: {
+      first_name: cut > 0 ? name.trim().slice(0, cut) : name.trim(),
+      last_name: cut > 0 ? name.trim().slice(cut + 1) : null,
+      organization: organization ?? "",
+      address: address.street,
+      city: address.city,
+      state: address.state,
+      zip: address.postal_code,
+      country: address.country_code,
+      phone: registrant.phone,
+      email: registrant.email,
+      ...(registrant.fax !== undefined ? { fax: registrant.fax } : {}),
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Registrar: register a domain for two years behind a price guard (`maxCost`: the update fails,
- * registering nothing, if the exact price is higher), with auto-renew and WHOIS redaction, and ask
- * the authoritative check whether the `.dev` of the same name is still free and at what price.
+ * registering nothing, if the exact price is higher), with auto-renew, WHOIS redaction and the
+ * transfer lock, and ask the authoritative check whether the `.dev` of the same name is still free
+ * and at what price.
  * Destroy leaves the domain registered (a registration cannot be deleted; the output says so).
  *
  * Run: `npx mocha tests/e2e/examples.test.ts` (after `npm run build`) runs it against the emulator.
@@ -37,17 +38,23 @@ export async function program(seeded: Seeded): Promise<Record<string, unknown>> 
     privacyMode: "redaction",
     contacts: {
       registrant: {
-        firstName: "Ada",
-        lastName: "Lovelace",
-        organization: "Acme",
-        address: "1 Main Street",
-        city: "Springfield",
-        state: "IL",
-        zip: "62701",
-        country: "US",
-        phone: "+1.5555550100",
+        email: "grace@launch.example",
+        phone: "+44.2079460000",
+        postalInfo: {
+          name: "Grace Hopper", // the complete name in one string
+          organization: "Launch Ltd",
+          address: {
+            street: "221 Baker Street",
+            city: "London",
+            state: "LND",
+            postalCode: "NW1 6XE",
+            countryCode: "GB",
+          },
+        },
       },
     },
+    // The transfer lock, kept on (left out, the registry's value is reported and never changed).
+    locked: true,
   });
 
   // Advisory for a later decision: the check is authoritative but registers nothing.

@@ -72,8 +72,9 @@ export function camelToSnake(s: string): string {
   return s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+/** Only an underscore inside a word joins two words: `__proto__` stays itself. */
 export function snakeToCamel(s: string): string {
-  return s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+  return s.replace(/(?<=[a-z0-9])_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
 /** Every snake_case word of a rule's message in camelCase: the field names as the program spells them. */

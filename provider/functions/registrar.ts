@@ -4,6 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { AccountApi } from "../../sdk";
+import { ValidationError } from "../../sdk/errors";
 import type { DomainAvailability } from "../../sdk/registrar";
 import { normalizeDomainName } from "../../sdk/schemas/registrar";
 import { onUp } from "./common";
@@ -67,6 +68,9 @@ export async function runCheckDomain(
   api: AccountApi,
   args: CheckDomainArgs,
 ): Promise<DomainAvailabilityResult> {
+  // The check takes any string (it leaves a malformed one out), but no name at all is no question.
+  if (args.domainName.trim() === "")
+    throw new ValidationError("checkDomain", [{ field: "domainName", rule: "must not be empty" }]);
   const { domains } = await api.registrar.check({
     domains: [args.domainName],
     ...(args.accountId ? { accountId: args.accountId } : {}),

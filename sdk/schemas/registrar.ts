@@ -31,15 +31,6 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: requiredOr(`must be one of ${values.map((v) => `"${v}"`).join(", ")}`) });
 }
 
-function maxLen(n: number) {
-  return str().max(n, `must be at most ${n} characters`);
-}
-
-function requiredText(n?: number) {
-  const s = str().min(1, "must not be empty");
-  return n === undefined ? s : s.max(n, `must be at most ${n} characters`);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Domain names
 
@@ -78,10 +69,13 @@ export function extensionOf(domainName: string): string {
 // ---------------------------------------------------------------------------------------------
 // Search and check
 
-/** Largest `limit` of a search; public-api-notes name the parameter but not its range (assumption). */
+/** Range and default of a search's `limit` (the contract's query parameter). */
 export const SEARCH_LIMIT_MAX = 50;
 export const SEARCH_LIMIT_DEFAULT = 20;
-/** Most names in one check request; not shown in the spec (assumption). */
+/** Longest search term (the contract's `q`). */
+export const SEARCH_QUERY_MAX = 100;
+/** Most extensions in one search, and most names in one check (the contract). */
+export const SEARCH_EXTENSIONS_MAX = 20;
 export const CHECK_MAX_DOMAINS = 20;
 
 export const ExtensionSchema = str('must be a string (an extension such as "com")')
@@ -92,10 +86,13 @@ export const ExtensionSchema = str('must be a string (an extension such as "com"
   );
 
 export const DomainSearchQuerySchema = strict({
-  q: str().trim().min(1, "must not be empty").max(253, "must be at most 253 characters"),
+  q: str()
+    .trim()
+    .min(1, "must not be empty")
+    .max(SEARCH_QUERY_MAX, `must be at most ${SEARCH_QUERY_MAX} characters`),
   extensions: z
     .array(ExtensionSchema, { error: "must be a list of extensions" })
-    .max(20, "must list at most 20 extensions")
+    .max(SEARCH_EXTENSIONS_MAX, `must list at most ${SEARCH_EXTENSIONS_MAX} extensions`)
     .optional(),
   limit: z
     .number({ error: "must be a number" })
@@ -108,11 +105,11 @@ export type DomainSearchQuery = z.input<typeof DomainSearchQuerySchema>;
 
 /**
  * Check takes raw strings: the service answers what it can and may omit a malformed name (spec E,
- * check result), so syntax is not refused here, only emptiness and length.
+ * check result), so no name is refused here, only the size of the list (the contract's 1 to 20).
  */
 export const DomainCheckRequestSchema = strict({
   domains: z
-    .array(requiredText(253), { error: requiredOr("must be a list of domain names") })
+    .array(str("must be a string (a domain name)"), { error: requiredOr("must be a list of domain names") })
     .min(1, "must list at least 1 domain name")
     .max(CHECK_MAX_DOMAINS, `must list at most ${CHECK_MAX_DOMAINS} domain names`),
 });
@@ -155,58 +152,115 @@ export const DomainCheckResultSchema = z.looseObject({ domains: z.array(DomainAv
 export type DomainCheckResult = z.infer<typeof DomainCheckResultSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Contacts (spec E, registrant_contact, and Limits: contact field lengths)
+// Contacts of a registration (the contract's create body: `contacts.registrant`, and the roles the
+// service's newer examples add). The deprecated domain contact (`first_name`, `address`, `zip`, …)
+// is only ever read, in the deprecated Domain model below.
 
-export const CONTACT_LIMITS = {
-  country: 30,
-  first_name: 60,
-  last_name: 60,
-  phone: 20,
-  zip: 20,
-  email: 90,
-  id: 32,
-} as const;
+/** The roles a registration takes a contact for; `registrant` is the one every extension needs. */
+export const CONTACT_ROLES = ["registrant", "administrator", "technical", "billing"] as const;
+export type ContactRole = (typeof CONTACT_ROLES)[number];
+
+export const ContactAddressSchema = strict({
+  /** Street address including building or suite number, in one string. */
+  street: str(),
+  city: str(),
+  /** State, province or region. */
+  state: str(),
+  postal_code: str(),
+  /** ISO 3166-1 alpha-2 by the service's documentation; the contract leaves it a string. */
+  country_code: str(),
+});
+
+export const PostalInfoSchema = strict({
+  /** The complete name in one string (the API takes no separate first and last name). */
+  name: str(),
+  organization: str().optional(),
+  address: ContactAddressSchema,
+});
 
 export const ContactSchema = strict({
-  address: requiredText(),
-  city: requiredText(),
-  state: requiredText(),
-  organization: requiredText(),
-  phone: requiredText(CONTACT_LIMITS.phone),
-  zip: requiredText(CONTACT_LIMITS.zip),
-  country: requiredText(CONTACT_LIMITS.country),
-  first_name: requiredText(CONTACT_LIMITS.first_name),
-  last_name: requiredText(CONTACT_LIMITS.last_name),
-  id: maxLen(CONTACT_LIMITS.id).optional(),
-  address2: str().optional(),
-  email: maxLen(CONTACT_LIMITS.email).optional(),
+  email: z.email({ error: requiredOr("must be an email address") }),
+  /** E.164 with a dot (`+1.5555550100`) by the service's documentation; the contract leaves it a string. */
+  phone: str(),
   fax: str().optional(),
+  postal_info: PostalInfoSchema,
 });
 export type Contact = z.infer<typeof ContactSchema>;
 
-export const ContactResponseSchema = z.looseObject({
+/**
+ * Where each field of the deprecated domain contact went (a path under the role), or why it went:
+ * a body of the older shape is refused naming each field's new place, never as a bare unknown field.
+ */
+const LEGACY_CONTACT_FIELDS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    first_name: "now {role}.postal_info.name (first and last name in one string)",
+    last_name: "now {role}.postal_info.name (first and last name in one string)",
+    organization: "now {role}.postal_info.organization",
+    address: "now {role}.postal_info.address.street",
+    address2: "now part of {role}.postal_info.address.street",
+    city: "now {role}.postal_info.address.city",
+    state: "now {role}.postal_info.address.state",
+    zip: "now {role}.postal_info.address.postal_code",
+    country: "now {role}.postal_info.address.country_code",
+    id: "no longer taken: a registration's contact has no id",
+  }),
+);
+
+/** Roles an earlier shape named otherwise (a map: a key such as `__proto__` finds nothing). */
+export const LEGACY_CONTACT_ROLES: ReadonlyMap<string, ContactRole> = new Map([["admin", "administrator"]]);
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The issues of a `contacts` value written in the deprecated shape (empty when it is not). */
+export function legacyContactIssues(contacts: unknown): { path: string[]; message: string }[] {
+  if (!isObject(contacts)) return [];
+  const issues: { path: string[]; message: string }[] = [];
+  for (const [given, contact] of Object.entries(contacts)) {
+    const renamed = LEGACY_CONTACT_ROLES.get(given);
+    if (renamed) issues.push({ path: [given], message: `renamed to contacts.${renamed}` });
+    if (!isObject(contact)) continue;
+    const role = `contacts.${renamed ?? given}`;
+    for (const field of Object.keys(contact)) {
+      const moved = LEGACY_CONTACT_FIELDS.get(field);
+      if (moved) issues.push({ path: [given, field], message: moved.replace("{role}", role) });
+    }
+  }
+  return issues;
+}
+
+/** A contact as the deprecated domain model returns it (`registrant_contact`): read only. */
+export const LegacyContactResponseSchema = z.looseObject({
   address: z.string().optional(),
+  address2: z.string().optional(),
   city: z.string().optional(),
   state: z.string().optional(),
   organization: z.string().optional(),
-  phone: z.string().optional(),
-  zip: z.string().optional(),
-  country: z.string().optional(),
-  first_name: z.string().optional(),
-  last_name: z.string().optional(),
+  phone: z.string().nullable().optional(),
+  zip: z.string().nullable().optional(),
+  country: z.string().nullable().optional(),
+  first_name: z.string().nullable().optional(),
+  last_name: z.string().nullable().optional(),
   id: z.string().optional(),
-  address2: z.string().optional(),
   email: z.string().optional(),
   fax: z.string().optional(),
 });
+export type LegacyContact = z.infer<typeof LegacyContactResponseSchema>;
 
-/** Contact roles of a registration; public-api-notes name `registrant` and "…" (roles beyond it assumed). */
-export const ContactsSchema = strict({
+const ContactRolesSchema = strict({
   registrant: ContactSchema.optional(),
-  admin: ContactSchema.optional(),
+  administrator: ContactSchema.optional(),
   technical: ContactSchema.optional(),
   billing: ContactSchema.optional(),
 });
+
+/** Contact roles of a registration; an older role name or contact field is refused naming its new one. */
+export const ContactsSchema = z
+  .custom<z.input<typeof ContactRolesSchema>>()
+  .superRefine((value, ctx) => {
+    for (const issue of legacyContactIssues(value)) ctx.addIssue({ code: "custom", ...issue });
+  })
+  .pipe(ContactRolesSchema);
 export type Contacts = z.infer<typeof ContactsSchema>;
 
 // ---------------------------------------------------------------------------------------------
@@ -221,6 +275,11 @@ export const REGISTRATION_STATUSES = [
   "pending_delete",
 ] as const;
 export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
+/**
+ * What a read may answer: the spec's statuses, and `transfer_pending` that the public client lists
+ * for a domain being transferred in (this API does not transfer, but an account may hold one).
+ */
+export const REGISTRATION_STATUSES_READ = [...REGISTRATION_STATUSES, "transfer_pending"] as const;
 
 export const PRIVACY_MODES = ["off", "redaction"] as const;
 export type PrivacyMode = (typeof PRIVACY_MODES)[number];
@@ -236,7 +295,10 @@ export const YearsSchema = z
 /** One account holds at most this many domains (public-api-notes, Registrar). */
 export const MAX_DOMAINS_PER_ACCOUNT = 500;
 
-/** A registration's wire fields a program sets (public-api-notes), with the API's defaults. */
+/**
+ * A registration's wire fields a program sets: the contract's create body, with its defaults, and
+ * `contact_extensions` and `acknowledgements` that public-api-notes add (free-form per extension).
+ */
 export const RegistrationFields = {
   domain_name: DomainNameSchema,
   /** Defaults to the extension's minimum, which only the server knows: no default here. */
@@ -253,7 +315,7 @@ const RegistrationSettable = noDefaults(RegistrationFields);
 export const RegistrationCreateSchema = strict(RegistrationFields);
 export type RegistrationCreate = z.input<typeof RegistrationCreateSchema>;
 
-/** PATCH …/registrations/{domain_name}: only `auto_renew` can change (public-api-notes), so it is required. */
+/** PATCH …/registrations/{domain_name}: only `auto_renew` can change (the contract), so it is required. */
 export const RegistrationUpdateSchema = strict({ auto_renew: RegistrationSettable.auto_renew });
 export type RegistrationUpdate = z.infer<typeof RegistrationUpdateSchema>;
 
@@ -265,24 +327,32 @@ export const RegistrationSchema = z.looseObject({
   expires_at: DateTimeSchema.nullable(),
   locked: z.boolean(),
   privacy_mode: RegistrationSettable.privacy_mode,
-  status: z.enum(REGISTRATION_STATUSES),
+  status: z.enum(REGISTRATION_STATUSES_READ),
 });
 export type Registration = z.infer<typeof RegistrationSchema>;
 
 export const RegistrationListSchema = z.array(RegistrationSchema);
 
-/** Largest page of the registrations listing; not shown in the spec (assumption). */
-export const REGISTRATIONS_PER_PAGE_MAX = 100;
+/** Largest page of the registrations listing (the contract's `per_page`). */
+export const REGISTRATIONS_PER_PAGE_MAX = 50;
 export const REGISTRATIONS_PER_PAGE_DEFAULT = 20;
 
 /** Sort keys of the registrations listing (public API; the spec does not show them). */
 export const REGISTRATION_SORT_FIELDS = ["registry_created_at", "registry_expires_at", "name"] as const;
 export type RegistrationSortField = (typeof REGISTRATION_SORT_FIELDS)[number];
 
+/** Longest cursor the listing takes (the contract). */
+export const REGISTRATIONS_CURSOR_MAX = 256;
+
+export const SORT_DIRECTIONS = ["asc", "desc"] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
 export const RegistrationListQuerySchema = strict({
-  cursor: str().optional(),
+  cursor: str()
+    .max(REGISTRATIONS_CURSOR_MAX, `must be at most ${REGISTRATIONS_CURSOR_MAX} characters`)
+    .optional(),
   sort_by: oneOf(REGISTRATION_SORT_FIELDS).optional(),
-  direction: oneOf(["asc", "desc"]).optional(),
+  direction: oneOf(SORT_DIRECTIONS).optional(),
   per_page: z
     .number({ error: "must be a number" })
     .int("must be a whole number")
@@ -313,7 +383,8 @@ export const WorkflowStatusSchema = z.looseObject({
   created_at: DateTimeSchema,
   updated_at: DateTimeSchema,
   state: z.enum(WORKFLOW_STATES),
-  links: z.looseObject({ self: z.string() }),
+  /** `self` is the status to poll; `resource` the registration it is about. */
+  links: z.looseObject({ self: z.string(), resource: z.string().optional() }),
   context: z
     .looseObject({
       domain_name: z.string().optional(),
@@ -321,7 +392,8 @@ export const WorkflowStatusSchema = z.looseObject({
       registration: RegistrationSchema.optional(),
     })
     .optional(),
-  error: WorkflowErrorSchema.optional(),
+  /** Present when the state is failed; the service may send null otherwise. */
+  error: WorkflowErrorSchema.nullable().optional(),
 });
 export type WorkflowStatus = z.infer<typeof WorkflowStatusSchema>;
 
@@ -354,7 +426,7 @@ export const DomainSchema = z.looseObject({
   registry_statuses: z.string().optional(),
   supported_tld: z.boolean().optional(),
   updated_at: DateTimeSchema.optional(),
-  registrant_contact: ContactResponseSchema.optional(),
+  registrant_contact: LegacyContactResponseSchema.optional(),
   transfer_in: TransferInSchema.optional(),
 });
 /** @deprecated The older domain model; use {@link Registration}. */

@@ -1,10 +1,12 @@
 /**
- * DomainRegistration and the registrar functions on the real engine: register with a price guard,
- * drift outside the program, reconcile, destroy (the domain stays registered and the output says so);
- * then a registration that stops at action_required is recorded and finished by the next `up`, and an
+ * DomainRegistration and the registrar functions on the real engine: register with contacts and a
+ * price guard, refresh clean, drift outside the program, `up --refresh` puts it back, destroy (the
+ * domain stays registered and the output says so); a stack whose state the release before wrote
+ * (contacts of the deprecated shape, the role `admin`) goes up without a replace or a diff; then a
+ * registration that stops at action_required is recorded and finished by the next `up`, and an
  * existing registration is adopted with importId.
  */
-import { REGISTRANT } from "../helpers/registrar";
+import { EARLIER_REGISTRANT, REGISTRANT } from "../helpers/registrar";
 import { strict as assert } from "node:assert";
 import { checkDomain, quoteDomain } from "../../provider/functions/registrar";
 import { DomainRegistration } from "../../provider/resources/domain-registration";
@@ -29,13 +31,14 @@ describe("registrar end to end (real engine)", function () {
     assert.ok(res.status < 300, await res.text());
   }
 
-  it("registers within the price guard, shows drift, reconciles, and keeps the domain on destroy", async () => {
+  it("registers with contacts, refreshes clean, shows drift, up --refresh restores it, and keeps the domain on destroy", async () => {
     const stack = await e2e.stack(async () => {
       const site = new DomainRegistration("site", {
         domainName: "e2e-site.com",
         years: 2,
         maxCost: { amount: "25.00", currency: "USD" },
-        contacts: { registrant: REGISTRANT },
+        locked: true,
+        contacts: { registrant: REGISTRANT, technical: REGISTRANT },
       });
       const premium = checkDomain({ domainName: "cars.com" });
       const quote = quoteDomain({ domainName: "other-name.org", years: 10 });
@@ -57,23 +60,24 @@ describe("registrar end to end (real engine)", function () {
     assert.equal(up.outputs.premiumReason?.value, "domain_premium");
     assert.equal(up.outputs.quoteTotal?.value, "98.49");
     assert.match(String(up.outputs.expiresAt?.value), /^\d{4}-\d\d-\d\dT/);
+    assert.match(stack.rawState(), /"postalInfo"/, "contacts are stored in the contract's shape");
 
-    await stack.preview({ expectNoChanges: true });
+    const clean = await stack.refresh();
+    assert.equal(
+      clean.summary.resourceChanges?.update ?? 0,
+      0,
+      JSON.stringify(clean.summary.resourceChanges),
+    );
 
     await control("PATCH", "/registrations/e2e-site.com", { auto_renew: true, locked: false });
-    const refresh = await stack.refresh();
-    assert.ok(
-      (refresh.summary.resourceChanges?.update ?? 0) >= 1,
-      JSON.stringify(refresh.summary.resourceChanges),
-    );
-    const drift = await stack.preview();
-    assert.equal(drift.changeSummary.update, 1);
+    const drift = await stack.preview({ refresh: true });
+    assert.equal(drift.changeSummary.update, 1, JSON.stringify(drift.changeSummary));
 
-    const reconcile = await stack.up();
-    assert.equal(reconcile.summary.result, "succeeded");
+    const restore = await stack.stack.up({ refresh: true, onOutput: (l) => stack.output.push(l) });
+    assert.equal(restore.summary.result, "succeeded");
     const live = await api.registrar.getRegistration({ domain_name: "e2e-site.com" });
-    assert.equal(live.auto_renew, false, "auto_renew reconciled through the update workflow");
-    assert.equal(live.locked, false, "locked is not managed: left as the registry has it");
+    assert.equal(live.auto_renew, false, "auto_renew put back through the update workflow");
+    assert.equal(live.locked, true, "the lock put back through the domain PUT");
     await stack.preview({ expectNoChanges: true });
 
     const destroy = await stack.destroy();
@@ -83,6 +87,39 @@ describe("registrar end to end (real engine)", function () {
       "the output says the domain stays registered",
     );
     assert.equal((await api.registrar.getRegistration({ domain_name: "e2e-site.com" })).status, "active");
+  });
+
+  it("goes on from a state the release before wrote: no replace, no diff", async () => {
+    const stack = await e2e.stack(async () => {
+      const kept = new DomainRegistration("kept", {
+        domainName: "e2e-kept.com",
+        contacts: { registrant: REGISTRANT, administrator: REGISTRANT },
+      });
+      return { status: kept.status };
+    });
+    assert.equal((await stack.up()).summary.result, "succeeded");
+
+    // The state as the release before stored it: contacts of the deprecated shape, `admin` for
+    // `administrator`, `locked` only among the outputs (it was no input then), no `lockManaged`.
+    const deployment = await stack.stack.exportStack();
+    const resources: Record<string, unknown>[] = deployment.deployment.resources;
+    const kept = resources.find((r) => String(r.urn).endsWith("::kept"));
+    assert.ok(kept);
+    const earlier = { registrant: EARLIER_REGISTRANT, admin: EARLIER_REGISTRANT };
+    const { locked: _noInput, ...inputs } = kept.inputs as Record<string, unknown>;
+    kept.inputs = { ...inputs, contacts: earlier };
+    const { lockManaged: _notYet, ...outputs } = kept.outputs as Record<string, unknown>;
+    kept.outputs = { ...outputs, contacts: earlier };
+    await stack.stack.importStack(deployment);
+    assert.match(stack.rawState(), /"firstName"/);
+
+    await stack.preview({ expectNoChanges: true });
+    const up = await stack.up();
+    assert.equal(up.summary.result, "succeeded");
+    assert.deepEqual(up.summary.resourceChanges, { same: 2 }, "no replace and no update");
+    assert.equal((await stack.refresh()).summary.result, "succeeded");
+    assert.doesNotMatch(stack.rawState(), /"firstName"/, "a refresh stores today's shape");
+    await stack.destroy();
   });
 
   it("records a registration waiting for the user's action, finishes it on the next up, and adopts", async () => {

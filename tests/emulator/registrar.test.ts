@@ -10,6 +10,8 @@ import {
 } from "../../sdk";
 import { NotRegistrableError } from "../../sdk/registrar";
 import { useEmulator } from "../helpers/emulator";
+import { EARLIER_REGISTRANT, REGISTRANT_WIRE as CONTACT } from "../helpers/registrar";
+import { toApi } from "../../provider/core/values";
 
 interface Envelope {
   success: boolean;
@@ -18,19 +20,6 @@ interface Envelope {
   result: Record<string, unknown> & { domains?: Record<string, unknown>[] };
   result_info?: Record<string, unknown>;
 }
-
-const CONTACT = {
-  address: "1 Main Street",
-  city: "Springfield",
-  state: "IL",
-  organization: "Acme",
-  phone: "+1.5555550100",
-  zip: "62701",
-  country: "US",
-  first_name: "Ada",
-  last_name: "Lovelace",
-  email: "ada@example.net",
-};
 
 describe("registrar (emulator, through the sdk)", () => {
   const fx = useEmulator();
@@ -92,6 +81,12 @@ describe("registrar (emulator, through the sdk)", () => {
         ],
       );
       assert.ok(domains.every((d) => d.pricing === undefined));
+      const comma = await fx.http("GET", `${base()}/domain-search?q=shop&extensions=uk,tk&limit=2`);
+      assert.deepEqual(
+        env(comma.json).result.domains!.map((d) => d.name),
+        ["shop.uk", "shop.tk"],
+        "the contract's form (explode: false) lists them comma-separated",
+      );
     });
 
     it("may say registrable for a name the authoritative check refuses (stale index)", async () => {
@@ -111,6 +106,11 @@ describe("registrar (emulator, through the sdk)", () => {
       );
       await rejectsLocally(() => fx.api.registrar.search({ q: " " }), "q", /must not be empty/);
       await rejectsLocally(
+        () => fx.api.registrar.search({ q: "a".repeat(101) }),
+        "q",
+        /^must be at most 100 characters$/,
+      );
+      await rejectsLocally(
         () => fx.api.registrar.search({ q: "acme", extensions: ["c_m"] }),
         "extensions.0",
         /must be an extension/,
@@ -126,6 +126,12 @@ describe("registrar (emulator, through the sdk)", () => {
       );
       await rejectsOnWire("GET", "/domain-search?q=acme&limit=ten", undefined, /^limit: must be a number$/);
       await rejectsOnWire("GET", "/domain-search", undefined, /^q: is required$/);
+      await rejectsOnWire(
+        "GET",
+        `/domain-search?q=${"a".repeat(101)}`,
+        undefined,
+        /^q: must be at most 100 characters$/,
+      );
       await rejectsOnWire("GET", "/domain-search?q=a&sort=x", undefined, /unknown field "sort"/);
     });
   });
@@ -173,6 +179,14 @@ describe("registrar (emulator, through the sdk)", () => {
       const { domains } = await api.registrar.check({ domains: ["fresh.com"] });
       assert.equal(domains[0]!.registrable, true);
       assert.equal(calls("/domain-check"), 2);
+    });
+
+    it("takes any string as a name, answering only the well-formed ones", async () => {
+      const { domains } = await fx.api.registrar.check({ domains: ["", "x".repeat(300), "ok.com"] });
+      assert.deepEqual(
+        domains.map((d) => d.name),
+        ["ok.com"],
+      );
     });
 
     it("refuses an empty or too long list locally and on the wire", async () => {
@@ -268,6 +282,7 @@ describe("registrar (emulator, through the sdk)", () => {
       assert.equal(w.completed, true);
       assert.equal(w.context?.domain_name, "quick.com");
       assert.ok(w.links.self.endsWith(`${base()}/registrations/quick.com/registration-status`), w.links.self);
+      assert.ok(w.links.resource?.endsWith(`${base()}/registrations/quick.com`), w.links.resource);
       assert.deepEqual(w.context?.registration, {
         domain_name: "quick.com",
         auto_renew: false,
@@ -467,58 +482,86 @@ describe("registrar (emulator, through the sdk)", () => {
     });
   });
 
-  describe("contact field lengths (spec Limits)", () => {
-    const limits: [keyof typeof CONTACT | "id", number][] = [
-      ["country", 30],
-      ["first_name", 60],
-      ["last_name", 60],
-      ["phone", 20],
-      ["zip", 20],
-      ["email", 90],
-      ["id", 32],
-    ];
+  describe("contacts (the contract's shape)", () => {
+    const full = { ...CONTACT, fax: "+1.5555550199" };
 
-    it("refuses one character too many locally and on the wire", async () => {
-      for (const [field, max] of limits) {
-        const registrant = { ...CONTACT, [field]: "x".repeat(max + 1) };
-        const rule = new RegExp(`^must be at most ${max} characters$`);
+    it("takes every role with every field, and registers", async () => {
+      const { status } = await fx.api.registrar.createRegistration({
+        domain_name: "c.com",
+        contacts: { registrant: full, administrator: full, technical: CONTACT, billing: CONTACT },
+      });
+      assert.equal(status, 201);
+    });
+
+    it("requires email, phone, the name and the whole address, and an email that is one", async () => {
+      const { city: _city, ...noCity } = CONTACT.postal_info.address;
+      const cases: [Record<string, unknown>, string, RegExp][] = [
+        [{ ...CONTACT, email: undefined }, "contacts.registrant.email", /^is required$/],
+        [{ ...CONTACT, email: "ada" }, "contacts.registrant.email", /^must be an email address$/],
+        [{ ...CONTACT, phone: undefined }, "contacts.registrant.phone", /^is required$/],
+        [
+          { ...CONTACT, postal_info: { ...CONTACT.postal_info, name: undefined } },
+          "contacts.registrant.postal_info.name",
+          /^is required$/,
+        ],
+        [
+          { ...CONTACT, postal_info: { ...CONTACT.postal_info, address: noCity } },
+          "contacts.registrant.postal_info.address.city",
+          /^is required$/,
+        ],
+      ];
+      for (const [registrant, field, rule] of cases) {
+        const body = { domain_name: "d.com", contacts: { registrant } };
         await rejectsLocally(
-          () => fx.api.registrar.createRegistration({ domain_name: "c.com", contacts: { registrant } }),
-          `contacts.registrant.${field}`,
+          () =>
+            fx.api.registrar.createRegistration(
+              body as unknown as Parameters<typeof fx.api.registrar.createRegistration>[0],
+            ),
+          field,
           rule,
         );
         await rejectsOnWire(
           "POST",
           "/registrations",
-          { domain_name: "c.com", contacts: { registrant } },
-          new RegExp(`^contacts\\.registrant\\.${field}: must be at most ${max} characters$`),
+          body,
+          new RegExp(`^${field.replaceAll(".", "\\.")}: ${rule.source.slice(1)}`),
         );
       }
     });
 
-    it("accepts every field at its limit and requires the required ones", async () => {
-      const atLimit = Object.fromEntries(limits.map(([f, max]) => [f, "x".repeat(max)]));
-      const registrant = { ...CONTACT, ...atLimit };
-      const { status } = await fx.api.registrar.createRegistration({
-        domain_name: "c.com",
-        contacts: { registrant },
-      });
-      assert.equal(status, 201);
-      const { city: _city, ...noCity } = CONTACT;
-      await rejectsLocally(
+    it("refuses the deprecated contact shape, naming where each field went", async () => {
+      const body = { domain_name: "d.com", contacts: { admin: toApi(EARLIER_REGISTRANT) } };
+      const role = "contacts.administrator";
+      const expected: [string, string][] = [
+        ["contacts.admin", `renamed to ${role}`],
+        ["contacts.admin.address", `now ${role}.postal_info.address.street`],
+        ["contacts.admin.city", `now ${role}.postal_info.address.city`],
+        ["contacts.admin.state", `now ${role}.postal_info.address.state`],
+        ["contacts.admin.organization", `now ${role}.postal_info.organization`],
+        ["contacts.admin.zip", `now ${role}.postal_info.address.postal_code`],
+        ["contacts.admin.country", `now ${role}.postal_info.address.country_code`],
+        ["contacts.admin.first_name", `now ${role}.postal_info.name (first and last name in one string)`],
+        ["contacts.admin.last_name", `now ${role}.postal_info.name (first and last name in one string)`],
+      ];
+      await assert.rejects(
         () =>
-          fx.api.registrar.createRegistration({
-            domain_name: "d.com",
-            contacts: { registrant: noCity as typeof CONTACT },
-          }),
-        "contacts.registrant.city",
-        /^is required$/,
+          fx.api.registrar.createRegistration(
+            body as unknown as Parameters<typeof fx.api.registrar.createRegistration>[0],
+          ),
+        (e: unknown) => {
+          assert.ok(e instanceof ValidationError);
+          assert.deepEqual(
+            e.issues.map((i) => [i.field, i.rule]),
+            expected,
+          );
+          return true;
+        },
       );
-      await rejectsOnWire(
-        "POST",
-        "/registrations",
-        { domain_name: "d.com", contacts: { registrant: { ...CONTACT, organization: "" } } },
-        /^contacts\.registrant\.organization: must not be empty$/,
+      const res = await fx.http("POST", `${base()}/registrations`, { body });
+      assert.equal(res.status, 400);
+      assert.deepEqual(
+        env(res.json).errors.map((x) => x.message),
+        expected.map(([field, rule]) => `${field}: ${rule}`),
       );
     });
   });
@@ -550,9 +593,9 @@ describe("registrar (emulator, through the sdk)", () => {
       );
       await rejectsOnWire(
         "GET",
-        "/registrations?per_page=101",
+        "/registrations?per_page=51",
         undefined,
-        /^per_page: must be between 1 and 100$/,
+        /^per_page: must be between 1 and 50$/,
       );
       assert.throws(() => fx.api.registrar.listRegistrations({ perPage: 0 }), ValidationError);
     });
@@ -675,12 +718,24 @@ describe("registrar (emulator, through the sdk)", () => {
       const listed = await collect(fx.api.registrar.listDomains());
       assert.equal(listed.length, 1);
       const d = await fx.api.registrar.getDomain({ domain_name: "old.com" });
+      assert.ok(d);
       assert.equal(d.id?.length, 32);
       assert.deepEqual(
         [d.locked, d.registry_statuses, d.supported_tld, d.can_register, d.expires_at],
         [true, "clientTransferProhibited", true, false, "2027-01-01T00:00:00.000Z"],
       );
-      assert.deepEqual(d.registrant_contact, CONTACT);
+      assert.deepEqual(d.registrant_contact, {
+        first_name: "Ada",
+        last_name: "Lovelace",
+        organization: "Acme",
+        address: "1 Main Street",
+        city: "Springfield",
+        state: "IL",
+        zip: "62701",
+        country: "US",
+        phone: "+1.5555550100",
+        email: "ada@acme.dev",
+      });
       assert.equal(d.transfer_in?.approve_transfer, "ok");
     });
 
@@ -692,7 +747,7 @@ describe("registrar (emulator, through the sdk)", () => {
         privacy: false,
         auto_renew: true,
       });
-      assert.deepEqual([d.locked, d.registry_statuses], [false, "ok"]);
+      assert.deepEqual([d?.locked, d?.registry_statuses], [false, "ok"]);
       const reg = await fx.api.registrar.getRegistration({ domain_name: "put.com" });
       assert.deepEqual([reg.locked, reg.privacy_mode, reg.auto_renew], [false, "off", true]);
       await rejectsOnWire("PUT", "/domains/put.com", { lock: true }, /unknown field "lock"/);

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { REGISTRANT } from "../helpers/registrar";
+import { EARLIER_REGISTRANT, REGISTRANT, REGISTRANT_WIRE } from "../helpers/registrar";
 import { toWire } from "../../provider/core/define";
 import { UNKNOWN } from "../../provider/core/values";
 import { PartialCreateError } from "../../provider/errors";
@@ -12,6 +12,7 @@ import type {
 import { handlerFor } from "../../provider/registry";
 import type { HandlerContext } from "../../provider/types";
 import { collect } from "../../sdk";
+import { errorFromResponse } from "../../sdk/errors";
 import type { Registration } from "../../sdk/registrar";
 import { useEmulator } from "../helpers/emulator";
 import { offlineContext as offline, providerContext } from "../helpers/provider-context";
@@ -107,20 +108,79 @@ describe("DomainRegistration: hooks (tables, no engine)", () => {
     }
   });
 
-  it("reads the term, the outputs beyond the table and a privacyMode the API cannot change", () => {
+  it("reads the term and the outputs beyond the table, the live lock among them", () => {
     assert.equal(dr.termOf(LIVE), 2);
     assert.equal(dr.termOf({ ...LIVE, expires_at: null }), undefined);
-    assert.deepEqual(dr.outputs(LIVE), { expiresAt: "2028-01-01T00:00:00.000Z" });
+    assert.deepEqual(dr.outputs(LIVE, {}), {
+      locked: true,
+      lockManaged: false,
+      expiresAt: "2028-01-01T00:00:00.000Z",
+    });
+    assert.equal(dr.outputs(LIVE, { locked: false }).lockManaged, true);
     const price = dr.priceFor({ currency: "USD", registrationCost: "1", renewalCost: "2" }, 2);
-    assert.deepEqual(dr.outputs({ ...LIVE, expires_at: null, pendingAction: "Verify.", price }), {
+    assert.deepEqual(dr.outputs({ ...LIVE, expires_at: null, pendingAction: "Verify.", price }, {}), {
+      locked: true,
+      lockManaged: false,
       pendingAction: "Verify.",
       price,
     });
-    assert.equal(dr.privacyIssue(LIVE, "redaction"), undefined);
-    assert.equal(dr.privacyIssue(LIVE, "off")?.field, "privacyMode");
-    assert.match(
-      dr.privacyIssue(LIVE, "off")!.rule,
-      /^a\.com has privacy_mode "redaction"; it cannot be changed to "off" through this API/,
+  });
+
+  it("puts locked and privacy through the domain PUT only where they differ, and never an unset lock", () => {
+    const i = { domainName: "a.com", autoRenew: false, privacyMode: "redaction" as const };
+    const table: [Partial<DomainRegistrationInputs>, Partial<Registration>, object | undefined][] = [
+      [{}, {}, undefined],
+      [{ locked: true }, {}, undefined],
+      [{}, { locked: false }, undefined],
+      [{ locked: true }, { locked: false }, { locked: true }],
+      [{ locked: false }, {}, { locked: false }],
+      [{ privacyMode: "off" }, {}, { privacy: false }],
+      [{}, { privacy_mode: "off" }, { privacy: true }],
+      [{ locked: false, privacyMode: "off" }, {}, { locked: false, privacy: false }],
+      [{ autoRenew: true }, {}, undefined],
+    ];
+    for (const [inputs, live, body] of table)
+      assert.deepEqual(
+        dr.domainChanges({ ...LIVE, ...live }, { ...i, ...inputs }),
+        body,
+        JSON.stringify([inputs, live]),
+      );
+  });
+
+  it("upgrades contacts stored by the earlier release to today's shape", () => {
+    const { email: _none, ...noEmail } = EARLIER_REGISTRANT;
+    const stored = {
+      domainName: "a.com",
+      locked: true,
+      contacts: {
+        registrant: { ...EARLIER_REGISTRANT, address2: "Suite 5", id: "c-1", fax: "+1.5555550199" },
+        admin: noEmail,
+        technical: REGISTRANT,
+      },
+    };
+    assert.deepEqual(dr.upgradeContacts(stored), {
+      domainName: "a.com",
+      locked: true,
+      contacts: {
+        registrant: {
+          ...REGISTRANT,
+          fax: "+1.5555550199",
+          postalInfo: {
+            ...REGISTRANT.postalInfo,
+            address: { ...REGISTRANT.postalInfo.address, street: "1 Main Street, Suite 5" },
+          },
+        },
+        administrator: { phone: REGISTRANT.phone, postalInfo: REGISTRANT.postalInfo },
+        technical: REGISTRANT,
+      },
+    });
+    const today = { domainName: "a.com", contacts: { registrant: REGISTRANT } };
+    assert.deepEqual(dr.upgradeContacts(today), today, "today's shape is left as it is");
+    assert.deepEqual(dr.upgradeContacts({ domainName: "a.com" }), { domainName: "a.com" });
+    assert.deepEqual(
+      dr.upgradeContactsValue({ registrant: { firstName: "Cher" } }),
+      { registrant: { postalInfo: { name: "Cher", address: {} } } },
+      "a single name is the whole name",
     );
   });
 });
@@ -149,8 +209,9 @@ describe("DomainRegistration: check and diff (no request)", () => {
         years: 11,
         privacyMode: "on",
         contacts: {
-          registrant: { ...REGISTRANT, firstName: "x".repeat(61), phone: "1".repeat(21), fox: "" },
+          registrant: { ...REGISTRANT, email: "ada", phone: 5, fox: "" },
         },
+        locked: "yes",
         maxCost: { amount: "ten", currency: "usd" },
         accountId: "x".repeat(33),
         registrar: "other",
@@ -162,9 +223,10 @@ describe("DomainRegistration: check and diff (no request)", () => {
       ["domainName", /^domainName: must be a fully qualified domain name/],
       ["years", /^years: must be between 1 and 10$/],
       ["privacyMode", /^privacyMode: must be one of "off", "redaction"$/],
-      ["contacts", /^contacts\.registrant\.firstName: must be at most 60 characters$/],
-      ["contacts", /^contacts\.registrant\.phone: must be at most 20 characters$/],
+      ["contacts", /^contacts\.registrant\.email: must be an email address$/],
+      ["contacts", /^contacts\.registrant\.phone: must be a string$/],
       ["contacts", /^contacts\.registrant\.fox: is not a known field$/],
+      ["locked", /^locked: must be true or false$/],
       ["maxCost", /^maxCost\.amount: must be a non-negative decimal string$/],
       ["maxCost", /^maxCost\.currency: must be a three-letter ISO 4217 code such as USD$/],
       ["accountId", /^accountId: must be at most 32 characters$/],
@@ -194,8 +256,36 @@ describe("DomainRegistration: check and diff (no request)", () => {
     );
   });
 
+  it("refuses contacts of the earlier shape at check, naming each new name", async () => {
+    const r = await handler.check(
+      undefined,
+      { domainName: "a.com", contacts: { registrant: EARLIER_REGISTRANT, admin: REGISTRANT } },
+      offline,
+    );
+    assert.deepEqual(
+      (r.failures ?? []).map((f) => [f.property, f.reason]),
+      [
+        ["contacts", "contacts.registrant.address: now contacts.registrant.postalInfo.address.street"],
+        ["contacts", "contacts.registrant.city: now contacts.registrant.postalInfo.address.city"],
+        ["contacts", "contacts.registrant.state: now contacts.registrant.postalInfo.address.state"],
+        ["contacts", "contacts.registrant.organization: now contacts.registrant.postalInfo.organization"],
+        ["contacts", "contacts.registrant.zip: now contacts.registrant.postalInfo.address.postalCode"],
+        ["contacts", "contacts.registrant.country: now contacts.registrant.postalInfo.address.countryCode"],
+        [
+          "contacts",
+          "contacts.registrant.firstName: now contacts.registrant.postalInfo.name (first and last name in one string)",
+        ],
+        [
+          "contacts",
+          "contacts.registrant.lastName: now contacts.registrant.postalInfo.name (first and last name in one string)",
+        ],
+        ["contacts", "contacts.admin: renamed to contacts.administrator"],
+      ],
+    );
+    await checked({ domainName: "a.com", contacts: { registrant: REGISTRANT, administrator: REGISTRANT } });
+  });
+
   it("sends contacts and the free-form maps in the API's naming", async () => {
-    const { firstName: _first, lastName: _last, ...sameNamed } = REGISTRANT;
     const i = await checked({
       domainName: "contacts.com",
       contacts: { registrant: REGISTRANT },
@@ -208,12 +298,12 @@ describe("DomainRegistration: check and diff (no request)", () => {
       years: 1,
       auto_renew: false,
       privacy_mode: "redaction",
-      contacts: { registrant: { ...sameNamed, first_name: "Ada", last_name: "Lovelace" } },
+      contacts: { registrant: REGISTRANT_WIRE },
       contact_extensions: { someKey: "v" },
     });
   });
 
-  it("replaces on a new domain or account, updates autoRenew/privacyMode, ignores create-only inputs", async () => {
+  it("replaces on a new domain or account, updates autoRenew/privacyMode/locked, ignores create-only inputs", async () => {
     const base = await checked({ domainName: "a.com", years: 1, contacts: { registrant: REGISTRANT } });
     const olds: DomainRegistrationOutputs = {
       ...base,
@@ -227,6 +317,8 @@ describe("DomainRegistration: check and diff (no request)", () => {
       [{ accountId: "other" }, true, ["accountId"]],
       [{ autoRenew: true }, true, []],
       [{ privacyMode: "off" }, true, []],
+      [{ locked: false }, true, []],
+      [{ locked: true }, false, []],
       [
         {
           years: 5,
@@ -264,6 +356,18 @@ describe("DomainRegistration handler against the emulator", () => {
 
   async function registered(): Promise<string[]> {
     return (await collect(fx.api.registrar.listRegistrations())).map((r) => r.domain_name);
+  }
+
+  /** The deprecated domain PUT answers as past its end of life: 410 Gone. */
+  function endOfLife(c: HandlerContext): void {
+    c.api.registrar.updateDomain = async ({ domain_name }) => {
+      throw errorFromResponse({
+        status: 410,
+        errors: [{ code: 1002, message: "Gone" }],
+        method: "PUT",
+        path: `/registrar/domains/${domain_name}`,
+      });
+    };
   }
 
   const posts = (): number =>
@@ -355,12 +459,16 @@ describe("DomainRegistration handler against the emulator", () => {
       handler.create(await checked({ domainName: "absent.com", importId: "absent.com" }), ctx),
       /^importId: registration absent\.com not found; nothing to adopt$/,
     );
-    await rejectsWith(
-      handler.create(
-        await checked({ domainName: "mine.com", importId: "mine.com", autoRenew: true, privacyMode: "off" }),
-        ctx,
-      ),
-      /^privacyMode: mine\.com has privacy_mode "redaction"; it cannot be changed to "off"/,
+    const off = await handler.create(
+      await checked({ domainName: "mine.com", importId: "mine.com", privacyMode: "off", locked: false }),
+      ctx,
+    );
+    assert.deepEqual([off.outs.privacyMode, off.outs.locked], ["off", false]);
+    const live = await fx.api.registrar.getRegistration({ domain_name: "mine.com" });
+    assert.deepEqual(
+      [live.privacy_mode, live.locked],
+      ["off", false],
+      "adopting put them through the domain PUT",
     );
   });
 
@@ -437,7 +545,7 @@ describe("DomainRegistration handler against the emulator", () => {
     );
   });
 
-  it("updates autoRenew through the update workflow and refuses a privacyMode the API cannot change", async () => {
+  it("updates autoRenew through the update workflow", async () => {
     const news = await checked({ domainName: "upd.com" });
     const created = await handler.create(news, ctx);
     const { outs } = await handler.update("upd.com", created.outs, { ...news, autoRenew: true }, ctx);
@@ -450,10 +558,75 @@ describe("DomainRegistration handler against the emulator", () => {
       handler.update("upd.com", outs, news, ctx),
       /^update workflow of upd\.com failed \(registry_update_rejected\).*auto_renew was not changed/,
     );
+  });
+
+  it("updates privacyMode and locked through the domain PUT, and says what to do once it is gone", async () => {
+    const news = await checked({ domainName: "lock.com" });
+    const created = await handler.create(news, ctx);
+    const puts = (): number => fx.em.requestLog.filter((e) => e.method === "PUT").length;
+    const changed = { ...news, privacyMode: "off" as const, locked: false };
+    const { outs } = await handler.update("lock.com", created.outs, changed, ctx);
+    assert.deepEqual([outs.privacyMode, outs.locked, puts()], ["off", false, 1]);
+    const live = await fx.api.registrar.getRegistration({ domain_name: "lock.com" });
+    assert.deepEqual([live.privacy_mode, live.locked], ["off", false]);
+    await handler.update("lock.com", outs, changed, ctx);
+    assert.equal(puts(), 1, "nothing differs: no request");
+
+    endOfLife(ctx);
     await rejectsWith(
-      handler.update("upd.com", outs, { ...news, autoRenew: true, privacyMode: "off" }, ctx),
-      /^privacyMode: upd\.com has privacy_mode "redaction"; it cannot be changed to "off" through this API/,
+      handler.update("lock.com", outs, { ...changed, locked: true }, ctx),
+      /^locked: lock\.com: the service no longer answers the deprecated registrar\/domains update \(HTTP 410; its end of life was 2026-09-27\), the only operation that changes locked\. Change it in the dashboard, or leave locked unset\.$/,
     );
+    await rejectsWith(
+      handler.update("lock.com", outs, { ...changed, privacyMode: "redaction" }, ctx),
+      /^privacyMode: .*Change it in the dashboard, or set privacyMode: "off"\.$/,
+    );
+  });
+
+  it("applies a lock the program sets after registering, and records the registration if that fails", async () => {
+    const { outs } = await handler.create(await checked({ domainName: "open.com", locked: false }), ctx);
+    assert.equal(outs.locked, false);
+    assert.equal((await fx.api.registrar.getRegistration({ domain_name: "open.com" })).locked, false);
+
+    endOfLife(ctx);
+    await assert.rejects(
+      handler.create(await checked({ domainName: "closed.com", locked: false }), ctx),
+      (e) => {
+        assert.ok(e instanceof PartialCreateError, String(e));
+        assert.equal(e.id, "closed.com");
+        assert.match(
+          e.reasons[0] ?? "",
+          /^closed\.com is registered, but locked: .*run up again to apply the rest$/,
+        );
+        return true;
+      },
+    );
+    assert.deepEqual(await registered(), ["open.com", "closed.com"]);
+  });
+
+  it("goes on from a state of the earlier release: contacts upgraded, no replace, no diff", async () => {
+    const news = await checked({ domainName: "earlier.com", years: 1, contacts: { registrant: REGISTRANT } });
+    const { outs } = await handler.create(news, ctx);
+    // What the earlier release stored: contacts in the deprecated shape, locked an output and no
+    // lockManaged. A stored state is whatever the release that wrote it stored: its contacts fit no
+    // type of today's.
+    const { lockManaged: _notYet, ...earlierOuts } = outs;
+    const stored = {
+      ...earlierOuts,
+      contacts: { registrant: EARLIER_REGISTRANT },
+    } as unknown as DomainRegistrationOutputs;
+    const d = await handler.diff("earlier.com", stored, news, ctx);
+    assert.deepEqual(d, { changes: false, replaces: [], deleteBeforeReplace: false });
+    const read = await handler.read("earlier.com", stored, ctx);
+    assert.ok(read);
+    assert.deepEqual(read.props.contacts, { registrant: REGISTRANT }, "read stores today's shape");
+    assert.deepEqual(
+      [read.inputs.locked, read.props.locked, read.props.lockManaged],
+      [undefined, true, false],
+    );
+    assert.equal((await handler.diff("earlier.com", read.props, news, ctx)).changes, false);
+    const { outs: updated } = await handler.update("earlier.com", stored, news, ctx);
+    assert.deepEqual(updated.contacts, { registrant: REGISTRANT });
   });
 
   it("reads drift in autoRenew, privacyMode, locked, status and expiresAt, and nothing when unchanged", async () => {
@@ -461,8 +634,9 @@ describe("DomainRegistration handler against the emulator", () => {
     const { outs } = await handler.create(news, ctx);
     const same = await handler.read("drift.com", outs, ctx);
     assert.ok(same);
-    assert.deepEqual(same.inputs, news, "no perpetual diff");
+    assert.deepEqual(same.inputs, news, "no perpetual diff: an unset lock is no input");
     assert.deepEqual(same.props, outs);
+    assert.deepEqual([outs.locked, outs.lockManaged], [true, false], "the registry's lock is reported");
     assert.equal((await handler.diff("drift.com", same.props, news, ctx)).changes, false);
 
     await control("PATCH", "/registrations/drift.com", {
@@ -478,10 +652,45 @@ describe("DomainRegistration handler against the emulator", () => {
       [drifted.props.locked, drifted.props.status, drifted.props.expiresAt],
       [false, "suspended", "2031-01-01T00:00:00.000Z"],
     );
+    const unmanaged = await handler.diff(
+      "drift.com",
+      drifted.props,
+      { ...news, autoRenew: true, privacyMode: "off" },
+      ctx,
+    );
+    assert.equal(unmanaged.changes, false, "an unset lock is not managed: its drift is no change");
+    const managed = await handler.diff(
+      "drift.com",
+      drifted.props,
+      { ...news, autoRenew: true, privacyMode: "off", locked: true },
+      ctx,
+    );
+    assert.equal(managed.changes, true, "a set lock is: its drift is a change");
+    assert.equal(drifted.inputs.locked, undefined);
     assert.deepEqual([drifted.inputs.autoRenew, drifted.inputs.privacyMode], [true, "off"]);
     assert.deepEqual(drifted.inputs.contacts, outs.contacts, "create-only contacts keep their old value");
     const d = await handler.diff("drift.com", drifted.props, news, ctx);
     assert.deepEqual([d.changes, d.replaces], [true, []]);
+  });
+
+  it("reads a managed lock among the inputs, and records when the program stops managing it", async () => {
+    const news = await checked({ domainName: "held.com", locked: true });
+    const { outs } = await handler.create(news, ctx);
+    assert.deepEqual([outs.locked, outs.lockManaged], [true, true]);
+    await control("PATCH", "/registrations/held.com", { locked: false });
+    const read = await handler.read("held.com", outs, ctx);
+    assert.ok(read);
+    assert.equal(read.inputs.locked, false, "the drift shows as an input");
+    assert.equal((await handler.diff("held.com", read.props, news, ctx)).changes, true);
+    const { locked: _left, ...unmanaged } = news;
+    assert.equal(
+      (await handler.diff("held.com", read.props, unmanaged, ctx)).changes,
+      true,
+      "leaving locked out is a change once: the update records it",
+    );
+    const { outs: after } = await handler.update("held.com", read.props, unmanaged, ctx);
+    assert.deepEqual([after.locked, after.lockManaged], [false, false], "the lock is left as it is");
+    assert.equal((await handler.diff("held.com", after, unmanaged, ctx)).changes, false);
   });
 
   it("propagates a read failure other than 404, and reads a 404 as gone", async () => {

@@ -147,7 +147,7 @@ const CASES: Case[] = [
     (api) => runBuildTokens(api, { accountId: LONG_ACCOUNT }),
   ],
   // registrar
-  ["runCheckDomain", "domains", /empty|domain/i, (api) => runCheckDomain(api, { domainName: "" })],
+  ["runCheckDomain", "domainName", /empty|domain/i, (api) => runCheckDomain(api, { domainName: "" })],
   [
     "runCheckDomain",
     "accountId|account_id",

@@ -175,11 +175,17 @@ const CASES: Record<ResourceKind, Case[]> = {
     ["maxCost.amount", /decimal|string/i, { maxCost: { amount: 10, currency: "USD" } }],
     [
       "contacts.registrant.email",
-      /at most 90/,
-      { contacts: { registrant: { ...contact(), email: `${"a".repeat(85)}@x.com` } } },
+      /email address/,
+      { contacts: { registrant: { ...contact(), email: "ada" } } },
     ],
     ["contacts.owner", /not a known field/, { contacts: { owner: contact() } }],
-    ["contacts.admin.__proto__", /not a known field/, { contacts: { admin: protoKeyed(contact()) } }],
+    ["contacts.admin", /renamed to contacts\.administrator/, { contacts: { admin: contact() } }],
+    [
+      "contacts.administrator.__proto__",
+      /not a known field/,
+      { contacts: { administrator: protoKeyed(contact()) } },
+    ],
+    ["locked", /true or false/, { locked: "yes" }],
     ["importId", /must not be empty/, { importId: "" }],
   ],
   SearchInstance: [
@@ -213,16 +219,13 @@ const CASES: Record<ResourceKind, Case[]> = {
 
 function contact(): Record<string, unknown> {
   return {
-    firstName: "Ada",
-    lastName: "Lovelace",
-    organization: "Acme",
-    address: "1 Main St",
-    city: "London",
-    state: "LDN",
-    zip: "N1 9GU",
-    country: "GB",
-    phone: "+44.2071234567",
     email: "ada@example.com",
+    phone: "+44.2071234567",
+    postalInfo: {
+      name: "Ada Lovelace",
+      organization: "Acme",
+      address: { street: "1 Main St", city: "London", state: "LDN", postalCode: "N1 9GU", countryCode: "GB" },
+    },
   };
 }
 

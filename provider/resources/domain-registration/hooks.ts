@@ -1,10 +1,11 @@
 /**
  * What DomainRegistration's description cannot say: the authoritative check and the price guard
  * before registering, waiting for the registration and update workflows (stopping at
- * action_required with a partial create), the privacyMode the API cannot change, the price kept
- * from the registration onwards, and a delete that leaves the domain registered.
+ * action_required with a partial create), privacyMode and locked through the deprecated domain PUT,
+ * a locked left out meaning "not managed", the price kept from the registration onwards, stored
+ * contacts of the earlier shape brought to today's, and a delete that leaves the domain registered.
  */
-import { DeadlineExceededError } from "../../../sdk/errors";
+import { ApiError, DeadlineExceededError } from "../../../sdk/errors";
 import {
   WorkflowFailedError,
   compareDecimal,
@@ -13,11 +14,17 @@ import {
   type WaitOutcome,
   type WorkflowKind,
 } from "../../../sdk/registrar";
-import { RegistrationCreateSchema, normalizeDomainName } from "../../../sdk/schemas/registrar";
+import {
+  DEPRECATED_DOMAINS_SUNSET,
+  RegistrationCreateSchema,
+  normalizeDomainName,
+  type DomainUpdate,
+} from "../../../sdk/schemas/registrar";
 import { fromWire, toWire, type InputsOf, type StateOf } from "../../core/define";
 import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
 import { PartialCreateError, inputError } from "../../errors";
 import { DEFAULT_WAITS, type HandlerContext } from "../../types";
+import { upgradeState } from "./upgrade";
 import { DomainRegistrationSpec, PriceSchema } from "./spec";
 
 type Spec = typeof DomainRegistrationSpec;
@@ -28,7 +35,12 @@ export type Price = NonNullable<State["price"]>;
 type Pricing = Pick<Price, "currency" | "registrationCost" | "renewalCost">;
 
 /** A live registration, with what only this resource knows of it: its price and a pending action. */
-export type Live = Registration & { readonly price?: Price; readonly pendingAction?: string };
+export type Live = Registration & {
+  readonly price?: Price;
+  readonly pendingAction?: string;
+  /** Whether the stored state manages the lock (read knows it from the state; a look-up does not). */
+  readonly lockManaged?: boolean;
+};
 
 interface Ref {
   accountId: string;
@@ -95,24 +107,31 @@ export function termOf(live: Registration): number | undefined {
   return years >= 1 && years <= 10 ? years : undefined;
 }
 
-/** The outputs the table cannot map: expiry (null on the wire while pending), action and price. */
-export function outputs(live: Live): Partial<State> {
+/**
+ * The outputs the table cannot map: expiry (null on the wire while pending), action and price; the
+ * live lock, reported whether or not the program manages it, and whether it does.
+ */
+export function outputs(live: Live, inputs: Pick<DomainRegistrationInputs, "locked">): Partial<State> {
   return {
+    locked: live.locked,
+    lockManaged: inputs.locked !== undefined,
     ...(live.expires_at ? { expiresAt: live.expires_at } : {}),
     ...(live.pendingAction !== undefined ? { pendingAction: live.pendingAction } : {}),
     ...(live.price ? { price: live.price } : {}),
   };
 }
 
-/** The why of a refusal to change privacy_mode, or undefined when it does not change. */
-export function privacyIssue(live: Registration, wanted: string): InputIssue | undefined {
-  if (wanted === live.privacy_mode) return undefined;
-  return {
-    field: "privacyMode",
-    rule:
-      `${live.domain_name} has privacy_mode "${live.privacy_mode}"; it cannot be changed to "${wanted}" ` +
-      `through this API (a registration's PATCH changes auto_renew only). Change it in the dashboard, or set privacyMode: "${live.privacy_mode}".`,
+/**
+ * The deprecated domain PUT's body for what differs from the live registration, or undefined. Its
+ * `privacy` is WHOIS privacy on or off: `redaction` is on, `off` is off. An unset `locked` is not
+ * managed, so never sent.
+ */
+export function domainChanges(live: Registration, i: DomainRegistrationInputs): DomainUpdate | undefined {
+  const body: DomainUpdate = {
+    ...(i.locked !== undefined && i.locked !== live.locked ? { locked: i.locked } : {}),
+    ...(i.privacyMode !== live.privacy_mode ? { privacy: i.privacyMode === "redaction" } : {}),
   };
+  return Object.keys(body).length > 0 ? body : undefined;
 }
 
 // ---- one sdk call each ----
@@ -140,7 +159,7 @@ async function checkDomain(ref: Ref, ctx: HandlerContext): Promise<Pricing | und
 
 /** What the engine records of a registration that is made but not finished. */
 function unfinished(i: DomainRegistrationInputs, live: Live, reason: string): PartialCreateError {
-  const state = { ...i, ...fromWire(DomainRegistrationSpec, live, "output"), ...outputs(live) };
+  const state = { ...i, ...fromWire(DomainRegistrationSpec, live, "output"), ...outputs(live, i) };
   return new PartialCreateError(live.domain_name, state, [reason]);
 }
 
@@ -202,16 +221,46 @@ async function settled(
   return awaitWorkflow("registration", ref, i, ctx, price);
 }
 
-/** Applies autoRenew through the update workflow; refuses a privacyMode the API cannot change. */
-async function reconcile(
+/**
+ * locked and privacy through the deprecated domain PUT, the only operation that changes them. Past
+ * its end of life the service may no longer answer it: that is said naming the field, with what to
+ * do instead.
+ */
+async function putDomain(
   ref: Ref,
   live: Registration,
+  body: DomainUpdate,
+  ctx: HandlerContext,
+): Promise<void> {
+  try {
+    await ctx.api.registrar.updateDomain({ ...ref, ...body });
+  } catch (e) {
+    if (!(e instanceof ApiError) || (e.status !== 404 && e.status !== 410)) throw e;
+    const [field, keep] =
+      body.locked !== undefined
+        ? ["locked", `leave locked unset`]
+        : ["privacyMode", `set privacyMode: "${live.privacy_mode}"`];
+    throw inputError(
+      field,
+      `${ref.domain_name}: the service no longer answers the deprecated registrar/domains update (HTTP ${e.status}; ` +
+        `its end of life was ${DEPRECATED_DOMAINS_SUNSET}), the only operation that changes ${field}. ` +
+        `Change it in the dashboard, or ${keep}.`,
+      e,
+    );
+  }
+}
+
+/** Applies locked and privacyMode (domain PUT), then autoRenew (update workflow). */
+async function reconcile(
+  ref: Ref,
+  known: Registration,
   i: DomainRegistrationInputs,
   ctx: HandlerContext,
   price: Price | undefined,
 ): Promise<Registration> {
-  const refusal = privacyIssue(live, i.privacyMode);
-  if (refusal) throw inputError(refusal.field, refusal.rule);
+  const put = domainChanges(known, i);
+  if (put) await putDomain(ref, known, put, ctx);
+  const live = put ? await ctx.api.registrar.getRegistration(ref) : known;
   if (i.autoRenew === live.auto_renew) return live;
   const workflow = await ctx.api.registrar.updateRegistration({ ...ref, auto_renew: i.autoRenew });
   if (workflow.state === "succeeded") return ctx.api.registrar.getRegistration(ref);
@@ -228,18 +277,30 @@ export const hooks: Hooks<Spec, Live> = {
   noun: "registration",
   rules,
   idOf: (live) => live.domain_name,
+  upgrade: upgradeState,
+  // An unset `locked` is not managed: whatever the registry holds is no change, unless the state
+  // still manages it (the program just left it out: the update records that it no longer does).
+  same: (field, olds, news) => field === "locked" && news.locked === undefined && olds.lockManaged !== true,
+  project(live, previous, fromTable) {
+    if (live.lockManaged ?? previous.locked !== undefined) return fromTable;
+    const { locked: _unmanaged, ...rest } = fromTable;
+    return rest;
+  },
   async get(id, state, ctx) {
     const ref = refOf(id, state, ctx);
     const live = await orGone(ctx.api.registrar.getRegistration(ref));
     if (live === undefined) return undefined;
     // Read hands over the stored state, outputs included: the price is only ever known from it.
     const price = PriceSchema.safeParse(Reflect.get(state, "price"));
+    // A stored state says whether it manages the lock (its `locked` is there either way).
+    const lockManaged: unknown = Reflect.get(state, "lockManaged");
     const pendingAction =
       live.status === "registration_pending" ? await pendingActionOf(ref, ctx) : undefined;
     return {
       ...live,
       ...(price.success ? { price: price.data } : {}),
       ...(pendingAction !== undefined ? { pendingAction } : {}),
+      ...(typeof lockManaged === "boolean" ? { lockManaged } : {}),
     };
   },
   findByKey: (i, ctx) => ctx.api.registrar.findRegistration(refOf(i.domainName, i, ctx)),
@@ -253,7 +314,9 @@ export const hooks: Hooks<Spec, Live> = {
       const refusal = priceGuard(asked, i.maxCost, ref.domain_name);
       if (refusal) throw inputError(refusal.field, refusal.rule);
     }
-    const body = RegistrationCreateSchema.parse(toWire(DomainRegistrationSpec, i));
+    // `locked` is not part of a create: it is applied afterwards, where it differs.
+    const { locked: _later, ...fields } = toWire(DomainRegistrationSpec, i);
+    const body = RegistrationCreateSchema.parse(fields);
     const created = await ctx.api.registrar.createRegistration({ accountId: ref.accountId, ...body });
     const live =
       created.workflow.state === "succeeded" && created.workflow.context?.registration
@@ -261,7 +324,19 @@ export const hooks: Hooks<Spec, Live> = {
         : await awaitWorkflow("registration", ref, i, ctx, asked);
     const term = i.years ?? termOf(live);
     const price = asked ?? (pricing && term !== undefined ? priceFor(pricing, term) : undefined);
-    return { ...live, ...(price ? { price } : {}) };
+    let done: Registration;
+    try {
+      done = await reconcile(ref, live, i, ctx, price);
+    } catch (e) {
+      // The domain is registered: it is recorded whatever else failed, and the next up goes on.
+      if (e instanceof PartialCreateError) throw e;
+      throw unfinished(
+        i,
+        { ...live, ...(price ? { price } : {}) },
+        `${ref.domain_name} is registered, but ${e instanceof Error ? e.message : String(e)}; run up again to apply the rest`,
+      );
+    }
+    return { ...done, ...(price ? { price } : {}) };
   },
   async update(id, i, _changed, olds, ctx) {
     // Every update first finishes a registration still pending (a partial create's next up).

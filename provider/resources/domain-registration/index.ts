@@ -6,6 +6,7 @@ import { DomainRegistrationSpec } from "./spec";
 
 export * from "./spec";
 export * from "./hooks"; // hooks, and the <Kind>Inputs type
+export * from "./upgrade";
 export { handler } from "./handler";
 
 /** The id is the domain name. */

@@ -10,57 +10,37 @@
  *   workflow registered nothing and is reported with its code and message, never retried.
  * - A domain already registered in the account is never registered again: create fails and says how
  *   to adopt it (`importId`, which must equal `domainName`).
- * - `autoRenew` updates in place through the update workflow. `privacyMode` can only be set at
- *   registration: the API's PATCH changes auto_renew only, so a change later is refused with the
- *   reason. `years`, `contacts`, `contactExtensions`, `acknowledgements` and `maxCost` apply to the
- *   registration itself; changing them later changes nothing remote and shows no diff.
- * - Drift: read projects the live `autoRenew` and `privacyMode` onto the inputs and reports `status`,
- *   `locked` and `expiresAt` (and a pending action) as outputs.
+ * - `autoRenew` updates in place through the update workflow (the registration's PATCH).
+ *   `privacyMode` and `locked` update through the deprecated domain PUT (`privacy`, `locked`), the
+ *   only operation that changes them; `locked` is managed only when the program sets it. `years`,
+ *   `contacts`, `contactExtensions`, `acknowledgements` and `maxCost` apply to the registration
+ *   itself: no operation reads or changes them later, so a change shows no diff.
+ * - Drift: read projects the live `autoRenew`, `privacyMode` and `locked` onto the inputs and
+ *   reports `status` and `expiresAt` (and a pending action) as outputs.
+ * - Contacts take the contract's shape (`postalInfo`, roles `registrant`, `administrator`,
+ *   `technical`, `billing`); the earlier shape is refused naming each new name, and a stored state
+ *   in it is converted by the `upgrade` hook.
  * - delete leaves the domain registered (the API has no delete) and says so.
  */
 import { z } from "zod";
 import {
-  ContactSchema,
+  ContactsSchema,
   DecimalStringSchema,
   RegistrationCreateSchema,
   RegistrationSchema,
   YearsSchema,
   normalizeDomainName,
 } from "../../../sdk/schemas/registrar";
-import { defineResource, local, output, wire, type Codec } from "../../core/define";
-import { fromApi, toApi } from "../../core/values";
+import { CAMEL_CODEC, camelCased, defineResource, local, output, wire } from "../../core/define";
 
 const W = RegistrationCreateSchema.shape;
-const C = ContactSchema.shape;
 const R = RegistrationSchema.shape;
 
-/** A contact as programs write it (camelCase), with the API's limits. */
-export const ContactInputSchema = z.strictObject({
-  address: C.address,
-  city: C.city,
-  state: C.state,
-  organization: C.organization,
-  phone: C.phone,
-  zip: C.zip,
-  country: C.country,
-  firstName: C.first_name,
-  lastName: C.last_name,
-  id: C.id,
-  address2: C.address2,
-  email: C.email,
-  fax: C.fax,
-});
-
-const role = ContactInputSchema.optional();
-export const ContactsInputSchema = z.strictObject({
-  registrant: role,
-  admin: role,
-  technical: role,
-  billing: role,
-});
-
-/** Contacts travel in snake_case, every level. */
-const contactsCodec: Codec = { toWire: (v) => toApi(v), fromWire: (v) => fromApi(v) };
+/**
+ * Contacts as programs write them: the sdk's schema in camelCase, so its rules and messages (an
+ * older field named with its new place) are written once.
+ */
+export const ContactsInputSchema = camelCased(ContactsSchema, { renameInRules: true });
 
 /** The most the registration may cost for `years`, in a currency (ISO 4217). */
 export const MaxCostSchema = z.strictObject({
@@ -89,15 +69,21 @@ export const DomainRegistrationSpec = defineResource({
     /** 1 to 10; the service's default is the extension's minimum. Needed with `maxCost`. */
     years: wire("years", W.years, { createOnly: true }),
     autoRenew: wire("auto_renew", W.auto_renew.unwrap().default(false)),
-    /** Settable at registration only (the API's PATCH changes auto_renew only). */
+    /** Set at registration; changed later through the deprecated domain PUT (`privacy`). */
     privacyMode: wire("privacy_mode", W.privacy_mode.unwrap().default("redaction")),
-    contacts: wire("contacts", ContactsInputSchema.optional(), { createOnly: true }, contactsCodec),
+    /**
+     * The transfer lock, through the deprecated domain PUT. Left out, it is not managed: the
+     * registry's value is reported and never changed.
+     */
+    locked: wire("locked", z.boolean({ error: "must be true or false" }).optional()),
+    contacts: wire("contacts", ContactsInputSchema.optional(), { createOnly: true }, CAMEL_CODEC),
     contactExtensions: wire("contact_extensions", W.contact_extensions, { createOnly: true }),
     acknowledgements: wire("acknowledgements", W.acknowledgements, { createOnly: true }),
     /** A guard on the registration's price: checked before registering, then ignored. */
     maxCost: local(MaxCostSchema.optional(), { createOnly: true }),
     status: output("status", R.status),
-    locked: output("locked", R.locked),
+    /** Whether the program sets `locked` (then up puts a changed lock back); the lock itself is `locked`. */
+    lockManaged: output(undefined, z.boolean()),
     createdAt: output("created_at", R.created_at),
     /** The API's expires_at; absent (not null) while the registration is pending. */
     expiresAt: output(undefined, z.string()),
