@@ -29,6 +29,7 @@ import {
   parseWith,
   RequestValidationError,
   type EnvelopeOptions,
+  type ErrorBody,
   type InvalidRenderer,
 } from "./http";
 
@@ -36,6 +37,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** How the route's area words a 400; unknown routes and the core control API use the generic one. */
     invalid?: InvalidRenderer;
+    /** The area's error body, where its contract shows another shape than the standard envelope. */
+    errorBody?: ErrorBody;
   }
 }
 
@@ -116,6 +119,8 @@ export interface AreaOptions<P, A, AP> {
   invalidCode?: number;
   /** Or the area's own wording of a 400 (email keeps its table's message and puts the rule in `detail`). */
   invalid?: InvalidRenderer;
+  /** Error answers in the area's own shape (every status, injected faults included). */
+  errorBody?: ErrorBody;
   /** Who the caller is and whether it may do this; throws the area's 401/403. Runs before the body is read. */
   auth: (req: FastifyRequest, permissions: P, params: AP) => A;
 }
@@ -171,7 +176,7 @@ export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<
     app.route({
       method,
       url,
-      config: { invalid },
+      config: { invalid, ...(options.errorBody ? { errorBody: options.errorBody } : {}) },
       schema: {
         params: spec.params,
         ...(spec.querystring ? { querystring: spec.querystring } : {}),
