@@ -4,6 +4,7 @@
  */
 import { Command, InvalidArgumentError } from "commander";
 import { AccountApi, ConfigurationError, DeadlineExceededError, ValidationError } from "../sdk";
+import { inCliWords } from "./config-errors";
 
 /** The documented exit codes (docs/cli.md). */
 export const EXIT = {
@@ -85,12 +86,16 @@ export function progressFor(io: VerbIo, o: CommonOptions): Progress {
 
 /** The sdk's client from flags, then the environment (ACCOUNT_API_*); the token never is a flag. */
 export function clientFor(io: VerbIo, o: CommonOptions): AccountApi {
-  return new AccountApi({
-    ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
-    ...(o.accountId ? { accountId: o.accountId } : {}),
-    env: io.env,
-    userAgentSuffix: "account-api-cli",
-  });
+  try {
+    return new AccountApi({
+      ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+      ...(o.accountId ? { accountId: o.accountId } : {}),
+      env: io.env,
+      userAgentSuffix: "account-api-cli",
+    });
+  } catch (err) {
+    throw err instanceof ConfigurationError ? inCliWords(err) : err;
+  }
 }
 
 export function setExit(io: VerbIo, code: number): void {
@@ -145,6 +150,9 @@ export async function withClient<T>(
   const api = clientFor(io, o);
   try {
     return await body(api);
+  } catch (err) {
+    // The account id is resolved at the call that needs it.
+    throw err instanceof ConfigurationError ? inCliWords(err) : err;
   } finally {
     await api.close();
   }

@@ -2,10 +2,58 @@
  * Provider configuration from the stack config handed to `configure` (namespace `account-api`),
  * falling back to the environment. Nothing here is captured into state.
  */
+import { resolveConfig } from "../sdk/client";
 import { ConfigurationError } from "../sdk/errors";
 import type { ProviderConfig } from "./types";
 
 export const CONFIG_NAMESPACE = "account-api";
+
+/** Each setting as a program's user sets it: the stack config key and the environment variable. */
+const SETTINGS: Readonly<Record<string, { key: string; env: string; secret?: true }>> = {
+  baseUrl: { key: "baseUrl", env: "ACCOUNT_API_BASE_URL" },
+  token: { key: "apiToken", env: "ACCOUNT_API_TOKEN", secret: true },
+  accountId: { key: "accountId", env: "ACCOUNT_API_ACCOUNT_ID" },
+  deadlineMs: { key: "deadlineMs", env: "ACCOUNT_API_DEADLINE_MS" },
+  maxRetries: { key: "maxRetries", env: "ACCOUNT_API_MAX_RETRIES" },
+};
+
+/**
+ * A configuration error in the words of a Pulumi user: the config key, how to set it, and the
+ * environment variable that can stand in for it (never the sdk's option name).
+ */
+export function inConfigWords(err: ConfigurationError): ConfigurationError {
+  const s = err.setting === undefined ? undefined : SETTINGS[err.setting];
+  if (!s || err.setting === undefined || !err.message.startsWith(`${err.setting}: `)) return err;
+  const rule = err.message.slice(`${err.setting}: `.length).replace(/\s*\(option [^)]*\)$/, "");
+  const key = `${CONFIG_NAMESPACE}:${s.key}`;
+  const how = `pulumi config set${s.secret ? " --secret" : ""} ${key} <value>`;
+  return new ConfigurationError(
+    `${key}: ${rule} (set it with \`${how}\`, or the environment variable ${s.env})`,
+    err.setting,
+  );
+}
+
+/**
+ * What is wrong with this configuration for talking to the API, in a Pulumi user's words, or
+ * undefined: checked before any request, so that a preview fails once, at check, naming the key.
+ */
+export function configProblem(
+  config: ProviderConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  try {
+    resolveConfig({
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      ...(config.apiToken ? { token: config.apiToken } : {}),
+      ...(config.accountId ? { accountId: config.accountId } : {}),
+      env,
+    });
+    return undefined;
+  } catch (err) {
+    if (err instanceof ConfigurationError) return inConfigWords(err).message;
+    throw err;
+  }
+}
 
 /** The subset of the dynamic provider's config object we use. */
 export interface RawConfigReader {
@@ -40,6 +88,6 @@ function whole(key: string, value: string | undefined, min: number): number | un
   if (value === undefined) return undefined;
   const n = Number(value.trim());
   if (!Number.isInteger(n) || n < min)
-    throw new ConfigurationError(`${CONFIG_NAMESPACE}:${key}: must be a whole number of at least ${min}`);
+    throw inConfigWords(new ConfigurationError(`${key}: must be a whole number of at least ${min}`, key));
   return n;
 }

@@ -7,10 +7,10 @@
  * serve the provider objects that 0.1.x stored in state, which call them by these names.
  */
 import { AccountApi } from "../sdk";
-import { AccountApiError } from "../sdk/errors";
-import { readProviderConfig, type RawConfigReader } from "./config";
+import { AccountApiError, ConfigurationError } from "../sdk/errors";
+import { configProblem, readProviderConfig, type RawConfigReader } from "./config";
 import { isRecord } from "./core/values";
-import { PartialCreateError } from "./errors";
+import { PartialCreateError, ResourceInputError } from "./errors";
 import { KeyedQueue } from "./keyed-queue";
 import { SlotClaims } from "./slot-claims";
 import { handlerFor } from "./registry";
@@ -23,6 +23,11 @@ export type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 
 export interface Session {
   config: ProviderConfig;
+  /**
+   * What is wrong with the configuration, in a Pulumi user's words: check reports it as a failure
+   * of each resource (once, without a stack trace) and every other method refuses to start.
+   */
+  problem?: string;
   context: HandlerContext;
   /** Closes the sdk client if one was opened. */
   close(): Promise<void>;
@@ -38,7 +43,16 @@ export function openSession(
   reader: RawConfigReader | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): Session {
-  const config = readProviderConfig(reader, env);
+  let config: ProviderConfig = {};
+  let problem: string | undefined;
+  try {
+    config = readProviderConfig(reader, env);
+    problem = configProblem(config, env);
+  } catch (err) {
+    // configure must not fail: the engine would show a stack trace, not the setting at fault.
+    if (!(err instanceof ConfigurationError)) throw err;
+    problem = err.message;
+  }
   let api: AccountApi | undefined;
   const queue = new KeyedQueue();
   const context: HandlerContext = {
@@ -80,7 +94,7 @@ export function openSession(
     waits: DEFAULT_WAITS,
     claims: new SlotClaims(),
   };
-  return { config, context, close: async () => api?.close() };
+  return { config, ...(problem ? { problem } : {}), context, close: async () => api?.close() };
 }
 
 /** The shim's `configure`: the engine hands the decrypted stack configuration. */
@@ -122,6 +136,10 @@ export async function dispatch(
   const handler = handlerFor(kind);
   const ctx = session.context;
   const providerOf = (i: number): unknown => (isRecord(args[i]) ? args[i][PROVIDER_KEY] : undefined);
+  if (session.problem !== undefined) {
+    if (method === "check") return { inputs: args[1], failures: [{ property: "", reason: session.problem }] };
+    throw describeFailure(kind, method, new ConfigurationError(session.problem), undefined);
+  }
   try {
     switch (method) {
       case "check": {
@@ -172,8 +190,13 @@ function describeFailure(kind: string, method: Method, err: unknown, token: stri
   if (err instanceof PartialCreateError) return err; // the engine reads its id/properties/reasons
   const scrub = (s: string): string => (token ? s.split(token).join("[redacted]") : s);
   const message = err instanceof Error ? err.message : String(err);
-  return new ProviderOperationError(
+  const failure = new ProviderOperationError(
     scrub(`${kind} ${method}: ${message}`),
     err instanceof AccountApiError ? err.code : undefined,
   );
+  // The host prints a failure's stack before the engine prints its message: for what the user must
+  // fix (the API's answer, the configuration, an input) our frames say nothing, so there are none.
+  if (err instanceof AccountApiError || err instanceof ResourceInputError)
+    failure.stack = `${failure.name}: ${failure.message}`;
+  return failure;
 }

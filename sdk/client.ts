@@ -70,7 +70,7 @@ export interface RetryOptions {
 }
 
 export interface ClientOptions {
-  /** API root ending in `/client/v4`. Fallback: ACCOUNT_API_BASE_URL. */
+  /** API root ending in `/client/v4`. Fallback: ACCOUNT_API_BASE_URL, then the public service's (DEFAULT_BASE_URL). */
   baseUrl?: string;
   /** Bearer token. Fallback: ACCOUNT_API_TOKEN. */
   token?: string;
@@ -280,10 +280,13 @@ export interface ResolvedConfig {
   accountId: string | undefined;
 }
 
+/** The public service's API root: the base URL when neither the option nor the environment sets one. */
+export const DEFAULT_BASE_URL = "https://api.cloudflare.com/client/v4";
+
 /** An option, else its environment variable; an empty environment variable counts as unset. */
 function pick(option: unknown, envValue: string | undefined, name: string): string | undefined {
   if (option !== undefined) {
-    if (typeof option !== "string") throw new ConfigurationError(`${name}: must be a string`);
+    if (typeof option !== "string") throw new ConfigurationError(`${name}: must be a string`, name);
     return option.trim();
   }
   const v = envValue?.trim();
@@ -293,33 +296,29 @@ function pick(option: unknown, envValue: string | undefined, name: string): stri
 /** Options win over the environment; fails fast on a missing or malformed value. */
 export function resolveConfig(options: ClientOptions): ResolvedConfig {
   const env = options.env ?? process.env;
-  const baseUrl = (pick(options.baseUrl, env.ACCOUNT_API_BASE_URL, "baseUrl") ?? "").replace(/\/+$/, "");
+  const baseUrl = (pick(options.baseUrl, env.ACCOUNT_API_BASE_URL, "baseUrl") || DEFAULT_BASE_URL).replace(
+    /\/+$/,
+    "",
+  );
   const token = pick(options.token, env.ACCOUNT_API_TOKEN, "token") ?? "";
   const accountId = pick(options.accountId, env.ACCOUNT_API_ACCOUNT_ID, "accountId");
-  if (!baseUrl) throw new ConfigurationError("baseUrl: required (option baseUrl or ACCOUNT_API_BASE_URL)");
+  const bad = (setting: string, rule: string) => new ConfigurationError(`${setting}: ${rule}`, setting);
   let parsed: URL;
   try {
     parsed = new URL(baseUrl);
   } catch {
-    throw new ConfigurationError(`baseUrl: not a URL: ${JSON.stringify(baseUrl)}`);
+    throw bad("baseUrl", `not a URL: ${JSON.stringify(baseUrl)}`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new ConfigurationError("baseUrl: must be http or https");
-  }
-  if (parsed.username || parsed.password) {
-    throw new ConfigurationError("baseUrl: must not carry credentials (use token)");
-  }
-  if (parsed.search || parsed.hash || baseUrl.includes("?") || baseUrl.includes("#")) {
-    throw new ConfigurationError("baseUrl: must not have a query or fragment");
-  }
-  if (!token) throw new ConfigurationError("token: required (option token or ACCOUNT_API_TOKEN)");
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw bad("baseUrl", "must be http or https");
+  if (parsed.username || parsed.password) throw bad("baseUrl", "must not carry credentials (use token)");
+  if (parsed.search || parsed.hash || baseUrl.includes("?") || baseUrl.includes("#"))
+    throw bad("baseUrl", "must not have a query or fragment");
+  if (!token) throw bad("token", "required (option token or ACCOUNT_API_TOKEN)");
   // The value itself is never quoted: it is the secret.
-  if (!/^[\x21-\x7e]+$/.test(token)) {
-    throw new ConfigurationError("token: must be printable ASCII without spaces");
-  }
-  if (accountId !== undefined && (accountId.length === 0 || accountId.length > 32)) {
-    throw new ConfigurationError("accountId: must be 1 to 32 characters");
-  }
+  if (!/^[\x21-\x7e]+$/.test(token)) throw bad("token", "must be printable ASCII without spaces");
+  if (accountId !== undefined && (accountId.length < 1 || accountId.length > 32))
+    throw bad("accountId", "must be 1 to 32 characters");
   return { baseUrl, token, accountId };
 }
 
@@ -419,8 +418,12 @@ export class ApiClient {
   /** The account to act on: an explicit one, else the client's default. */
   account(accountId?: string): string {
     const id = accountId ?? this.defaultAccountId;
-    if (!id) throw new ConfigurationError("accountId: required (option accountId or ACCOUNT_API_ACCOUNT_ID)");
-    if (id.length > 32) throw new ConfigurationError("accountId: at most 32 characters");
+    if (!id)
+      throw new ConfigurationError(
+        "accountId: required (option accountId or ACCOUNT_API_ACCOUNT_ID)",
+        "accountId",
+      );
+    if (id.length > 32) throw new ConfigurationError("accountId: at most 32 characters", "accountId");
     return id;
   }
 

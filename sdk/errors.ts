@@ -22,8 +22,14 @@ export class AccountApiError extends Error {
 
 /** A client option (or its environment fallback) is missing or malformed: thrown by the constructor. */
 export class ConfigurationError extends AccountApiError {
-  constructor(message: string) {
+  /**
+   * The client option at fault (`baseUrl`, `token`, `accountId`, …), so that a caller can name it as
+   * its user knows it: a Pulumi config key, a command-line flag, an environment variable.
+   */
+  readonly setting: string | undefined;
+  constructor(message: string, setting?: string) {
     super("ERR_CONFIG", message);
+    this.setting = setting;
   }
 }
 

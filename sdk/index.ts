@@ -34,7 +34,7 @@ export class AccountApi {
 }
 
 export * from "./errors";
-export { ApiClient, path, retryDelay, parseRetryAfter, resolveConfig } from "./client";
+export { ApiClient, DEFAULT_BASE_URL, path, retryDelay, parseRetryAfter, resolveConfig } from "./client";
 export type {
   ClientOptions,
   RequestSpec,

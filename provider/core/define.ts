@@ -180,6 +180,12 @@ export interface SpecInit<F extends Fields> {
    * which the engine keeps known while an update is previewed, so its consumers see no replace.
    */
   idOutput?: string;
+  /**
+   * Inputs an earlier release took under another name (`{ oldName: "newName" }`): check refuses the
+   * old name and names the new one, and a stored state's old key moves to the new name (and its
+   * hash with it) before the resource's own `upgrade` hook, so an upgrade neither replaces nor diffs.
+   */
+  renamed?: Readonly<Record<string, string>>;
 }
 
 export interface ResourceSpec<F extends Fields = Fields> {
@@ -187,6 +193,8 @@ export interface ResourceSpec<F extends Fields = Fields> {
   readonly fields: AllFields<F>;
   readonly deleteBeforeReplace?: true | "sameIdentity";
   readonly idOutput?: string;
+  /** Old input name → today's (SpecInit.renamed). */
+  readonly renamedInputs: Readonly<Record<string, string>>;
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
   readonly identityKeys: readonly string[];
@@ -223,11 +231,18 @@ export function defineResource<const F extends Fields>(init: SpecInit<F>): Resou
   const writeOnlyInputs = names((f) => f.role === "input" && f.flags.writeOnly === true);
   const shape: Record<string, z.ZodType> = {};
   for (const [k, f] of entries) if (f.role === "input") shape[k] = f.type;
+  const renamedInputs = { ...init.renamed };
+  for (const [old, now] of Object.entries(renamedInputs))
+    if (!inputNames.includes(now) || inputNames.includes(old))
+      throw new TypeError(
+        `${init.kind}: renamed input ${old} → ${now} must name a gone input and a current one`,
+      );
   return {
     kind: init.kind,
     fields,
     ...(init.deleteBeforeReplace ? { deleteBeforeReplace: init.deleteBeforeReplace } : {}),
     ...(init.idOutput ? { idOutput: init.idOutput } : {}),
+    renamedInputs,
     inputNames,
     outputNames: names((f) => f.role === "output"),
     identityKeys: names((f) => f.flags.identity === true),
@@ -270,4 +285,26 @@ export function fromWire(
     if (v !== undefined) out[k] = f.codec ? f.codec.fromWire(v) : v;
   }
   return out;
+}
+
+/**
+ * A stored state (or stored inputs) of an earlier release under today's input names: each renamed
+ * key, and the hash of a renamed write-only input, moves to its new name unless that is already set.
+ */
+export function renameStored<T extends object>(spec: ResourceSpec, stored: T): T {
+  const entries = Object.entries(spec.renamedInputs);
+  if (!entries.some(([old]) => Object.hasOwn(stored, old) || Object.hasOwn(stored, hashName(old))))
+    return stored;
+  const out: Record<string, unknown> = Object.fromEntries(Object.entries(stored));
+  for (const [old, now] of entries)
+    for (const [from, to] of [
+      [old, now],
+      [hashName(old), hashName(now)],
+    ] as const) {
+      if (!Object.hasOwn(out, from)) continue;
+      if (!Object.hasOwn(out, to)) out[to] = out[from];
+      Reflect.deleteProperty(out, from);
+    }
+  // The same record with keys renamed: T's own keys are today's names after the move.
+  return out as T;
 }

@@ -20,7 +20,7 @@ import { mayHaveLanded } from "../../sdk/core";
 import { AbortedError, ConflictError, NotFoundError } from "../../sdk/errors";
 import { ResourceInputError, inputError } from "../errors";
 import type { CheckFailure, CreateResult, HandlerContext, ResourceHandler } from "../types";
-import { fromWire, hashName, type InputsOf, type ResourceSpec, type StateOf } from "./define";
+import { fromWire, hashName, renameStored, type InputsOf, type ResourceSpec, type StateOf } from "./define";
 import { containsUnknown, deepEqual, defined, isUnknown, secretHash } from "./values";
 
 /** Is this input known at check time (false while the engine previews with an unknown value)? */
@@ -117,13 +117,20 @@ export interface Hooks<S extends ResourceSpec, L> {
 /** The failures of one zod parse, named by the program's field paths; unknowns excepted. */
 function parseInputs<S extends ResourceSpec>(
   spec: S,
-  raw: Record<string, unknown>,
+  given: Record<string, unknown>,
 ): { inputs?: InputsOf<S>; failures: CheckFailure[]; known: Known } {
+  // An input under a name an earlier release took: refused, naming today's (never "not a known field").
+  const renamed = Object.keys(given)
+    .filter((k) => Object.hasOwn(spec.renamedInputs, k))
+    .map((k) => failure(k, `renamed to ${spec.renamedInputs[k]}`));
+  const raw = Object.fromEntries(
+    Object.entries(given).filter(([k]) => !Object.hasOwn(spec.renamedInputs, k)),
+  );
   const unknownKeys = new Set(Object.keys(raw).filter((k) => containsUnknown(raw[k])));
   const known: Known = (k) => !unknownKeys.has(k);
   const knownPart = Object.fromEntries(Object.entries(raw).filter(([k]) => known(k)));
   const parsed = spec.inputSchema.safeParse(knownPart);
-  if (parsed.success) {
+  if (parsed.success && renamed.length === 0) {
     // The schema is built from the same fields InputsOf maps over; zod's dynamic shape loses that.
     const inputs = {
       ...parsed.data,
@@ -131,7 +138,7 @@ function parseInputs<S extends ResourceSpec>(
     } as InputsOf<S>;
     return { inputs, failures: [], known };
   }
-  const failures = parsed.error.issues.flatMap((issue) => {
+  const failures = (parsed.success ? [] : parsed.error.issues).flatMap((issue) => {
     const at = issue.path.map(String);
     const paths = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...at, k]) : [at];
     const rule =
@@ -144,7 +151,7 @@ function parseInputs<S extends ResourceSpec>(
       .filter((p) => p.length === 0 || known(p[0] ?? ""))
       .map((p) => failure(p.join(".") || "(inputs)", rule));
   });
-  return { failures, known };
+  return { failures: [...renamed, ...failures], known };
 }
 
 const failure = (field: string, rule: string): CheckFailure => ({
@@ -244,9 +251,11 @@ export function handlerFrom<S extends ResourceSpec, L>(
     );
   }
 
-  const upgrade = (state: StateOf<S>): StateOf<S> =>
-    // A stored state of an earlier release, brought to today's shape by the resource's own hook.
-    hooks.upgrade ? (hooks.upgrade({ ...state }) as StateOf<S>) : state;
+  const upgrade = (stored: StateOf<S>): StateOf<S> => {
+    // A stored state of an earlier release: renamed inputs first, then the resource's own hook.
+    const state = renameStored(spec, stored);
+    return hooks.upgrade ? (hooks.upgrade({ ...state }) as StateOf<S>) : state;
+  };
 
   return {
     async check(olds, news, ctx) {
@@ -254,13 +263,15 @@ export function handlerFrom<S extends ResourceSpec, L>(
       for (const k of [...spec.outputNames, ...spec.hashOutputs]) delete raw[k];
       const parsed = parseInputs(spec, raw);
       if (!parsed.inputs) return { failures: parsed.failures };
-      let inputs = hooks.normalize ? hooks.normalize(parsed.inputs, parsed.known, olds) : parsed.inputs;
+      // A value generated once is kept from the stored inputs, whatever release stored them.
+      const stored = olds && renameStored(spec, olds);
+      let inputs = hooks.normalize ? hooks.normalize(parsed.inputs, parsed.known, stored) : parsed.inputs;
       const failures = (hooks.rules?.(inputs, parsed.known) ?? []).map((i) => failure(i.field, i.rule));
       if (failures.length) return { inputs, failures };
       try {
         if (hooks.resolve && !containsUnknown(inputs)) inputs = await hooks.resolve(inputs, ctx);
         if (hooks.checkLive && !containsUnknown(inputs))
-          failures.push(...(await hooks.checkLive(inputs, olds, ctx)).map((i) => failure(i.field, i.rule)));
+          failures.push(...(await hooks.checkLive(inputs, stored, ctx)).map((i) => failure(i.field, i.rule)));
       } catch (err) {
         if (!(err instanceof ResourceInputError)) throw err;
         failures.push(failure(err.field, err.rule));

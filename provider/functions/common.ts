@@ -5,16 +5,21 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { AccountApi } from "../../sdk";
-import { CONFIG_NAMESPACE, readProviderConfig } from "../config";
+import { ConfigurationError } from "../../sdk/errors";
+import { CONFIG_NAMESPACE, inConfigWords, readProviderConfig } from "../config";
 
 export function programApi(): AccountApi {
-  const config = readProviderConfig({ get: (key) => pulumi.runtime.getConfig(key) });
-  return new AccountApi({
-    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-    ...(config.apiToken ? { token: config.apiToken } : {}),
-    ...(config.accountId ? { accountId: config.accountId } : {}),
-    userAgentSuffix: "pulumi-program",
-  });
+  try {
+    const config = readProviderConfig({ get: (key) => pulumi.runtime.getConfig(key) });
+    return new AccountApi({
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      ...(config.apiToken ? { token: config.apiToken } : {}),
+      ...(config.accountId ? { accountId: config.accountId } : {}),
+      userAgentSuffix: "pulumi-program",
+    });
+  } catch (err) {
+    throw err instanceof ConfigurationError ? inConfigWords(err) : err;
+  }
 }
 
 /** A function's arguments: each field of its parameters may be a Pulumi input. */

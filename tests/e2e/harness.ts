@@ -18,6 +18,7 @@ import {
 } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { AccountApi } from "../../sdk";
+import { runIsolated, type ProgramRef } from "./isolated";
 
 export const REPO_ROOT = resolve(__dirname, "..", "..");
 export const ENGINE_BIN = join(REPO_ROOT, ".engine", "bin");
@@ -55,10 +56,17 @@ export interface E2EFixture {
   api: AccountApi;
   /** Stops the emulator and starts it again on the same port from its state file (persistence). */
   restartEmulator(): Promise<RunningEmulator>;
-  stack(
-    program: PulumiFn,
-    opts?: { config?: Record<string, { value: string; secret?: boolean }> },
-  ): Promise<E2EStack>;
+  /**
+   * A stack of an inline program run in this process. Operations of such stacks take turns: two
+   * inline programs at once in one process share the SDK's runtime state (tests/e2e/isolated.ts).
+   */
+  stack(program: PulumiFn, opts?: StackOptions): Promise<E2EStack>;
+  /** A stack whose every operation runs in a process of its own: for stacks run at the same time. */
+  isolatedStack(program: ProgramRef, opts?: StackOptions): Promise<E2EStack>;
+}
+
+export interface StackOptions {
+  config?: Record<string, { value: string; secret?: boolean }>;
 }
 
 /** Call inside a mocha `describe`: one emulator and one backend for the suite. */
@@ -99,7 +107,15 @@ export function useE2E(suiteName = "e2e"): E2EFixture {
     await fx.emulator?.stop();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
-  fx.stack = async (program, opts = {}) => {
+  // One in-process engine operation at a time (see `stack`); isolated stacks do not queue here.
+  let turn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(op: () => Promise<T>): Promise<T> => {
+    const mine = turn.then(op, op);
+    turn = mine.catch(() => undefined);
+    return mine;
+  };
+
+  async function makeStack(program: PulumiFn, opts: StackOptions, isolated?: ProgramRef): Promise<E2EStack> {
     const name = `s${++counter}`;
     const backend = join(scratch, "backend");
     const home = join(scratch, "home");
@@ -107,12 +123,13 @@ export function useE2E(suiteName = "e2e"): E2EFixture {
     mkdirSync(backend, { recursive: true });
     mkdirSync(workDir, { recursive: true });
     const projectName = `account-api-${suiteName}`;
+    const envVars = engineEnv(backend, home);
     const stack = await LocalWorkspace.createStack(
       { stackName: name, projectName, program },
       {
         workDir,
         pulumiCommand: command,
-        envVars: engineEnv(backend, home),
+        envVars,
         projectSettings: { name: projectName, runtime: "nodejs", backend: { url: `file://${backend}` } },
       },
     );
@@ -127,14 +144,29 @@ export function useE2E(suiteName = "e2e"): E2EFixture {
       output.push(line);
       process.stdout.write(line);
     };
+    const base = { stackName: name, projectName, workDir, engineRoot: join(REPO_ROOT, ".engine") };
+    // The workspace's variables as they are when the operation starts (a test may change them).
+    const inChild = (program: ProgramRef) => ({ ...base, program, envVars: { ...stack.workspace.envVars } });
     return {
       stack,
       name,
       output,
-      up: (o = {}) => stack.up({ onOutput, ...o }),
-      preview: (o = {}) => stack.preview({ onOutput, ...o }),
-      refresh: (o = {}) => stack.refresh({ onOutput, ...o }),
-      destroy: (o = {}) => stack.destroy({ onOutput, ...o }),
+      up: (o = {}) =>
+        isolated
+          ? runIsolated({ ...inChild(isolated), op: "up", opts: o }, onOutput)
+          : inTurn(() => stack.up({ onOutput, ...o })),
+      preview: (o = {}) =>
+        isolated
+          ? runIsolated({ ...inChild(isolated), op: "preview", opts: o }, onOutput)
+          : inTurn(() => stack.preview({ onOutput, ...o })),
+      refresh: (o = {}) =>
+        isolated
+          ? runIsolated({ ...inChild(isolated), op: "refresh", opts: o }, onOutput)
+          : inTurn(() => stack.refresh({ onOutput, ...o })),
+      destroy: (o = {}) =>
+        isolated
+          ? runIsolated({ ...inChild(isolated), op: "destroy", opts: o }, onOutput)
+          : inTurn(() => stack.destroy({ onOutput, ...o })),
       rawState: () => {
         const dir = join(backend, ".pulumi", "stacks", projectName);
         const file = readdirSync(dir).find((f) => f === `${name}.json`);
@@ -142,7 +174,10 @@ export function useE2E(suiteName = "e2e"): E2EFixture {
         return readFileSync(join(dir, file), "utf8");
       },
     };
-  };
+  }
+  fx.stack = (program, opts = {}) => makeStack(program, opts);
+  // The parent's stack object never runs the program: it only creates and configures the stack.
+  fx.isolatedStack = (ref, opts = {}) => makeStack(async () => undefined, opts, ref);
   return fx;
 }
 

@@ -12,32 +12,21 @@
 import { strict as assert } from "node:assert";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
-import { RepoConnection } from "../../provider/resources/repo-connection";
 import { AccountApi } from "../../sdk";
 import { findPostgresBin, startPostgres, type PostgresCluster } from "../helpers/postgres";
 import { REPO_ROOT, engineEnv } from "./harness";
+import { runIsolated, type Operation, type OperationOptions, type ProgramRef } from "./isolated";
+import { programOf } from "./programs";
 
 const PROJECT = "account-api-pg";
 
 /** A program of `count` repository connections, their repository ids prefixed to keep stacks apart. */
-const connections =
-  (prefix: string, count: number): PulumiFn =>
-  async () => {
-    const uuids: Record<string, unknown> = {};
-    for (let i = 0; i < count; i++) {
-      const repo = new RepoConnection(`${prefix}-${i}`, {
-        providerType: "github",
-        providerAccountId: "acme",
-        providerAccountName: "Acme",
-        repoId: `${prefix}-${i}`,
-        repoName: `${prefix}-${i}`,
-      });
-      uuids[`${prefix}-${i}`] = repo.id;
-    }
-    return uuids;
-  };
+const connections = (prefix: string, count: number): ProgramRef => ({
+  name: "repoConnections",
+  args: [prefix, count],
+});
 
 /** The resources of an exported deployment, as far as this test reads them. */
 function resourcesOf(deployment: unknown): { type: string; id: string }[] {
@@ -87,7 +76,28 @@ describe("PostgreSQL state backend (real engine)", function () {
   });
 
   /** One checkout of the project (its own work dir, as a CI job has), on the shared database. */
-  async function checkout(stackName: string, program: PulumiFn): Promise<Stack> {
+  /**
+   * One engine operation of a stack checked out by `checkout`, in a process of its own: the stacks of
+   * this suite run at the same time, as two CI jobs would (tests/e2e/isolated.ts says why).
+   */
+  function run<O extends Operation>(stack: Stack, program: ProgramRef, op: O, opts: OperationOptions = {}) {
+    return runIsolated(
+      {
+        op,
+        opts,
+        program,
+        stackName: stack.name,
+        projectName: PROJECT,
+        workDir: stack.workspace.workDir,
+        envVars: { ...stack.workspace.envVars },
+        engineRoot: join(REPO_ROOT, ".engine"),
+      },
+      (line) => process.stdout.write(line),
+    );
+  }
+
+  async function checkout(stackName: string, ref: ProgramRef): Promise<Stack> {
+    const program = programOf(ref);
     if (!pg) throw new Error("no cluster");
     const workDir = join(scratch, `work-${++counter}`);
     mkdirSync(workDir, { recursive: true });
@@ -125,10 +135,11 @@ describe("PostgreSQL state backend (real engine)", function () {
   it("takes two stacks up in parallel on the one database", async () => {
     // The stacks are made one after the other: two CLIs creating the backend's table at once on a new
     // database race inside PostgreSQL (CREATE TABLE IF NOT EXISTS is not atomic); teams do that once.
-    const a = await checkout("team-a", connections("a", 4));
-    const b = await checkout("team-b", connections("b", 4));
+    const [progA, progB] = [connections("a", 4), connections("b", 4)];
+    const a = await checkout("team-a", progA);
+    const b = await checkout("team-b", progB);
     const started = Date.now();
-    const [upA, upB] = await Promise.all([a.up(), b.up()]);
+    const [upA, upB] = await Promise.all([run(a, progA, "up"), run(b, progB, "up")]);
     console.log(`      [figure] two stacks of 4 resources each up in parallel: ${seconds(started)}`);
     assert.equal(upA.summary.result, "succeeded");
     assert.equal(upB.summary.result, "succeeded");
@@ -152,26 +163,30 @@ describe("PostgreSQL state backend (real engine)", function () {
     assert.deepEqual(await liveRepoIds("b"), ["b-0", "b-1", "b-2", "b-3"]);
 
     // Each stack's state is whole: nothing to do on either.
-    await Promise.all([a.preview({ expectNoChanges: true }), b.preview({ expectNoChanges: true })]);
+    await Promise.all([
+      run(a, progA, "preview", { expectNoChanges: true }),
+      run(b, progB, "preview", { expectNoChanges: true }),
+    ]);
   });
 
   it("lets one of two concurrent runs of one stack proceed and refuses the other as locked, losing nothing", async () => {
     if (!pg) throw new Error("no cluster");
-    const first = await checkout("shared", connections("s", 3));
+    const [progFirst, progSecond] = [connections("s", 3), connections("s", 4)];
+    const first = await checkout("shared", progFirst);
     // The other job's program manages one more connection; it must not get in while the first runs.
-    const second = await checkout("shared", connections("s", 4));
+    const second = await checkout("shared", progSecond);
     // Slow the API so the first run is still holding the lock when the second starts.
     const slow = emulator.faults.add({ method: "PUT", path: "/builds/repos/connections$", latencyMs: 1500 });
     const lockRows = (): string[] => stateRows().filter((r) => r.includes("/locks/"));
 
     const started = Date.now();
-    const firstRun = first.up();
+    const firstRun = run(first, progFirst, "up");
     while (lockRows().length === 0) {
       if (Date.now() - started > 60_000) throw new Error("the first run never took the lock");
       await new Promise((r) => setTimeout(r, 100));
     }
     console.log(`      [figure] lock taken after ${seconds(started)}: ${lockRows().join(", ")}`);
-    const refused = await second.up().then(
+    const refused = await run(second, progSecond, "up").then(
       () => undefined,
       (err: unknown) => (err instanceof Error ? err.message : String(err)),
     );

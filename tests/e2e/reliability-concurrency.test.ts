@@ -5,10 +5,10 @@
  * the zone's one entrypoint (round 1: 20 creates). After each round the zone must hold all 20 rules,
  * once each, with this round's value; at the end both stacks refresh with no change and destroy in
  * parallel, leaving no rule. Prints lost, duplicated and left-over rules, the retries and the time.
+ * Each engine run has a process of its own, as a user's `pulumi up` does (tests/e2e/isolated.ts).
  */
 import { strict as assert } from "node:assert";
 import { isDeepStrictEqual } from "node:util";
-import { ConfigRule } from "../../provider/resources/config-rule";
 import { useE2E, type E2EStack } from "./harness";
 import { retriesIn } from "./reliability-world";
 
@@ -24,17 +24,12 @@ describe("reliability: concurrent writers (real engine)", function () {
 
   it(`two programs × ${PER_PROGRAM} ConfigRules in one zone, ${ROUNDS} rounds up in parallel: 0 lost`, async () => {
     const zoneId = (await e2e.api.content.createZone({ name: "busy.e2e.example.com" })).id;
-    const hostOf = (p: string, i: number): string => `${p}-${i}.busy.e2e.example.com`;
-    // Read by both programs when the engine runs them: this round's value for every rule.
-    let round = 0;
+    const domain = "busy.e2e.example.com";
+    const hostOf = (p: string, i: number): string => `${p}-${i}.${domain}`;
     const stacks: E2EStack[] = [];
     for (const p of PROGRAMS)
-      stacks.push(
-        await e2e.stack(async () => {
-          for (let i = 0; i < PER_PROGRAM; i++)
-            new ConfigRule(`${p}-${i}`, { zoneId, host: hostOf(p, i), description: `round ${round}` });
-        }),
-      );
+      stacks.push(await e2e.isolatedStack({ name: "configRules", args: [p, zoneId, domain, PER_PROGRAM] }));
+    let round = 0;
     const live = async () => (await e2e.api.content.getConfigRuleset({ zoneId }))?.rules ?? [];
     const entrypointPuts = (since: number) =>
       e2e.emulator.requestLog.filter(
@@ -52,6 +47,8 @@ describe("reliability: concurrent writers (real engine)", function () {
     const roundSeconds: number[] = [];
     const t0 = Date.now();
     for (round = 1; round <= ROUNDS; round++) {
+      // This round's value for every rule, read by both programs from their stack's config.
+      await Promise.all(stacks.map((s) => s.stack.setConfig("round", { value: String(round) })));
       const start = Date.now();
       const ups = await Promise.allSettled(stacks.map((s) => s.up({ parallel: PARALLEL })));
       roundSeconds.push((Date.now() - start) / 1000);

@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import { inspect } from "node:util";
 import { Agent } from "undici";
 import { z } from "zod";
-import { ApiClient, path, type ClientOptions } from "../../sdk/client";
+import { ApiClient, DEFAULT_BASE_URL, path, type ClientOptions } from "../../sdk/client";
 import {
   AccountApiError,
   ApiError,
@@ -334,6 +334,28 @@ describe("transport: configuration", () => {
     assert.equal(client.account("other"), "other");
   });
 
+  it("defaults the base URL to the public service's API root, as the public client does", () => {
+    for (const env of [{}, { ACCOUNT_API_BASE_URL: "" }]) {
+      const client = new ApiClient({ token: "t", env });
+      assert.equal(client.baseUrl, "https://api.cloudflare.com/client/v4");
+      assert.equal(client.baseUrl, DEFAULT_BASE_URL);
+    }
+  });
+
+  it("names the setting at fault on every configuration error", () => {
+    const setting = (o: ClientOptions): string | undefined => {
+      try {
+        new ApiClient(o);
+      } catch (e) {
+        return e instanceof ConfigurationError ? e.setting : "not a ConfigurationError";
+      }
+      return undefined;
+    };
+    assert.equal(setting({ ...base, baseUrl: "nope" }), "baseUrl");
+    assert.equal(setting({ baseUrl: base.baseUrl, env: {} }), "token");
+    assert.equal(setting({ ...base, accountId: "x".repeat(33) }), "accountId");
+  });
+
   it("lets options win over the environment, and treats an empty variable as unset", () => {
     const client = new ApiClient({
       baseUrl: "http://opt.test/client/v4",
@@ -351,7 +373,6 @@ describe("transport: configuration", () => {
   });
 
   const cases: [string, ClientOptions, string][] = [
-    ["no base URL", { token: "t", env: {} }, "baseUrl: required (option baseUrl or ACCOUNT_API_BASE_URL)"],
     [
       "a base URL that is not a URL",
       { ...base, baseUrl: "api.example" },
