@@ -187,11 +187,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (action.retryAfter !== undefined) reply.header("retry-after", action.retryAfter);
       return reply
         .code(action.status)
-        .send(
-          errorBodyOf(req.routeOptions.config, action.status, [
-            { code: action.status === 429 ? 10004 : 10002, message: "injected fault" },
-          ]),
-        );
+        .send(errorEnvelope([{ code: action.status === 429 ? 10004 : 10002, message: "injected fault" }]));
     }
   });
 

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { path, type ApiClient, type HttpMethod } from "./client";
 import type { CallOptions } from "./core";
-import { pageStyle, type PagedGenerator } from "./paging";
+import { pageStyle, paged, type PagedGenerator } from "./paging";
 import {
   AppIdSchema,
   MeetingCreateSchema,
@@ -186,6 +186,11 @@ export class MeetingsApi {
 
   /** Every meeting of an app, page by page, oldest first; `search` matches the id or the title. */
   listMeetings(params: ListMeetingsParams, options: CallOptions = {}): PagedGenerator<Meeting> {
+    return paged(this.#meetings(params, options));
+  }
+
+  // Validated when the first page is asked for, as every call of the area fails: by rejecting.
+  async *#meetings(params: ListMeetingsParams, options: CallOptions): AsyncGenerator<Meeting> {
     const app = this.#app(params, "listMeetings");
     const per = validate(perPage, params.perPage, "listMeetings: perPage");
     const filters = validate(
@@ -198,7 +203,7 @@ export class MeetingsApi {
       },
       "listMeetings",
     );
-    return this.#paged(app, "/meetings", MeetingSchema, filters, per, options);
+    yield* this.#paged(app, "/meetings", MeetingSchema, filters, per, options);
   }
 
   /** `listMeetings` collected into an array. */
@@ -218,9 +223,13 @@ export class MeetingsApi {
   }
 
   listParticipants(params: ListParticipantsParams, options: CallOptions = {}): PagedGenerator<Participant> {
+    return paged(this.#participants(params, options));
+  }
+
+  async *#participants(params: ListParticipantsParams, options: CallOptions): AsyncGenerator<Participant> {
     const m = this.#meeting(params, "listParticipants");
     const per = validate(perPage, params.perPage, "listParticipants: perPage");
-    return this.#paged(m.app, `${m.path}/participants`, ParticipantSchema, {}, per, options);
+    yield* this.#paged(m.app, `${m.path}/participants`, ParticipantSchema, {}, per, options);
   }
 
   listAllParticipants(params: ListParticipantsParams, options: CallOptions = {}): Promise<Participant[]> {

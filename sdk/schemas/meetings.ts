@@ -175,7 +175,7 @@ export const RecordingConfigSchema = strictWithHint(
   },
   {
     keys: Object.keys(RENAMED_RECORDING_FIELDS),
-    message: `renamed: the field is ${RENAMED_RECORDING_FIELDS.media_bucket_config}`,
+    message: `renamed to ${RENAMED_RECORDING_FIELDS.media_bucket_config}`,
   },
 ).superRefine((r, ctx) => {
   const video = r.video_config?.codec;
