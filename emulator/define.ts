@@ -29,7 +29,6 @@ import {
   parseWith,
   RequestValidationError,
   type EnvelopeOptions,
-  type ErrorBody,
   type InvalidRenderer,
 } from "./http";
 
@@ -37,8 +36,6 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** How the route's area words a 400; unknown routes and the core control API use the generic one. */
     invalid?: InvalidRenderer;
-    /** The area's error body, where its contract shows another shape than the standard envelope. */
-    errorBody?: ErrorBody;
   }
 }
 
@@ -119,8 +116,6 @@ export interface AreaOptions<P, A, AP> {
   invalidCode?: number;
   /** Or the area's own wording of a 400 (email keeps its table's message and puts the rule in `detail`). */
   invalid?: InvalidRenderer;
-  /** Error answers in the area's own shape (every status, injected faults included). */
-  errorBody?: ErrorBody;
   /** Who the caller is and whether it may do this; throws the area's 401/403. Runs before the body is read. */
   auth: (req: FastifyRequest, permissions: P, params: AP) => A;
 }
@@ -176,7 +171,7 @@ export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<
     app.route({
       method,
       url,
-      config: { invalid, ...(options.errorBody ? { errorBody: options.errorBody } : {}) },
+      config: { invalid },
       schema: {
         params: spec.params,
         ...(spec.querystring ? { querystring: spec.querystring } : {}),

@@ -139,18 +139,6 @@ export function errorEnvelope(errors: readonly ErrorItem[]): ErrorEnvelope {
   return { success: false, errors, messages: [], result: null };
 }
 
-/** An area whose contract shows another error body (meetings: `{ success, error }`) says so per route. */
-export type ErrorBody = (status: number, errors: readonly ErrorItem[]) => unknown;
-
-/** The body of an error answer on a route: the area's own shape, else the standard envelope. */
-export function errorBodyOf(
-  config: { errorBody?: ErrorBody },
-  status: number,
-  errors: readonly ErrorItem[],
-): unknown {
-  return config.errorBody ? config.errorBody(status, errors) : errorEnvelope(errors);
-}
-
 /** Page-style slicing with the public API's `result_info`. */
 export function paginate<T>(
   items: readonly T[],

@@ -12,15 +12,7 @@ import { AuthGuard, PERMISSIONS, newTokenValue } from "./auth";
 import { OffsetClock, isAdvanceable, type Clock } from "./clock";
 import { FaultRuleSchema, Faults } from "./faults";
 import { NoParams, defineControl, serializerCompiler, validatorCompiler } from "./define";
-import {
-  DomainError,
-  GENERIC_CODES,
-  errorBodyOf,
-  errorEnvelope,
-  invalidWith,
-  parseJsonBody,
-  renderError,
-} from "./http";
+import { DomainError, GENERIC_CODES, errorEnvelope, invalidWith, parseJsonBody, renderError } from "./http";
 import { RATE_LIMITED, RateLimitSchema, RateLimiter, type RateLimit } from "./rate-limit";
 import { Store } from "./store";
 
@@ -176,7 +168,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       return reply
         .code(429)
         .header("retry-after", String(limited.retryAfterSeconds))
-        .send(errorBodyOf(req.routeOptions.config, 429, [RATE_LIMITED]));
+        .send(errorEnvelope([RATE_LIMITED]));
     if (action.kind === "reset") {
       log(req, 0, "reset");
       req.raw.socket.resetAndDestroy();
@@ -209,7 +201,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   app.setErrorHandler((error, req, reply) => {
     const e = renderError(error, req.routeOptions.config.invalid ?? invalidWith(GENERIC_CODES.badRequest));
     for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-    return reply.code(e.status).send(errorBodyOf(req.routeOptions.config, e.status, e.errors));
+    return reply.code(e.status).send(errorEnvelope(e.errors));
   });
 
   app.setNotFoundHandler((req, reply) =>
