@@ -33,6 +33,8 @@ export interface EmulatorOptions {
   bodyLimit?: number;
   /** The service's global rate limit per caller, counted on the emulator's clock; off when absent. */
   rateLimit?: RateLimit;
+  /** More areas mounted after the six (tests of the server's own behaviour mount a small one). */
+  extraAreas?: readonly AreaModule[];
   /** Sees every API exchange as answered (the conformance suite records them here, whoever the caller). */
   onExchange?: (exchange: Exchange) => void;
 }
@@ -250,7 +252,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     const invalid = req.routeOptions.config.invalid ?? invalidWith(GENERIC_CODES.badRequest);
     const e = renderError(error, invalid, req.routeOptions.bodyLimit);
     for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-    return reply.code(e.status).send(errorEnvelope(e.errors));
+    const body = req.routeOptions.config.errorBody?.(e) ?? errorEnvelope(e.errors);
+    return reply.code(e.status).send(body);
   });
 
   app.setNotFoundHandler((req, reply) =>
@@ -277,7 +280,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     routes,
   };
   await app.register(async (control) => registerControl(control, emulator), { prefix: CONTROL_PREFIX });
-  for (const area of AREAS) await mountArea(app, area, ctx);
+  for (const area of [...AREAS, ...(options.extraAreas ?? [])]) await mountArea(app, area, ctx);
   await app.ready();
   return emulator;
 }
