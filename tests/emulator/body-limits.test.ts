@@ -37,7 +37,7 @@ async function send(
   type = "application/json",
 ) {
   const res = await request(urlOf(em, route), {
-    method: route.method as "POST",
+    method: route.method as "POST", // one of BODY_METHODS: everyRoute filters on them
     headers: { authorization: `Bearer ${em.token}`, "content-type": type },
     body,
   });
