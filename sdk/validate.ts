@@ -30,8 +30,8 @@ export function prototypeKeys(value: unknown, path: string[] = []): string[] {
 
 /**
  * Deepest nesting of objects and arrays a request body may have (the emulator refuses deeper ones with
- * a 400 too). The API's deepest body, a ruleset's rules with their action parameters, is under 10
- * levels; past this, recursive walks (ours, zod's) would meet the call stack.
+ * a 400 too). The contract's deepest request body declares 6 levels (a search instance's settings);
+ * far past this, recursive walks (ours, zod's) would meet the call stack.
  */
 export const MAX_BODY_DEPTH = 64;
 export const TOO_DEEP_RULE = `too deep: objects and arrays may nest at most ${MAX_BODY_DEPTH} levels`;
