@@ -3,12 +3,15 @@
  * (one error, not the standard `errors[]`), with the HTTP status as the code. Several problems of one
  * request are one message, joined by "; ".
  */
-import { DomainError, type ErrorBody } from "../http";
+import { DomainError } from "../http";
 
-export const meetingsErrorBody: ErrorBody = (status, errors) => ({
-  success: false,
-  error: { code: status, message: errors.map((e) => e.message).join("; ") || `HTTP ${status}` },
-});
+/** Every error answer of the area, injected faults and the shared auth's 401/403 included. */
+export function meetingsErrorBody(e: DomainError): unknown {
+  return {
+    success: false,
+    error: { code: e.status, message: e.errors.map((i) => i.message).join("; ") || `HTTP ${e.status}` },
+  };
+}
 
 const fail = (status: number, message: string): DomainError =>
   new DomainError(status, { code: status, message });
