@@ -8,6 +8,7 @@ import {
 } from "../../sdk";
 import type { MeetingCreate } from "../../sdk/meetings";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
+import { EVERY_MEETING_FIELD } from "../helpers/meetings";
 
 type Envelope = {
   success: boolean;
@@ -31,46 +32,7 @@ function meetingRequests(fx: EmulatorFixture): number {
   return fx.em.requestLog.filter((r) => r.url.includes("/realtime/kit/")).length;
 }
 
-/** A body carrying every field of the spec, within every limit. */
-const FULL: MeetingCreate = {
-  title: "Weekly sync",
-  live_stream_on_start: false,
-  persist_chat: true,
-  record_on_start: true,
-  session_keep_alive_time_in_secs: 600,
-  summarize_on_end: true,
-  transcribe_on_end: true,
-  ai_config: {
-    summarization: { summary_type: "team_meeting", text_format: "markdown", word_limit: 1000 },
-    transcription: { keywords: ["Pulumi", "RTMP"], language: "en-US", profanity_filter: true },
-  },
-  recording_config: {
-    audio_config: { channel: "stereo", codec: "AAC", export_file: true },
-    file_name_prefix: "sync-",
-    live_streaming_config: { rtmp_url: "rtmp://live.example.com/app/key" },
-    max_seconds: 86_400,
-    realtimekit_bucket_config: { enabled: false },
-    storage_config: {
-      type: "aws",
-      access_key: "AKIA-SECRET-ACCESS",
-      secret: "s3cr3t-value",
-      bucket: "recordings",
-      region: "us-east-1",
-      path: "meetings/",
-    },
-    video_config: {
-      codec: "H264",
-      export_file: false,
-      height: 1080,
-      width: 1920,
-      watermark: {
-        position: "right bottom",
-        size: { height: 1, width: 1 },
-        url: "https://example.com/logo.png",
-      },
-    },
-  },
-};
+const FULL = EVERY_MEETING_FIELD;
 
 /** Every rule: a create body (merged onto `{}`), the field it names, and the rule's words. */
 const REJECTED: [string, Record<string, unknown>, string, RegExp][] = [
@@ -391,10 +353,14 @@ describe("meetings", () => {
       assert.deepEqual(m.ai_config, FULL.ai_config);
       const storage = m.recording_config?.storage_config as Record<string, unknown>;
       assert.deepEqual(storage, {
-        type: "aws",
+        type: "sftp",
+        auth_method: "KEY",
         bucket: "recordings",
         region: "us-east-1",
         path: "meetings/",
+        host: "sftp.example.com",
+        port: 22,
+        username: "rec",
       });
       assert.equal(m.recording_config?.video_config?.watermark?.position, "right bottom");
 
