@@ -27,10 +27,10 @@ import {
   type Meetings,
   type MeetingsArea,
 } from "./context";
-import { meetingsErrorBody, missing } from "./errors";
+import { meetingsErrorBody } from "./errors";
 import { liveRoutes } from "./live-routes";
 import { PageQuery, pageOf } from "./paging";
-import { view, type StoredMeeting } from "./state";
+import { view } from "./state";
 
 /**
  * With VP8 or VP9 video the service sets the audio codec to vorbis itself (spec D), so a codec the
@@ -106,14 +106,9 @@ function apiRoutes(app: FastifyInstance, ctx: AreaContext, meetings: Meetings): 
 const Stored = z.object({ account_id: z.string(), app_id: z.string(), meeting_id: z.string() });
 const TokenBody = z.strictObject({ token: z.string().min(1, "must not be empty") });
 
-function controlRoutes(app: FastifyInstance, { model, live }: Meetings): void {
+function controlRoutes(app: FastifyInstance, { live, find: stored }: Meetings): void {
   const control = defineControl(app);
   const none = { params: Stored, permissions: undefined };
-  const stored = (p: z.output<typeof Stored>): StoredMeeting => {
-    const m = model.get(p.account_id, p.app_id, p.meeting_id);
-    if (!m) throw missing(`meeting ${p.meeting_id} in app ${p.app_id}`);
-    return m;
-  };
   const at = "/accounts/:account_id/apps/:app_id/meetings/:meeting_id";
   // The stored meeting, write-only storage fields included: lets a test see what reached the service.
   control.get(at, none, ({ params }) => stored(params));

@@ -173,7 +173,12 @@ const where = (i: MeetingTemplateInputs, ctx: HandlerContext) => ({
  * Every write says the status too: a meeting deactivated outside the program comes back. A PUT
  * leaves the status as it was, so a PATCH follows it when the status differs.
  */
-async function write(id: string, i: MeetingTemplateInputs, changed: readonly string[], ctx: HandlerContext) {
+async function write(
+  id: string,
+  i: MeetingTemplateInputs,
+  changed: readonly string[],
+  ctx: HandlerContext,
+): Promise<Meeting> {
   const at = { ...where(i, ctx), meetingId: id };
   if (updateVerb(changed) === "PATCH")
     return ctx.api.meetings.updateMeeting({ ...at, ...patchBody(changed, i), status: i.status });
