@@ -5,8 +5,8 @@
  * command of ours decrypts the state, and the token is never printed. The user's PULUMI_*
  * environment (backend, passphrase, access token) applies as it does to `pulumi` itself.
  */
-import { accessSync, appendFileSync, constants } from "node:fs";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { accessSync, appendFileSync, constants, statSync } from "node:fs";
+import { basename, delimiter, dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { LocalWorkspace, PulumiCommand, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import {
@@ -14,9 +14,20 @@ import {
   driftFromEvents,
   renderMarkdown,
   renderText,
+  verdict,
   type DriftReport,
 } from "../provider/drift";
-import { action, leaf, progressFor, type CommonOptions, type Progress, type VerbIo } from "./io";
+import {
+  UsageError,
+  action,
+  checkFolderArg,
+  errorLine,
+  leaf,
+  progressFor,
+  type CommonOptions,
+  type Progress,
+  type VerbIo,
+} from "./io";
 
 export interface DriftOptions extends CommonOptions {
   stack?: string;
@@ -24,19 +35,24 @@ export interface DriftOptions extends CommonOptions {
   markdown?: string;
 }
 
-/** The engine's own message on failure, without the Automation API's command echo. */
-function engineError(err: unknown): string {
+const INSTALL_PULUMI =
+  "the `pulumi` CLI was not found on PATH: install it (https://www.pulumi.com/docs/iac/download-install/) or add its folder to PATH";
+
+/**
+ * The engine's own message on failure, without the Automation API's wrapping (`code:`, `stderr:`)
+ * or its echo of the command line (`Command failed with exit code 1: pulumi refresh …`).
+ */
+export function engineError(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
+  if (/spawn \S*pulumi ENOENT/.test(text)) return INSTALL_PULUMI;
   const stderr = /stderr: ([\s\S]*?)(?:\n\s*err\?:|$)/.exec(text)?.[1]?.trim();
   const lines = (stderr || text)
     .split("\n")
     .map((l) => l.trim())
-    .filter(Boolean);
+    .filter((l) => l && !/^(code|stdout|stderr):/.test(l) && !/^Command failed with /.test(l))
+    .map((l) => l.replace(/^error: /, ""));
   // The token never reaches us, but an engine message might quote configuration: keep it short.
-  return lines
-    .filter((l) => !/^(code|stdout|stderr):/.test(l))
-    .slice(0, 6)
-    .join(" ");
+  return errorLine(lines.slice(0, 6).join("\n")) || errorLine(text);
 }
 
 /** Runs the refresh preview of one stack and reports drift; never throws for an engine failure. */
@@ -56,18 +72,28 @@ export async function stackDrift(stack: Stack, progress: Progress = () => undefi
   }
 }
 
-/** The `pulumi` CLI the user has on PATH; the Automation API puts its folder first for plugins. */
-function pulumiCommand(env: NodeJS.ProcessEnv): Promise<PulumiCommand> {
-  for (const dir of (env.PATH ?? "").split(delimiter).filter(Boolean)) {
-    const candidate = join(dir, "pulumi");
-    try {
-      accessSync(candidate, constants.X_OK);
-      return PulumiCommand.get({ root: dirname(resolve(dir)), skipVersionCheck: true });
-    } catch {
-      // not here
-    }
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
-  return PulumiCommand.get({ skipVersionCheck: true });
+}
+
+/**
+ * The `pulumi` CLI on the user's PATH (io.env's, which is the process's in a real run). The Automation
+ * API runs `<root>/bin/pulumi` and puts that folder first for plugins; a CLI in another folder is run
+ * by name from PATH.
+ */
+async function pulumiCommand(env: NodeJS.ProcessEnv): Promise<PulumiCommand> {
+  const dir = (env.PATH ?? "")
+    .split(delimiter)
+    .filter(Boolean)
+    .find((d) => executable(join(d, "pulumi")));
+  if (dir === undefined) throw new Error(INSTALL_PULUMI);
+  const root = basename(resolve(dir)) === "bin" ? { root: dirname(resolve(dir)) } : {};
+  return PulumiCommand.get({ ...root, skipVersionCheck: true });
 }
 
 /** The user's stack: --stack, else $PULUMI_STACK, else the project's selected stack. */
@@ -85,6 +111,18 @@ export async function selectUserStack(io: VerbIo, o: DriftOptions): Promise<Stac
   );
 }
 
+/** `--markdown FILE` and `--cwd DIR` are checked before the engine runs: bad input is exit 64. */
+function checkPaths(o: DriftOptions): void {
+  if (o.cwd !== undefined) checkFolderArg("--cwd", o.cwd);
+  if (o.markdown !== undefined) {
+    const target = statSync(o.markdown, { throwIfNoEntry: false });
+    if (target?.isDirectory()) throw new UsageError(`--markdown ${o.markdown}: is a folder, not a file`);
+    const folder = dirname(resolve(o.markdown));
+    if (!target && !statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`--markdown ${o.markdown}: its folder ${folder} does not exist`);
+  }
+}
+
 export function addDriftVerb(root: Command, io: VerbIo): void {
   leaf(
     root
@@ -97,6 +135,7 @@ export function addDriftVerb(root: Command, io: VerbIo): void {
       .option("--markdown <file>", "append a Markdown table to this file (e.g. $GITHUB_STEP_SUMMARY)"),
   ).action(
     action(io, async (o: DriftOptions) => {
+      checkPaths(o);
       const progress = progressFor(io, o);
       let report: DriftReport;
       try {
@@ -104,9 +143,11 @@ export function addDriftVerb(root: Command, io: VerbIo): void {
         progress(`refresh preview of stack ${stack.name}…`);
         report = await stackDrift(stack, progress);
       } catch (err) {
-        report = driftFromEvents(o.stack ?? "", [], engineError(err));
+        report = driftFromEvents(o.stack ?? io.env.PULUMI_STACK ?? "", [], engineError(err));
       }
       if (o.markdown) appendFileSync(o.markdown, renderMarkdown(report));
+      // The report goes to stdout (or the summary); the failure is also the usual line on stderr.
+      if (report.exitCode === 1) io.err(`error: ${verdict(report)}\n`);
       return { result: report, text: renderText(report), exitCode: report.exitCode };
     }),
   );

@@ -2,8 +2,16 @@
  * What every verb shares: where output goes, the exit codes, errors as typed classes, progress on
  * stderr, and the client built from the sdk's own configuration (environment and flags).
  */
+import { statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { Command, InvalidArgumentError } from "commander";
-import { AccountApi, ConfigurationError, DeadlineExceededError, ValidationError } from "../sdk";
+import {
+  AccountApi,
+  ConfigurationError,
+  DeadlineExceededError,
+  NotFoundError,
+  ValidationError,
+} from "../sdk";
 import { inCliWords } from "./config-errors";
 
 /** The documented exit codes (docs/cli.md). */
@@ -38,10 +46,19 @@ export interface VerbIo {
 /** An error the command line reports as it is, with its exit code. */
 export class CliError extends Error {
   readonly exitCode: ExitCode;
-  constructor(message: string, exitCode: ExitCode = EXIT.error) {
-    super(message);
+  constructor(message: string, exitCode: ExitCode = EXIT.error, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = new.target.name;
     this.exitCode = exitCode;
+  }
+}
+
+/** A 404 on something a verb was given: names it (`trigger 1234…`), the API's answer after it. */
+export class NotFoundCliError extends CliError {
+  readonly subject: string;
+  constructor(subject: string, cause: NotFoundError) {
+    super(`${subject}: not found (${cause.message})`, EXIT.error, { cause });
+    this.subject = subject;
   }
 }
 
@@ -130,7 +147,7 @@ export function action<O extends CommonOptions, A extends unknown[]>(
       setExit(io, outcome.exitCode ?? EXIT.ok);
     } catch (err) {
       const code = exitCodeOf(err);
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorLine(err);
       io.err(`error: ${message}\n`);
       if (o.json) {
         const name = err instanceof Error ? err.name : "Error";
@@ -141,7 +158,63 @@ export function action<O extends CommonOptions, A extends unknown[]>(
   };
 }
 
-/** Runs `body` with a client that is closed afterwards. */
+/** A line that is a frame of a stack trace (`    at f (file:1:2)`), wherever a message quotes one. */
+const STACK_FRAME = /^\s*at\s+\S.*(?:\(.*:\d+:\d+\)|:\d+:\d+|\(native\)|\(<anonymous>\))\s*$/;
+
+/**
+ * An error as the one line docs/cli.md promises: its message, without stack frames (a message may
+ * quote another process's output) and without line breaks; never `[object Object]`.
+ */
+export function errorLine(err: unknown): string {
+  let text: string;
+  if (err instanceof Error) text = err.message || err.name;
+  else if (typeof err === "string") text = err;
+  else if (err === undefined || err === null) text = "";
+  else {
+    try {
+      text = JSON.stringify(err) ?? String(err);
+    } catch {
+      text = String(err);
+    }
+  }
+  const lines = text
+    .split(/\r?\n/)
+    .filter((l) => !STACK_FRAME.test(l))
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines.join(" ") || "unknown error";
+}
+
+/** The 404 an error is, or wraps (a verb's NotFoundCliError, an sdk error's cause). */
+function notFoundIn(err: unknown): NotFoundError | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e instanceof Error; depth++) {
+    if (e instanceof NotFoundError) return e;
+    e = e.cause;
+  }
+  return undefined;
+}
+
+/**
+ * Every route of the API starts at `/client/v4`: a base URL without it gets 404 for everything, which
+ * reads as "not found" though nothing was looked up. Said when the path does not end so.
+ */
+export function baseUrlHint(baseUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  const path = url.pathname.replace(/\/+$/, "");
+  if (path.endsWith("/client/v4")) return undefined;
+  return (
+    `the base URL ${url.origin}${path} does not end in /client/v4, where the API's routes start: ` +
+    `try ${url.origin}${path}/client/v4 (--base-url or ACCOUNT_API_BASE_URL)`
+  );
+}
+
+/** Runs `body` with a client that is closed afterwards; a 404 says when the base URL is the cause. */
 export async function withClient<T>(
   io: VerbIo,
   o: CommonOptions,
@@ -152,9 +225,52 @@ export async function withClient<T>(
     return await body(api);
   } catch (err) {
     // The account id is resolved at the call that needs it.
-    throw err instanceof ConfigurationError ? inCliWords(err) : err;
+    if (err instanceof ConfigurationError) throw inCliWords(err);
+    const notFound = notFoundIn(err);
+    const hint = notFound && baseUrlHint(api.client.baseUrl);
+    // The subject a verb named was never looked up: the route itself is missing.
+    if (notFound && hint) throw new CliError(`${notFound.message}. ${hint}`, EXIT.error, { cause: err });
+    throw err;
   } finally {
     await api.close();
+  }
+}
+
+/** Awaits a call about `subject` (`trigger 1234…`), so that its 404 names what was not found. */
+export async function lookingFor<T>(subject: string, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new NotFoundCliError(subject, err);
+    throw err;
+  }
+}
+
+/** Why a file could not be read, in a user's words. */
+function unreadable(err: unknown): string {
+  const code = err instanceof Error && "code" in err ? err.code : undefined;
+  switch (code) {
+    case "ENOENT":
+      return "no such file";
+    case "EISDIR":
+      return "is a folder, not a file";
+    case "EACCES":
+    case "EPERM":
+      return "cannot read it (permission denied)";
+    default:
+      return `cannot read it (${errorLine(err)})`;
+  }
+}
+
+/**
+ * Reads a file a verb was given (`--attach F`, `markdown F`); one that cannot be read is bad input
+ * (exit 64) naming the argument, before anything is sent.
+ */
+export async function readFileArg(argument: string, file: string, hint = ""): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (err) {
+    throw new UsageError(`${argument} ${file}: ${unreadable(err)}${hint}`);
   }
 }
 
@@ -167,4 +283,10 @@ export function positiveInt(value: string): number {
 /** Collects a repeatable option into a list. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/** A folder a verb was given (`--cwd DIR`): one that does not exist is bad input (exit 64). */
+export function checkFolderArg(option: string, dir: string): void {
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`${option} ${dir}: no such folder`);
 }

@@ -3,6 +3,7 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { PACKAGE_VERSION } from "../sdk/version";
 import type { RateLimit } from "../emulator/rate-limit";
+import { SEEDS, seedDemo, type SeedName } from "../emulator/seed";
 import { startEmulator } from "../emulator/server";
 import { addDriftVerb } from "./drift";
 import { EXIT, type VerbIo } from "./io";
@@ -31,6 +32,12 @@ function rateLimit(value: string): RateLimit {
   return { requests, windowMs: seconds * 1000 };
 }
 
+function seedName(value: string): SeedName {
+  const name = SEEDS.find((s) => s === value);
+  if (!name) throw new InvalidArgumentError(`must be one of: ${SEEDS.join(", ")}`);
+  return name;
+}
+
 export function buildCli(
   io: VerbIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), env: process.env },
 ): Command {
@@ -52,35 +59,58 @@ export function buildCli(
       "answer 429 (code 971) past this many requests per window per token; off by default",
       rateLimit,
     )
-    .action(async (opts: { port: number; host: string; state?: string; rateLimit?: RateLimit }) => {
-      const em = await startEmulator({
-        port: opts.port,
-        host: opts.host,
-        ...(opts.state ? { stateFile: opts.state } : {}),
-        ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
-      });
-      const generated = !(process.env.ACCOUNT_API_TOKEN && process.env.ACCOUNT_API_ACCOUNT_ID);
-      console.log(`emulator listening: ${em.url}`);
-      console.log(`control API:        ${em.origin}/__emulator`);
-      console.log(`account id:         ${em.accountId}`);
-      const limit = em.rateLimit.get();
-      if (limit)
-        console.log(`rate limit:         ${limit.requests} per ${limit.windowMs / 1000} s per token`);
-      if (generated) {
-        console.log(`token (generated):  ${em.token}`);
-        console.log(
-          `\nexport ACCOUNT_API_BASE_URL=${em.url} ACCOUNT_API_ACCOUNT_ID=${em.accountId} ACCOUNT_API_TOKEN=${em.token}`,
-        );
-      } else {
-        console.log("token:              from ACCOUNT_API_TOKEN");
-      }
-      const stop = async (): Promise<void> => {
-        await em.stop();
-        process.exit(0);
-      };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    });
+    .option(
+      "--seed <name>",
+      `make what a new account's dashboard would hold (${SEEDS.join(", ")}: the script shop, the zone example.com, example.com verified for sending); idempotent`,
+      seedName,
+    )
+    .action(
+      async (opts: {
+        port: number;
+        host: string;
+        state?: string;
+        rateLimit?: RateLimit;
+        seed?: SeedName;
+      }) => {
+        const em = await startEmulator({
+          port: opts.port,
+          host: opts.host,
+          ...(opts.state ? { stateFile: opts.state } : {}),
+          ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
+        });
+        const seeded = opts.seed ? await seedDemo(em) : undefined;
+        const given = Boolean(process.env.ACCOUNT_API_TOKEN && process.env.ACCOUNT_API_ACCOUNT_ID);
+        console.log(`emulator listening: ${em.url}`);
+        console.log(`control API:        ${em.origin}/__emulator`);
+        console.log(`account id:         ${em.accountId}`);
+        const limit = em.rateLimit.get();
+        if (limit)
+          console.log(`rate limit:         ${limit.requests} per ${limit.windowMs / 1000} s per token`);
+        if (seeded)
+          console.log(
+            `seeded (${opts.seed}):      script ${seeded.scriptName}, zone ${seeded.zoneName} (${seeded.zoneId}), sender domain ${seeded.senderDomain}, build token ${seeded.buildTokenUuid}`,
+          );
+        if (given) {
+          console.log("token:              from ACCOUNT_API_TOKEN");
+        } else {
+          console.log(
+            `token:              ${em.token}${opts.state ? ` (kept in ${opts.state})` : " (generated)"}`,
+          );
+          console.log(
+            `\nexport ACCOUNT_API_BASE_URL=${em.url} ACCOUNT_API_ACCOUNT_ID=${em.accountId} ACCOUNT_API_TOKEN=${em.token}`,
+          );
+          console.log(
+            `# or, for one stack: pulumi config set account-api:baseUrl ${em.url} && pulumi config set account-api:accountId ${em.accountId} && pulumi config set --secret account-api:apiToken ${em.token}`,
+          );
+        }
+        const stop = async (): Promise<void> => {
+          await em.stop();
+          process.exit(0);
+        };
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      },
+    );
   addVerbs(program, io);
   addDriftVerb(program, io);
   addRecoverVerb(program, io);

@@ -23,7 +23,7 @@ import { isRecord } from "../provider/core/values";
 import { handlerFor } from "../provider/registry";
 import { openSession } from "../provider/runtime";
 import { RESOURCE_KINDS, type ResourceKind } from "../provider/types";
-import { action, leaf, progressFor, type CommonOptions, type VerbIo } from "./io";
+import { UsageError, action, checkFolderArg, leaf, progressFor, type CommonOptions, type VerbIo } from "./io";
 
 /** What recovery needs of a stack: Pulumi's own commands, however they are run. */
 export interface RecoverTarget {
@@ -188,7 +188,8 @@ export function addRecoverVerb(root: Command, io: VerbIo): void {
   ).action(
     action(io, async (o: CommonOptions & { stack?: string; cwd?: string }) => {
       const stack = o.stack ?? io.env.PULUMI_STACK;
-      if (!stack) throw new Error("--stack: required (or set PULUMI_STACK)");
+      if (!stack) throw new UsageError("--stack: required (or set PULUMI_STACK)");
+      if (o.cwd !== undefined) checkFolderArg("--cwd", o.cwd);
       progressFor(io, o)(`recovering stack ${stack}…`);
       const report = await recover(cliTarget(stack, resolve(o.cwd ?? process.cwd()), io.env), io.env);
       const text =

@@ -5,24 +5,36 @@
  * (or JSON with --json) on stdout, progress on stderr while it waits, and exits with the codes of
  * io.ts (docs/cli.md).
  */
-import { readFile } from "node:fs/promises";
+import { STATUS_CODES } from "node:http";
 import { basename } from "node:path";
 import type { Command } from "commander";
 import { convertHtml } from "../emulator/content/convert";
 import { countTokens } from "../emulator/content/tokens";
-import { AccountApi, NotRegistrableError } from "../sdk";
+import {
+  AccountApi,
+  ConnectionError,
+  NotRegistrableError,
+  TimeoutError,
+  apiErrorItems,
+  describeItem,
+} from "../sdk";
 import type { Build, BuildToken } from "../sdk/schemas/builds";
+import { MAX_ORIGIN_BYTES } from "../sdk/schemas/content";
 import type { SearchJob } from "../sdk/schemas/search";
-import type { DomainAvailability } from "../sdk/schemas/registrar";
+import { DomainNameSchema, normalizeDomainName, type DomainAvailability } from "../sdk/schemas/registrar";
+import { validate } from "../sdk/validate";
 import { EMAIL_MAX_BYTES, type Attachment } from "../sdk/email";
 import {
+  CliError,
   EXIT,
   UsageError,
   action,
   collect,
   leaf,
+  lookingFor,
   positiveInt,
   progressFor,
+  readFileArg,
   withClient,
   type CommonOptions,
   type Outcome,
@@ -49,10 +61,13 @@ function buildOutcome(b: Build): Outcome<Build> {
 
 function waitBuild(api: AccountApi, uuid: string, deadlineMs: number, progress: Progress): Promise<Build> {
   progress(`waiting for build ${uuid} (at most ${Math.round(deadlineMs / 1000)} s)…`);
-  return api.builds.waitForBuild(uuid, {
-    deadlineMs,
-    onProgress: (b) => progress(`build ${b.build_uuid}: ${b.status}`),
-  });
+  return lookingFor(
+    `build ${uuid}`,
+    api.builds.waitForBuild(uuid, {
+      deadlineMs,
+      onProgress: (b) => progress(`build ${b.build_uuid}: ${b.status}`),
+    }),
+  );
 }
 
 function tokensText(tokens: readonly BuildToken[]): string {
@@ -83,10 +98,13 @@ function addBuildVerbs(root: Command, io: VerbIo): void {
       if (!o.branch && !o.commit)
         throw new UsageError("build trigger: pass --branch, --commit, or both (rule 1)");
       return withClient(io, o, async (api) => {
-        const started = await api.builds.triggerBuild(triggerUuid, {
-          ...(o.branch ? { branch: o.branch } : {}),
-          ...(o.commit ? { commitHash: o.commit } : {}),
-        });
+        const started = await lookingFor(
+          `trigger ${triggerUuid}`,
+          api.builds.triggerBuild(triggerUuid, {
+            ...(o.branch ? { branch: o.branch } : {}),
+            ...(o.commit ? { commitHash: o.commit } : {}),
+          }),
+        );
         if (!o.wait) return buildOutcome(started);
         return buildOutcome(await waitBuild(api, started.build_uuid, o.deadline, progressFor(io, o)));
       });
@@ -104,7 +122,7 @@ function addBuildVerbs(root: Command, io: VerbIo): void {
   leaf(build.command("logs <buildUuid>").description("every log line of a build so far")).action(
     action(io, (o: CommonOptions, uuid: string) =>
       withClient(io, o, async (api) => {
-        const logs = await api.builds.collectLogs(uuid);
+        const logs = await lookingFor(`build ${uuid}`, api.builds.collectLogs(uuid));
         const text = logs.lines.map((l) => `${l.text}\n`).join("");
         return { result: logs, text: logs.truncated ? `${text}(truncated)\n` : text };
       }),
@@ -114,7 +132,7 @@ function addBuildVerbs(root: Command, io: VerbIo): void {
   leaf(build.command("cancel <buildUuid>").description("cancel a build that has not stopped")).action(
     action(io, (o: CommonOptions, uuid: string) =>
       withClient(io, o, async (api) => {
-        const b = await api.builds.cancelBuild(uuid);
+        const b = await lookingFor(`build ${uuid}`, api.builds.cancelBuild(uuid));
         return { result: b, text: buildLine(b) };
       }),
     ),
@@ -142,7 +160,7 @@ function addBuildVerbs(root: Command, io: VerbIo): void {
   leaf(build.command("purge-cache <triggerUuid>").description("clear a trigger's build cache")).action(
     action(io, (o: CommonOptions, triggerUuid: string) =>
       withClient(io, o, async (api) => {
-        await api.builds.purgeBuildCache(triggerUuid);
+        await lookingFor(`trigger ${triggerUuid}`, api.builds.purgeBuildCache(triggerUuid));
         return {
           result: { purged: triggerUuid },
           text: `purged the build cache of trigger ${triggerUuid}\n`,
@@ -180,14 +198,21 @@ function jobOutcome(j: SearchJob): Outcome<SearchJob> {
   return { result: j, text: jobLine(j), exitCode: failed ? EXIT.unsuccessful : EXIT.ok };
 }
 
+/** How a verb names a search instance, with its namespace when one was given. */
+const instanceName = (id: string, o: JobOpts): string =>
+  `search instance ${id}${o.namespace ? ` (namespace ${o.namespace})` : ""}`;
+
 function waitJob(io: VerbIo, api: AccountApi, id: string, jobId: string, o: JobOpts): Promise<SearchJob> {
   const progress = progressFor(io, o);
   progress(`waiting for job ${jobId} of ${id}…`);
-  return api.search.waitForJob(id, jobId, {
-    ...(o.namespace ? { namespace: o.namespace } : {}),
-    deadlineMs: o.deadline,
-    onProgress: (p) => progress(`job ${p.job.id}: running (${Math.round(p.elapsedMs / 1000)} s)`),
-  });
+  return lookingFor(
+    `job ${jobId} of ${instanceName(id, o)}`,
+    api.search.waitForJob(id, jobId, {
+      ...(o.namespace ? { namespace: o.namespace } : {}),
+      deadlineMs: o.deadline,
+      onProgress: (p) => progress(`job ${p.job.id}: running (${Math.round(p.elapsedMs / 1000)} s)`),
+    }),
+  );
 }
 
 function addJobVerbs(root: Command, io: VerbIo): void {
@@ -202,10 +227,10 @@ function addJobVerbs(root: Command, io: VerbIo): void {
     .action(
       action(io, (o: JobOpts, id: string) =>
         withClient(io, o, async (api) => {
-          const started = await api.search.createJob({
-            id,
-            ...(o.namespace ? { namespace: o.namespace } : {}),
-          });
+          const started = await lookingFor(
+            instanceName(id, o),
+            api.search.createJob({ id, ...(o.namespace ? { namespace: o.namespace } : {}) }),
+          );
           return jobOutcome(o.wait ? await waitJob(io, api, id, started.id, o) : started);
         }),
       ),
@@ -225,9 +250,12 @@ function addJobVerbs(root: Command, io: VerbIo): void {
     .action(
       action(io, (o: JobOpts, id: string, jobId: string) =>
         withClient(io, o, async (api) => {
-          const lines = await api.search
-            .listJobLogs({ id, jobId, ...(o.namespace ? { namespace: o.namespace } : {}) })
-            .toArray();
+          const lines = await lookingFor(
+            `job ${jobId} of ${instanceName(id, o)}`,
+            api.search
+              .listJobLogs({ id, jobId, ...(o.namespace ? { namespace: o.namespace } : {}) })
+              .toArray(),
+          );
           return { result: lines, text: lines.map((l) => `${l.created_at}  ${l.message}\n`).join("") };
         }),
       ),
@@ -236,8 +264,8 @@ function addJobVerbs(root: Command, io: VerbIo): void {
 
 // ---- registrar ----------------------------------------------------------------------------------------
 
-function availabilityText(domains: readonly DomainAvailability[]): string {
-  if (!domains.length) return "no domains\n";
+function availabilityText(domains: readonly DomainAvailability[], none = "no domains"): string {
+  if (!domains.length) return `${none}\n`;
   return domains
     .map((d) => {
       if (!d.registrable) return `${d.name}: not registrable (${d.reason ?? "no reason given"})\n`;
@@ -247,22 +275,35 @@ function availabilityText(domains: readonly DomainAvailability[]): string {
     .join("");
 }
 
+/**
+ * A domain name argument, checked as the sdk checks a registration's (the check endpoint itself takes
+ * any string and leaves a malformed one out of its answer, which would read as "no domains").
+ */
+function domainArg(verb: string, name: string): string {
+  return validate(DomainNameSchema, name, `${verb}: ${JSON.stringify(name)}`);
+}
+
 function addDomainVerbs(root: Command, io: VerbIo): void {
   const domain = root.command("domain").description("registrar: check, search, quote");
   leaf(domain.command("check <domains...>"))
     .description("authoritative availability and price (exit 3 if any is not registrable)")
     .action(
-      action(io, (o: CommonOptions, domains: string[]) =>
-        withClient(io, o, async (api) => {
+      action(io, (o: CommonOptions, args: string[]) => {
+        const domains = args.map((d) => domainArg("domain check", d));
+        return withClient(io, o, async (api) => {
           const r = await api.registrar.check({ domains });
-          const all = r.domains.length > 0 && r.domains.every((d) => d.registrable);
+          const answered = new Set(r.domains.map((d) => normalizeDomainName(d.name)));
+          const missing = domains.filter((d) => !answered.has(d));
+          const all = missing.length === 0 && r.domains.every((d) => d.registrable);
           return {
             result: r,
-            text: availabilityText(r.domains),
+            text:
+              (r.domains.length ? availabilityText(r.domains) : "") +
+              missing.map((d) => `${d}: not in the answer (the service said nothing about it)\n`).join(""),
             exitCode: all ? EXIT.ok : EXIT.unsuccessful,
           };
-        }),
-      ),
+        });
+      }),
     );
   leaf(domain.command("search <query>"))
     .description("advisory suggestions (check before registering)")
@@ -271,7 +312,7 @@ function addDomainVerbs(root: Command, io: VerbIo): void {
       action(io, (o: CommonOptions & { limit?: number }, q: string) =>
         withClient(io, o, async (api) => {
           const r = await api.registrar.search({ q, ...(o.limit ? { limit: o.limit } : {}) });
-          return { result: r, text: availabilityText(r.domains) };
+          return { result: r, text: availabilityText(r.domains, `no suggestions for ${JSON.stringify(q)}`) };
         }),
       ),
     );
@@ -279,8 +320,9 @@ function addDomainVerbs(root: Command, io: VerbIo): void {
     .description("the exact price of registering for --years (rule 3), from an authoritative check")
     .option("--years <n>", "1 to 10", positiveInt, 1)
     .action(
-      action(io, (o: CommonOptions & { years: number }, name: string) =>
-        withClient(io, o, async (api) => {
+      action(io, (o: CommonOptions & { years: number }, arg: string) => {
+        const name = domainArg("domain quote", arg);
+        return withClient(io, o, async (api) => {
           try {
             const q = await api.registrar.quoteRegistration(name, o.years);
             return {
@@ -295,8 +337,8 @@ function addDomainVerbs(root: Command, io: VerbIo): void {
               exitCode: EXIT.unsuccessful,
             };
           }
-        }),
-      ),
+        });
+      }),
     );
 }
 
@@ -329,7 +371,7 @@ const MEDIA_TYPES: Readonly<Record<string, string>> = {
 };
 
 async function attachment(file: string): Promise<Attachment> {
-  const bytes = await readFile(file);
+  const bytes = await readFileArg("--attach", file);
   const ext = file.split(".").pop()?.toLowerCase() ?? "";
   return {
     content: bytes.toString("base64"),
@@ -366,8 +408,10 @@ function addEmailVerb(root: Command, io: VerbIo): void {
     .option("--header <name:value>", "an allowed custom header (repeatable)", collect)
     .action(
       action(io, async (o: SendOpts) => {
-        const text = o.text ?? (o.textFile ? await readFile(o.textFile, "utf8") : undefined);
-        const html = o.htmlFile ? await readFile(o.htmlFile, "utf8") : undefined;
+        const text =
+          o.text ??
+          (o.textFile ? (await readFileArg("--text-file", o.textFile)).toString("utf8") : undefined);
+        const html = o.htmlFile ? (await readFileArg("--html-file", o.htmlFile)).toString("utf8") : undefined;
         if (text === undefined && html === undefined)
           throw new UsageError("send-email: pass a body: --text, --text-file or --html-file");
         const attachments = await Promise.all((o.attach ?? []).map(attachment));
@@ -416,8 +460,11 @@ export interface MarkdownReport {
   savedPercent: number;
   frontmatter?: Record<string, unknown>;
   contentSignal?: Record<string, string>;
-  /** Why a page was not converted (status and content type of what came back). */
+  /** Why a page was not converted: what came back, and what it means. */
   reason?: string;
+  /** The page's answer when it was not converted. */
+  status?: number;
+  contentType?: string;
 }
 
 export function savings(
@@ -433,10 +480,58 @@ export function savings(
 
 const isUrl = (s: string): boolean => /^https?:\/\//i.test(s);
 
+const mediaType = (contentType: string | undefined): string =>
+  (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+
+/** What the service said in an error envelope the page came back with, if it is one. */
+function serviceSaid(contentType: string | undefined, body: string): string {
+  if (!mediaType(contentType).endsWith("json")) return "";
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return "";
+  }
+  const items = apiErrorItems(json);
+  return items.length ? `: ${items.map(describeItem).join("; ")}` : "";
+}
+
+/**
+ * Why a page came back as something other than Markdown, one case each: not found, another error
+ * status, a redirect (not followed), not HTML, too large, or HTML with conversion off.
+ */
+export function notConvertedReason(
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+): string {
+  const type = headers["content-type"];
+  const answered = `the page answered ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ""}`;
+  if (status === 404 || status === 410) return `${answered}: there is no such page${serviceSaid(type, body)}`;
+  if (status >= 300 && status < 400)
+    return `${answered}: a redirect${headers.location ? ` to ${headers.location}` : ""}, not followed; ask for the page it points to`;
+  if (status !== 200) return `${answered}: an error, not the page${serviceSaid(type, body)}`;
+  const media = mediaType(type);
+  if (media !== "text/html" && media !== "application/xhtml+xml")
+    return `the page is ${media ? media : "of no content type"}, not HTML: only HTML pages are converted`;
+  const bytes = Buffer.byteLength(body);
+  if (bytes > MAX_ORIGIN_BYTES)
+    return `the page's HTML is ${bytes} bytes, over the ${MAX_ORIGIN_BYTES} bytes conversion takes`;
+  return "the page came back as HTML: Markdown conversion is not on for it (turn it on for its zone, or for its path with a rule)";
+}
+
 /** A page through the service (what an agent asking for text/markdown gets), or a local HTML file through the same conversion. */
 export async function markdownOf(io: VerbIo, o: CommonOptions, source: string): Promise<MarkdownReport> {
   if (!isUrl(source)) {
-    const html = await readFile(source, "utf8");
+    const html = (
+      await readFileArg(
+        "markdown <page-or-file>",
+        source,
+        /^(www\.|[\w-]+(\.[\w-]+)+\/)/i.test(source)
+          ? " (a page is given by its URL, with http:// or https://)"
+          : "",
+      )
+    ).toString("utf8");
     const c = convertHtml(html);
     const markdownTokens = countTokens(c.markdown);
     const htmlTokens = countTokens(html);
@@ -456,19 +551,25 @@ export async function markdownOf(io: VerbIo, o: CommonOptions, source: string): 
     ? new AccountApi({ ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), env: io.env })
     : new AccountApi({ baseUrl: "http://127.0.0.1/client/v4", token: "unused-for-pages", env: {} });
   try {
-    const r = await api.content.fetchMarkdown(source);
+    const r = await api.content.fetchMarkdown(source).catch((err: unknown) => {
+      // A connection error names the path only; the user gave the whole URL.
+      if (err instanceof ConnectionError || err instanceof TimeoutError)
+        throw new CliError(`${source}: could not fetch the page: ${err.message}`, EXIT.error, { cause: err });
+      throw err;
+    });
     if (!r.converted) {
-      const type = r.response.headers["content-type"] ?? "no content type";
-      const htmlTokens = countTokens(r.response.body);
+      const { status, headers, body } = r.response;
       return {
         source,
         converted: false,
         markdown: "",
         markdownTokens: 0,
-        htmlTokens,
+        htmlTokens: countTokens(body),
         savedTokens: 0,
         savedPercent: 0,
-        reason: `the page answered ${r.response.status} with ${type}: markdown conversion is not on for it`,
+        reason: notConvertedReason(status, headers, body),
+        status,
+        ...(headers["content-type"] ? { contentType: headers["content-type"] } : {}),
       };
     }
     return {

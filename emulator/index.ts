@@ -13,3 +13,5 @@ export type { RateLimit, RateDecision } from "./rate-limit";
 export { ManualClock, OffsetClock, SystemClock } from "./clock";
 export type { Clock } from "./clock";
 export type { FaultRule } from "./faults";
+export { seedDemo, SEEDS } from "./seed";
+export type { DemoSeed, SeedName } from "./seed";

@@ -98,24 +98,37 @@ export interface RateLimitSwitch {
 
 const REQUEST_LOG_LIMIT = 5_000;
 
-function initialIdentity(o: EmulatorOptions): { accountId: string; token: string } {
+function initialIdentity(o: EmulatorOptions): { accountId: string; token: string; given: boolean } {
   const env = o.env ?? process.env;
   const fromEnv = env.ACCOUNT_API_TOKEN && env.ACCOUNT_API_ACCOUNT_ID;
   return {
     accountId: o.accountId ?? (fromEnv ? env.ACCOUNT_API_ACCOUNT_ID! : randomBytes(16).toString("hex")),
     token: o.token ?? (fromEnv ? env.ACCOUNT_API_TOKEN! : newTokenValue()),
+    given: o.token !== undefined || Boolean(fromEnv),
   };
 }
 
 /** Builds the server without listening (tests may use `app.inject`). */
 export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const { accountId, token } = initialIdentity(options);
-  if (accountId.length > 32) throw new Error("accountId: must be at most 32 characters");
+  const initial = initialIdentity(options);
+  if (initial.accountId.length > 32) throw new Error("accountId: must be at most 32 characters");
   const store = new Store({
-    accountId,
-    tokens: [{ value: token, scope: "user", permissions: ["*"], accountId, name: "default" }],
+    accountId: initial.accountId,
+    tokens: [
+      {
+        value: initial.token,
+        scope: "user",
+        permissions: ["*"],
+        accountId: initial.accountId,
+        name: "default",
+      },
+    ],
     file: options.stateFile,
   });
+  // A state file keeps its token: a restarted emulator answers (and prints) the one it had, unless
+  // a token is given; a generated one would leave every configured stack with a stale token.
+  const kept = store.tokens.find((t) => t.name === "default" && t.accountId === store.accountId);
+  const token = initial.given || !kept ? initial.token : kept.value;
   if (!store.tokens.some((t) => t.value === token)) {
     store.tokens.push({
       value: token,

@@ -252,11 +252,28 @@ const LABEL: Record<DriftStatus, string> = {
   unchecked: "could not be checked",
 };
 
-function countsLine(r: DriftReport): string {
+function countsOf(c: DriftCounts): string {
+  return `${c.resources} resources: ${c.inSync} in sync, ${c.drifted} drifted, ${c.gone} gone, ${c.unchecked} could not be checked`;
+}
+
+/**
+ * The report's one-line verdict. A check that failed says so and why: it never reads as "no drift",
+ * since an engine that could not run saw no resources at all.
+ */
+export function verdict(r: DriftReport): string {
   const c = r.counts;
+  const failedReads = r.resources.filter((x) => x.failed).length;
+  if (r.error) {
+    const seen = c.resources ? ` (before it stopped: ${countsOf(c)})` : "";
+    return c.drifted + c.gone > 0
+      ? `drift found, but the check did not finish: ${r.error}${seen}`
+      : `drift check failed: ${r.error}${seen}`;
+  }
+  if (r.exitCode === 1)
+    return `drift check failed: ${failedReads} of ${c.resources} resources could not be read (${countsOf(c)})`;
   if (c.resources === 0) return "no resources, no drift";
   if (r.exitCode === 0 && c.unchecked === 0) return `no drift: ${c.resources} resources checked`;
-  return `${c.resources} resources: ${c.inSync} in sync, ${c.drifted} drifted, ${c.gone} gone, ${c.unchecked} could not be checked`;
+  return countsOf(c);
 }
 
 /** The human report: one block per resource that is not in sync, the counts, how to go on. */
@@ -275,8 +292,7 @@ export function renderText(r: DriftReport): string {
         "  deleted outside the program: `pulumi up --refresh` creates it again, `pulumi refresh` drops it from the state",
       );
   }
-  if (r.error) lines.push(`error: ${r.error}`);
-  lines.push(countsLine(r));
+  lines.push(verdict(r));
   if (r.counts.drifted + r.counts.gone > 0) lines.push(...NEXT_STEPS.map((s) => `next: ${s}`));
   return `${lines.join("\n")}\n`;
 }
@@ -290,7 +306,8 @@ const code = (text: string): string => (text ? `\`${text.replace(/`/g, "'")}\`` 
 
 /** A section for a CI job summary ($GITHUB_STEP_SUMMARY): a heading, the counts, one table. */
 export function renderMarkdown(r: DriftReport): string {
-  const out = [`### Drift: stack \`${r.stack}\``, "", `**${countsLine(r)}**`, ""];
+  const stack = r.stack ? `stack \`${r.stack}\`` : "no stack selected";
+  const out = [`### Drift: ${stack}`, "", `**${cell(verdict(r))}**`, ""];
   const rows = r.resources.flatMap((res) => {
     const what = cell(`${res.type} ${res.name}`);
     const status = cell(LABEL[res.status]);
@@ -305,7 +322,6 @@ export function renderMarkdown(r: DriftReport): string {
     out.push("|---|---|---|---|---|---|");
     out.push(...rows, "");
   }
-  if (r.error) out.push(`Error: ${cell(r.error)}`, "");
   if (r.counts.drifted + r.counts.gone > 0) out.push(...NEXT_STEPS.map((s) => `- ${s}`), "");
   return `${out.join("\n")}\n`;
 }

@@ -4,7 +4,7 @@ import "../sdk/require-node";
 export { AccountApiResource, TYPE_MODULE } from "./resource";
 export type { CommonArgs } from "./resource";
 export { PartialCreateError, ResourceInputError } from "./errors";
-export type { ProviderConfig, ResourceKind } from "./types";
+export type { ProviderConfig, ProviderKind, ResourceKind, RunKind } from "./types";
 
 export { BuildTrigger } from "./resources/build-trigger";
 export type { BuildTriggerArgs, BuildTriggerInputs, BuildTriggerOutputs } from "./resources/build-trigger";
@@ -72,3 +72,11 @@ export { checkDomain, searchDomains, quoteDomain } from "./functions/registrar";
 export type { CheckDomainArgs, SearchDomainsArgs, QuoteDomainArgs, QuoteResult } from "./functions/registrar";
 export { triggerSyncJob, waitForJob, waitForSyncJob } from "./functions/search";
 export type { TriggerSyncJobArgs, WaitForJobArgs, SyncJob } from "./functions/search";
+
+// Runs: a build, a send, a sync job that happen on create and again only when an input or `triggers` changes.
+export { BuildRun } from "./runs/build-run";
+export type { BuildRunArgs, BuildRunInputs, BuildRunOutputs } from "./runs/build-run";
+export { EmailSend } from "./runs/email-send";
+export type { EmailSendArgs, EmailSendInputs, EmailSendOutputs } from "./runs/email-send";
+export { SyncJobRun } from "./runs/sync-job-run";
+export type { SyncJobRunArgs, SyncJobRunInputs, SyncJobRunOutputs } from "./runs/sync-job-run";

@@ -2,11 +2,11 @@
  * Where each resource's handler lives. Loaded lazily so a provider process only loads what its
  * stack uses.
  */
-import { RESOURCE_KINDS, type ResourceHandler, type ResourceKind } from "./types";
+import { RESOURCE_KINDS, RUN_KINDS, type ProviderKind, type ResourceHandler } from "./types";
 
 type AnyHandler = ResourceHandler<object, object>;
 
-const LOADERS: Record<ResourceKind, () => AnyHandler> = {
+const LOADERS: Record<ProviderKind, () => AnyHandler> = {
   BuildTrigger: () => require("./resources/build-trigger/handler").handler,
   TriggerEnvVars: () => require("./resources/trigger-env-vars/handler").handler,
   RepoConnection: () => require("./resources/repo-connection/handler").handler,
@@ -15,10 +15,14 @@ const LOADERS: Record<ResourceKind, () => AnyHandler> = {
   MeetingTemplate: () => require("./resources/meeting-template/handler").handler,
   DomainRegistration: () => require("./resources/domain-registration/handler").handler,
   SearchInstance: () => require("./resources/search-instance/handler").handler,
+  BuildRun: () => require("./runs/build-run/handler").handler,
+  EmailSend: () => require("./runs/email-send/handler").handler,
+  SyncJobRun: () => require("./runs/sync-job-run/handler").handler,
 };
 
-/** A kind is data from state: only the eight names count, never an Object.prototype key. */
-const isKind = (kind: string): kind is ResourceKind => RESOURCE_KINDS.some((k) => k === kind);
+/** A kind is data from state: only our names count, never an Object.prototype key. */
+const isKind = (kind: string): kind is ProviderKind =>
+  RESOURCE_KINDS.some((k) => k === kind) || RUN_KINDS.some((k) => k === kind);
 
 export function handlerFor(kind: string): AnyHandler {
   if (!isKind(kind)) throw new Error(`account-api: unknown resource kind ${JSON.stringify(kind)}`);

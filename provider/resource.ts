@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceSpec } from "./core/define";
 import { SHIMS } from "./shims";
-import type { ResourceKind } from "./types";
+import type { ProviderKind } from "./types";
 
 /** Type tokens read `pulumi-nodejs:dynamic/account-api:<Kind>`. */
 export const TYPE_MODULE = "account-api";
@@ -53,7 +53,7 @@ export function withSecretOutputs(
 /** Base class: every resource of a kind passes the same provider object. */
 export abstract class AccountApiResource extends pulumi.dynamic.Resource {
   constructor(
-    kind: ResourceKind,
+    kind: ProviderKind,
     name: string,
     props: Record<string, unknown>,
     opts: pulumi.CustomResourceOptions | undefined,

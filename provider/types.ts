@@ -127,3 +127,13 @@ export const RESOURCE_KINDS = [
   "SearchInstance",
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
+/**
+ * Runs: imperative operations held as resources (provider/runs), so that they happen when created
+ * and again only when their inputs or `triggers` change. Kept apart from RESOURCE_KINDS: they manage
+ * no remote object (nothing to list, adopt, recover or drift).
+ */
+export const RUN_KINDS = ["BuildRun", "EmailSend", "SyncJobRun"] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+/** Every kind the provider serves. */
+export type ProviderKind = ResourceKind | RunKind;

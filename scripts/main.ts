@@ -3,8 +3,8 @@
  * dashboard would have made (scripts, a zone with its origin, a sender domain…), then run a real
  * `pulumi up` of examples/main on a local file backend, show the outputs, and prove the stack is
  * stable with a preview that expects no changes, and end with the drift report (`account-api drift`:
- * a refresh preview through the engine; "no drift: N resources checked", exit 0). Pass `--destroy` to
- * tear the stack down afterwards.
+ * a refresh preview through the engine; "no drift: N resources checked", exit 0) and the count of
+ * write requests the run made (0 on a second run). Pass `--destroy` to tear the stack down afterwards.
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   const em = await startEmulator({ stateFile: join(stateDir, "emulator.json"), env: {} });
   console.log(`[main] emulator on ${em.url} (account ${em.accountId}, state in .state/emulator.json)`);
   const api = new AccountApi({ baseUrl: em.url, token: em.token, accountId: em.accountId });
+  const writes = (): number => em.requestLog.filter((r) => r.method !== "GET" && r.method !== "HEAD").length;
   try {
     const seeded = await seed(api, em);
     const command = await PulumiCommand.get({ root: join(root, ".engine"), skipVersionCheck: true });
@@ -64,6 +65,8 @@ async function main(): Promise<void> {
     console.log("[main] account-api drift");
     const drift = await stackDrift(stack);
     process.stdout.write(renderText(drift));
+    // A second `npm start` with nothing changed must write nothing: the runs happen only on change.
+    console.log(`[main] write requests to the emulator in this run: ${writes()}`);
     process.exitCode = drift.exitCode;
     if (destroy) {
       console.log("[main] pulumi destroy");

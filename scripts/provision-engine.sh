@@ -47,7 +47,7 @@ if [ -z "$chosen" ]; then
   command -v go >/dev/null || fail "Go is not installed; it is needed to build the pulumi CLI $version from its Go module."
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  say "building pulumi $version from github.com/pulumi/pulumi/pkg/v3 (first run only; takes several minutes)"
+  say "no pulumi $version on PATH or in $cache_root: building it from github.com/pulumi/pulumi/pkg/v3 (first run only; about 5 to 12 minutes on 2 cores)"
   proxy=$(go env GOPROXY | cut -d, -f1)
   modfile=$(curl -fsS "$proxy/github.com/pulumi/pulumi/pkg/v3/@v/v$version.mod" 2>&1) \
     || fail "the Go module proxy ($proxy) cannot serve github.com/pulumi/pulumi/pkg/v3@v$version: $modfile"
@@ -99,14 +99,18 @@ if [ -x "$enginedir/pulumi-language-nodejs" ]; then
   say "language host: $enginedir/pulumi-language-nodejs (beside the CLI)"
 else
   host=""
+  host_cache="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-language-nodejs/v$version/pulumi-language-nodejs"
   if onpath=$(PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -vx "$bindir" | paste -sd:) command -v pulumi-language-nodejs 2>/dev/null); then
     host="$onpath"; say "language host: reusing $host on PATH"
+  elif [ -x "$host_cache" ]; then
+    # A build of an earlier setup (any clone): its source is not needed again.
+    host="$host_cache"; say "language host: reusing cached build $host"
   else
     build_sh=""
     for candidate in ${PULUMI_LANGUAGE_NODEJS_SRC:+"$PULUMI_LANGUAGE_NODEJS_SRC"} "$root/../shared/third_party/pulumi-language-nodejs" "$root/../../shared/third_party/pulumi-language-nodejs"; do
       if [ -f "$candidate/build.sh" ]; then build_sh="$candidate/build.sh"; break; fi
     done
-    [ -n "$build_sh" ] || fail "the Node language host pulumi-language-nodejs (needed by \`pulumi up\` in a project directory) is not on PATH, and its source is not in $root/../shared/third_party/pulumi-language-nodejs (set PULUMI_LANGUAGE_NODEJS_SRC to the folder holding its build.sh)."
+    [ -n "$build_sh" ] || fail "the Node language host pulumi-language-nodejs (needed by \`pulumi up\` in a project directory) is not beside the CLI, not on PATH, not cached in $host_cache, and its source is not in $root/../shared/third_party/pulumi-language-nodejs (set PULUMI_LANGUAGE_NODEJS_SRC to the folder holding its build.sh; building it takes about 4 minutes on 2 cores)."
     host_dir=$(bash "$build_sh" --print-dir)
     [ -x "$host_dir/pulumi-language-nodejs" ] || say "language host: building from $build_sh (first run only; about 4 minutes on 2 cores)"
     host_started=$(date +%s)

@@ -15,8 +15,8 @@ import {
   ResponseShapeError,
   TimeoutError,
   ValidationError,
+  apiErrorItems,
   errorFromResponse,
-  type ApiErrorItem,
 } from "./errors";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version";
 import { FreshReads } from "./fresh-reads";
@@ -563,13 +563,14 @@ export class ApiClient {
 
   #apiError(method: string, path: string, res: RawResponse, json: unknown): Error {
     const snippet = json === undefined ? res.body.trim().slice(0, 200) : "";
+    const shown = json === undefined ? undefined : this.#redactDeep(json);
     return errorFromResponse({
       status: res.status,
-      errors: extractErrors(json).map((e) => ({ code: e.code, message: this.redact(e.message) })),
+      errors: apiErrorItems(shown),
       method,
       path: this.redact(path),
       requestId: res.headers["x-request-id"] ?? res.headers["cf-ray"],
-      body: json === undefined ? this.redact(res.body) : this.#redactDeep(json),
+      body: json === undefined ? this.redact(res.body) : shown,
       hint: snippet ? `body: ${this.redact(snippet)}` : undefined,
     });
   }
@@ -816,15 +817,6 @@ function errorCodeOf(err: unknown): string | undefined {
     e = "cause" in e ? e.cause : undefined;
   }
   return undefined;
-}
-
-function extractErrors(json: unknown): ApiErrorItem[] {
-  if (!isRecord(json)) return [];
-  const list = Array.isArray(json.errors) ? json.errors : json.error ? [json.error] : [];
-  return list.filter(isRecord).map((e) => {
-    const code = Number(e.code ?? 0);
-    return { code: Number.isFinite(code) ? code : 0, message: String(e.message ?? "") };
-  });
 }
 
 /** RFC 3986 encoding (`%20`, not `+`): not every server reads form-encoding in a query. */

@@ -4,10 +4,100 @@
  * status, the API's `errors[]`, the method, the path (never the query's secrets, never the token) and
  * the request id.
  */
+import { z } from "zod";
 
 export interface ApiErrorItem {
   code: number;
   message: string;
+  /** What the service adds to a fixed message (email's `detail`: which field, and why). */
+  detail?: string;
+  /** The request field at fault: `source.pointer`, or the `path` the search service names. */
+  field?: string;
+  documentationUrl?: string;
+  /** The causes the service chains below this error (`error_chain`), outermost first. */
+  chain?: readonly ApiErrorItem[];
+}
+
+/** A field the service may send in any shape: a wrong shape is dropped, never a failure. */
+const loose = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
+/** One `errors[]` entry as the services send it (the contract's several envelopes together). */
+interface WireErrorItem {
+  code?: number | string | undefined;
+  message?: string | undefined;
+  detail?: string | undefined;
+  documentation_url?: string | undefined;
+  source?: { pointer?: string | undefined } | undefined;
+  path?: (string | number)[] | undefined;
+  error_chain?: unknown[] | undefined;
+}
+
+const WireErrorItemSchema: z.ZodType<WireErrorItem> = z.looseObject({
+  code: loose(z.union([z.number(), z.string()])),
+  message: loose(z.string()),
+  detail: loose(z.string()),
+  documentation_url: loose(z.string()),
+  source: loose(z.looseObject({ pointer: loose(z.string()) })),
+  path: loose(z.array(z.union([z.string(), z.number()]))),
+  error_chain: loose(z.array(z.unknown())),
+});
+
+/** Where the envelopes keep their errors: `errors[]`, or one `error` (meetings), and `messages[]`. */
+const WireEnvelopeSchema = z.looseObject({
+  errors: loose(z.array(z.unknown())),
+  error: loose(z.unknown()),
+  messages: loose(z.array(z.unknown())),
+});
+
+/** How deep an `error_chain` is followed: a server that nests without end is cut short. */
+const MAX_CHAIN_DEPTH = 4;
+
+function itemOf(value: unknown, depth: number): ApiErrorItem | undefined {
+  if (typeof value === "string") return { code: 0, message: value };
+  const parsed = WireErrorItemSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  const w = parsed.data;
+  const code = Number(w.code ?? 0);
+  const field = w.source?.pointer ?? (w.path?.length ? w.path.join(".") : undefined);
+  const chain =
+    depth < MAX_CHAIN_DEPTH ? (w.error_chain ?? []).flatMap((c) => itemOf(c, depth + 1) ?? []) : [];
+  return {
+    code: Number.isFinite(code) ? code : 0,
+    message: w.message ?? "",
+    ...(w.detail ? { detail: w.detail } : {}),
+    ...(field ? { field } : {}),
+    ...(w.documentation_url ? { documentationUrl: w.documentation_url } : {}),
+    ...(chain.length ? { chain } : {}),
+  };
+}
+
+/** The errors of an API answer's body, whichever envelope it uses; none when it is not one. */
+export function apiErrorItems(body: unknown): ApiErrorItem[] {
+  const env = WireEnvelopeSchema.safeParse(body);
+  if (!env.success) return [];
+  const list = env.data.errors ?? (env.data.error === undefined ? [] : [env.data.error]);
+  return list.flatMap((e) => itemOf(e, 0) ?? []);
+}
+
+/** The `messages[]` of an answer's body (strings, or objects with a message), as text. */
+export function apiMessages(body: unknown): string[] {
+  const env = WireEnvelopeSchema.safeParse(body);
+  if (!env.success) return [];
+  return (env.data.messages ?? []).flatMap((m) => {
+    const item = itemOf(m, MAX_CHAIN_DEPTH);
+    return item ? [describeItem(item)] : [];
+  });
+}
+
+/** One error as a person reads it: the message and code, then what the service said besides. */
+export function describeItem(e: ApiErrorItem): string {
+  const head = e.message || e.detail || "no message";
+  const code = e.code ? ` (code ${e.code})` : "";
+  const detail = e.detail && e.detail !== head ? `: ${e.detail}` : "";
+  const field = e.field && !detail.includes(e.field) ? ` [field ${e.field}]` : "";
+  const chain = e.chain?.length ? ` (caused by: ${e.chain.map(describeItem).join("; ")})` : "";
+  const docs = e.documentationUrl ? ` (see ${e.documentationUrl})` : "";
+  return `${head}${code}${detail}${field}${chain}${docs}`;
 }
 
 /** Base of every error thrown by this package's sdk. */
@@ -131,7 +221,13 @@ export class ApiError extends AccountApiError {
 
   constructor(d: ApiErrorDetails) {
     const first = d.errors[0];
-    const text = first ? d.errors.map((e) => `${e.message} (code ${e.code})`).join("; ") : `HTTP ${d.status}`;
+    const messages = apiMessages(d.body);
+    const said = messages.length ? `; the service also said: ${messages.join("; ")}` : "";
+    const text = first
+      ? `${d.errors.map(describeItem).join("; ")}${said}`
+      : messages.length
+        ? `HTTP ${d.status}: ${messages.join("; ")}`
+        : `HTTP ${d.status}`;
     super(
       `ERR_API_${d.status}`,
       `${d.method} ${d.path} failed with ${d.status}: ${text}${d.hint ? `. ${d.hint}` : ""}${d.requestId ? ` [request ${d.requestId}]` : ""}`,

@@ -1,9 +1,10 @@
 /**
- * The main job's program (`npm start`): one of each resource and a few functions, against the
+ * The main job's program (`npm start`): one of each resource and a build, a sync job and a send, against the
  * emulator. `seed` makes, idempotently, what only the dashboard or another service makes on the real
- * account: a script, a zone, a sender domain; the build token is listed as a user would.
+ * account (the emulator's demo seed): a script, a zone, a sender domain; and names the build token.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { seedDemo, type DemoSeed } from "../../emulator/seed";
 import type { RunningEmulator } from "../../emulator/server";
 import {
   BuildTrigger,
@@ -14,42 +15,17 @@ import {
   SearchInstance,
   TriggerEnvVars,
   ZoneContentConverter,
-  sendEmail,
-  triggerBuild,
-  triggerSyncJob,
+  BuildRun,
+  EmailSend,
+  SyncJobRun,
 } from "../../provider";
 import type { AccountApi } from "../../sdk";
 
-export interface Seeded {
-  scriptName: string;
-  buildTokenUuid: string;
-  zoneId: string;
-  zoneName: string;
-  senderDomain: string;
-}
+export type Seeded = DemoSeed;
 
-export async function seed(
-  api: AccountApi,
-  em: Pick<RunningEmulator, "origin" | "accountId" | "token">,
-): Promise<Seeded> {
-  const scriptName = "shop";
-  const zoneName = "example.com";
-  const senderDomain = "example.com";
-  const scripts = await api.builds.listScripts();
-  if (!scripts.some((s) => s.id === scriptName)) await api.builds.uploadScript(scriptName);
-  const [token] = await api.builds.listTokens();
-  if (!token) throw new Error("seed: the account has no build token");
-  const zone =
-    (await api.content.findZone({ name: zoneName })) ??
-    (await api.content.createZone({ name: zoneName, accountId: em.accountId }));
-  // The sender domain is verified in the dashboard on the real service; the emulator's control API stands in.
-  const res = await fetch(`${em.origin}/__emulator/email/accounts/${em.accountId}/domains/${senderDomain}`, {
-    method: "PUT",
-    headers: { "content-type": "application/json" },
-    body: "{}",
-  });
-  if (!res.ok) throw new Error(`seed: registering the sender domain failed with ${res.status}`);
-  return { scriptName, buildTokenUuid: token.build_token_uuid, zoneId: zone.id, zoneName, senderDomain };
+/** The emulator's demo seed (`account-api emulator --seed demo`): looked up first, so a second run writes nothing. */
+export async function seed(_api: AccountApi, em: RunningEmulator): Promise<Seeded> {
+  return seedDemo(em);
 }
 
 export async function program(seeded: Seeded): Promise<Record<string, unknown>> {
@@ -121,27 +97,36 @@ export async function program(seeded: Seeded): Promise<Record<string, unknown>> 
     autoRenew: true,
   });
 
-  // Search: an instance with a source, and a sync job on every up.
+  // Search: an instance with a source.
   const kb = new SearchInstance("docs-kb", {
     instanceId: "docs-kb",
     type: "web-crawler",
     source: `https://${seeded.zoneName}/docs/`,
     syncInterval: 3600,
   });
-  const sync = triggerSyncJob({ instanceId: kb.instanceId, wait: true, deadlineMs: 120_000 });
+  // Imperative work as runs: each happens when created and again only when an input or a trigger
+  // changes, so a second `up` with nothing changed starts nothing and sends nothing.
+  const sync = new SyncJobRun("docs-kb-sync", {
+    instanceId: kb.instanceId,
+    wait: true,
+    deadlineMs: 120_000,
+    triggers: [kb.source],
+  });
 
-  // Imperative work on `up` only: a production build, then a note to the team.
-  const build = triggerBuild({
+  // A production build when the trigger's build settings change, then a note to the team.
+  const build = new BuildRun("shop-main-build", {
     triggerUuid: production.triggerUuid,
     branch: "main",
     wait: true,
     deadlineMs: 120_000,
+    triggers: [production.buildCommand, production.branchIncludes],
   });
-  const sent = sendEmail({
+  const sent = new EmailSend("shop-built-note", {
     from: `deploy@${seeded.senderDomain}`,
     to: `team@${seeded.senderDomain}`,
-    subject: build.apply((b) => `shop built on main: ${b?.buildOutcome ?? "pending"}`),
+    subject: build.result.apply((b) => `shop built on main: ${b.buildOutcome ?? "pending"}`),
     text: "The stack is up.",
+    triggers: [build.id],
   });
 
   return {
@@ -150,8 +135,8 @@ export async function program(seeded: Seeded): Promise<Record<string, unknown>> 
     domainStatus: domain.status,
     domainExpiresAt: domain.expiresAt,
     searchInstance: kb.id,
-    syncEndReason: sync.apply((j) => j?.endReason),
-    buildOutcome: build.apply((b) => b?.buildOutcome),
-    emailDelivered: sent.apply((r) => r?.delivered),
+    syncEndReason: sync.result.apply((j) => j.endReason),
+    buildOutcome: build.result.apply((b) => b.buildOutcome),
+    emailDelivered: sent.result.apply((r) => r.delivered),
   };
 }

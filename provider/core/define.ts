@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { IdentifierSchema } from "../../sdk/schemas/common";
-import type { ResourceKind } from "../types";
+import type { ProviderKind } from "../types";
 import { camelWords, fromApi, isRecord, snakeToCamel, toApi } from "./values";
 
 export interface Flags {
@@ -167,7 +167,7 @@ export type CreatedValuesOfFields<F extends Fields> = {
 export type AllFields<F extends Fields> = Omit<typeof COMMON_FIELDS, keyof F> & F;
 
 export interface SpecInit<F extends Fields> {
-  kind: ResourceKind;
+  kind: ProviderKind;
   fields: F;
   /**
    * How a replacement is ordered. `true`: always delete first (the new object needs the old one's
@@ -189,7 +189,7 @@ export interface SpecInit<F extends Fields> {
 }
 
 export interface ResourceSpec<F extends Fields = Fields> {
-  readonly kind: ResourceKind;
+  readonly kind: ProviderKind;
   readonly fields: AllFields<F>;
   readonly deleteBeforeReplace?: true | "sameIdentity";
   readonly idOutput?: string;

@@ -9,15 +9,15 @@
  * Each method captures only `kind`; nothing here is imported at run time.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "../types";
+import type { ProviderKind } from "../types";
 
 export type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 
 export interface KindShim extends pulumi.dynamic.ResourceProvider {
-  readonly kind: ResourceKind;
+  readonly kind: ProviderKind;
 }
 
-export function shimFor(kind: ResourceKind): KindShim {
+export function shimFor(kind: ProviderKind): KindShim {
   return {
     kind,
     async configure(req) {

@@ -25,13 +25,28 @@ export function programApi(): AccountApi {
 /** A function's arguments: each field of its parameters may be a Pulumi input. */
 export type FunctionArgs<P> = { [K in keyof P]: pulumi.Input<P[K]> };
 
+/**
+ * A function that changes something remote (a build, a send, a job): it runs on every `up` that
+ * evaluates it, so each run says so and names the resource that runs only when something changed.
+ */
+export interface SideEffect {
+  name: string;
+  /** The run resource that does the same only when its inputs or `triggers` change. */
+  instead: string;
+}
+
 /** Runs `call` once the inputs are known, on `up` only; the client is closed afterwards. */
 export function onUp<P, T>(
   args: FunctionArgs<P> | pulumi.Input<P>,
   call: (api: AccountApi, params: P) => Promise<T>,
+  sideEffect?: SideEffect,
 ): pulumi.Output<T | undefined> {
   return pulumi.output(args).apply(async (resolved) => {
     if (pulumi.runtime.isDryRun()) return undefined;
+    if (sideEffect)
+      void pulumi.log.warn(
+        `${sideEffect.name} runs on every \`pulumi up\`, this one included; \`new ${sideEffect.instead}(name, { …, triggers })\` runs only when its inputs or triggers change`,
+      );
     const api = programApi();
     try {
       // Resolving the inputs (field by field, or as a whole) gives P; Unwrap's deep type cannot say so.

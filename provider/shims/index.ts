@@ -1,16 +1,19 @@
 /** The provider object of each kind: each is its module's `exports` (see core/shim.ts). */
 import type { KindShim } from "../core/shim";
-import type { ResourceKind } from "../types";
+import type { ProviderKind } from "../types";
+import BuildRun = require("./build-run");
 import BuildTrigger = require("./build-trigger");
 import ConfigRule = require("./config-rule");
 import DomainRegistration = require("./domain-registration");
+import EmailSend = require("./email-send");
 import MeetingTemplate = require("./meeting-template");
 import RepoConnection = require("./repo-connection");
 import SearchInstance = require("./search-instance");
+import SyncJobRun = require("./sync-job-run");
 import TriggerEnvVars = require("./trigger-env-vars");
 import ZoneContentConverter = require("./zone-content-converter");
 
-export const SHIMS: Readonly<Record<ResourceKind, KindShim>> = {
+export const SHIMS: Readonly<Record<ProviderKind, KindShim>> = {
   BuildTrigger,
   TriggerEnvVars,
   RepoConnection,
@@ -19,4 +22,7 @@ export const SHIMS: Readonly<Record<ResourceKind, KindShim>> = {
   MeetingTemplate,
   DomainRegistration,
   SearchInstance,
+  BuildRun,
+  EmailSend,
+  SyncJobRun,
 };

@@ -1,7 +1,8 @@
 /**
  * The main job's program (examples/main) on the real engine: every resource kind at once, no secret
- * in plaintext in the state file, a refreshing preview with no changes, and a destroy that leaves
- * nothing behind except what the API cannot delete (the output says so).
+ * in plaintext in the state file, a refreshing preview with no changes, a second seed and `up` (the
+ * main job run again) that write nothing to the API, and a destroy that leaves nothing behind except
+ * what the API cannot delete (the output says so).
  */
 import { strict as assert } from "node:assert";
 import { program, seed, type Seeded } from "../../examples/main";
@@ -23,7 +24,8 @@ describe("main example end to end (every resource kind)", function () {
 
     const up = await stack.up();
     assert.equal(up.summary.result, "succeeded");
-    assert.equal(up.summary.resourceChanges?.create, 11);
+    // 10 resources, the build, the sync job and the message as runs, and the stack.
+    assert.equal(up.summary.resourceChanges?.create, 14);
     assert.equal(up.outputs.buildOutcome?.value, "success");
     assert.equal(up.outputs.syncEndReason?.value, "completed");
     assert.deepEqual(up.outputs.emailDelivered?.value, ["team@example.com"]);
@@ -35,6 +37,22 @@ describe("main example end to end (every resource kind)", function () {
     assert.ok(!stack.output.join("").includes(DEPLOY_KEY), "the secret is not in the engine output");
 
     await stack.preview({ expectNoChanges: true, refresh: true });
+
+    // The main job again (`npm start` a second time): no build, no message, no job, no write at all.
+    const since = Date.now();
+    assert.deepEqual(await seed(api, em), seeded, "the seed finds what it made");
+    const again = await stack.up();
+    assert.deepEqual({ ...again.summary.resourceChanges }, { same: 14 });
+    const writes = em.requestLog.filter((r) => r.at >= since && r.method !== "GET" && r.method !== "HEAD");
+    console.log(`      [figure] write requests of a second seed and up: ${writes.length}`);
+    assert.deepEqual(
+      writes.map((r) => `${r.method} ${r.url}`),
+      [],
+    );
+    assert.ok(
+      !stack.output.join("").includes("runs on every"),
+      "no function that runs on every up is left in the main job",
+    );
 
     const destroy = await stack.destroy();
     assert.equal(destroy.summary.result, "succeeded");

@@ -3,8 +3,14 @@
  * counts and exit codes, the text and the Markdown table; and the provider's `buildTokens` logic.
  */
 import { strict as assert } from "node:assert";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
+import { EXIT } from "../../cli/main";
+import { engineError } from "../../cli/drift";
 import { runBuildTokens } from "../../provider/functions/builds";
+import { runCliWith } from "../helpers/cli";
 import { driftFromEvents, leafChanges, MASK, renderMarkdown, renderText } from "../../provider/drift";
 import { useEmulator } from "../helpers/emulator";
 
@@ -195,6 +201,104 @@ describe("drift report from refresh-preview events", () => {
     );
     // Unescaped pipes would split cells: exactly 7 separators per row.
     assert.equal(row.replace(/\\\|/g, "").split("|").length, 8);
+  });
+});
+
+describe("a drift check that failed never reads as no drift", () => {
+  it("an engine that could not run: the text and the Markdown say the check failed and why (exit 1)", () => {
+    const r = driftFromEvents("nope", [], "no stack named 'nope' found");
+    assert.equal(r.exitCode, 1);
+    assert.equal(renderText(r), "drift check failed: no stack named 'nope' found\n");
+    const md = renderMarkdown(r);
+    assert.match(md, /^### Drift: stack `nope`\n\n\*\*drift check failed: no stack named 'nope' found\*\*\n/);
+    for (const text of [renderText(r), md]) assert.doesNotMatch(text, /no drift/);
+  });
+
+  it("a run that stopped after some resources: the failure first, what was seen after it", () => {
+    const t = state("BuildTrigger", "prod", { buildCommand: "x" });
+    const stopped = driftFromEvents(
+      "dev",
+      [pre(step("refresh", t)), done(step("same", t, t))],
+      "engine crashed",
+    );
+    assert.equal(stopped.exitCode, 1);
+    assert.match(
+      renderText(stopped),
+      /^drift check failed: engine crashed \(before it stopped: 1 resources: 1 in sync, 0 drifted/m,
+    );
+    const o = state("BuildTrigger", "prod", { buildCommand: "a" });
+    const n = state("BuildTrigger", "prod", { buildCommand: "b" });
+    const drifted = driftFromEvents("dev", [done(step("update", o, n))], "engine crashed");
+    assert.equal(drifted.exitCode, 2);
+    assert.match(renderText(drifted), /^drift found, but the check did not finish: engine crashed/m);
+  });
+
+  it("a resource whose read failed makes the verdict a failure, not a bare count", () => {
+    const s = state("SearchInstance", "kb", { instanceId: "kb" });
+    const r = driftFromEvents("dev", [
+      pre(step("refresh", s)),
+      diag(s.urn, "GET …/instances/kb failed with 500"),
+    ]);
+    assert.equal(r.exitCode, 1);
+    assert.match(renderText(r), /^drift check failed: 1 of 1 resources could not be read/m);
+  });
+
+  describe("account-api drift without the engine's prerequisites", () => {
+    let dir = "";
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), "cli-drift-"));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("no `pulumi` on PATH: exit 1, stdout, stderr and the summary say the check failed and why", async () => {
+      const summary = join(dir, "summary.md");
+      // A PATH with no `pulumi` on it: the user's environment, as io.env.
+      const r = await runCliWith({ PATH: dir }, [
+        "drift",
+        "--stack",
+        "nope",
+        "--cwd",
+        dir,
+        "--markdown",
+        summary,
+      ]);
+      assert.equal(r.code, EXIT.error);
+      const why = "the `pulumi` CLI was not found on PATH";
+      assert.ok(r.out.startsWith(`drift check failed: ${why}`), r.out);
+      assert.ok(r.err.startsWith(`error: drift check failed: ${why}`), r.err);
+      const md = readFileSync(summary, "utf8");
+      assert.ok(md.includes(`**drift check failed: ${why}`), md);
+      for (const text of [r.out, md]) assert.doesNotMatch(text, /no drift/);
+      const json = await runCliWith({ PATH: dir }, ["drift", "--stack", "nope", "--cwd", dir, "--json"]);
+      assert.equal((json.json as { exitCode: number; error: string }).exitCode, EXIT.error);
+      assert.ok((json.json as { error: string }).error.startsWith(why));
+    });
+
+    it("--markdown into a missing folder and a --cwd that does not exist are bad input (64), before the engine", async () => {
+      const md = await runCliWith({ PATH: dir }, ["drift", "--markdown", join(dir, "no", "x.md")]);
+      assert.equal(md.code, EXIT.usage);
+      assert.equal(
+        md.err,
+        `error: --markdown ${join(dir, "no", "x.md")}: its folder ${join(dir, "no")} does not exist\n`,
+      );
+      const cwd = await runCliWith({ PATH: dir }, ["drift", "--cwd", join(dir, "nope")]);
+      assert.equal(cwd.code, EXIT.usage);
+      assert.equal(cwd.err, `error: --cwd ${join(dir, "nope")}: no such folder\n`);
+    });
+  });
+
+  it("engineError: the engine's words, without the command line the Automation API echoes", () => {
+    const wrapped =
+      "code: -2\n stdout: \n stderr: Command failed with exit code 6: /x/bin/pulumi stack select --stack nope --non-interactive\nerror: no stack named 'nope' found\n err?: Error: Command failed";
+    assert.equal(engineError(new Error(wrapped)), "no stack named 'nope' found");
+    assert.match(
+      engineError(
+        new Error(
+          "code: -2\n stdout: \n stderr: Command failed with ENOENT: pulumi version\nspawn pulumi ENOENT\n",
+        ),
+      ),
+      /^the `pulumi` CLI was not found on PATH/,
+    );
   });
 });
 

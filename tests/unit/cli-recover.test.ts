@@ -3,8 +3,9 @@ import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildCli } from "../../cli/main";
+import { EXIT } from "../../cli/main";
 import { pendingCreates, repairFileBackend } from "../../cli/recover";
+import { runCliWith } from "../helpers/cli";
 
 describe("account-api recover", () => {
   it("repairs what a kill leaves in a file backend: a 0-byte .attrs, a broken checkpoint", () => {
@@ -59,12 +60,13 @@ describe("account-api recover", () => {
     assert.deepEqual(pendingCreates("not an export"), []);
   });
 
-  it("needs a stack, and says so before running anything", async () => {
-    const err: string[] = [];
-    const out: string[] = [];
-    const cli = buildCli({ out: (t) => out.push(t), err: (t) => err.push(t), env: {} });
-    await cli.parseAsync(["node", "account-api", "recover", "--quiet"]);
-    assert.match(err.join(""), /--stack: required/);
-    assert.equal(out.join(""), "");
+  it("needs a stack and an existing --cwd, and says so before running anything (exit 64)", async () => {
+    const none = await runCliWith({}, ["recover", "--quiet"]);
+    assert.match(none.err, /--stack: required/);
+    assert.equal(none.out, "");
+    assert.equal(none.code, EXIT.usage);
+    const cwd = await runCliWith({ PULUMI_STACK: "dev" }, ["recover", "--cwd", "/nonexistent/project"]);
+    assert.equal(cwd.code, EXIT.usage);
+    assert.match(cwd.err, /^error: --cwd \/nonexistent\/project: no such folder\n$/);
   });
 });

@@ -11,55 +11,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { request } from "undici";
-import { buildCli, EXIT } from "../../cli/main";
-import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
+import { EXIT } from "../../cli/main";
+import { runCli } from "../helpers/cli";
+import { useEmulator } from "../helpers/emulator";
 
 const ROOT = resolve(__dirname, "..", "..");
-
-interface Run {
-  out: string;
-  err: string;
-  code: number;
-  json: unknown;
-}
-
-async function runCli(
-  fx: EmulatorFixture,
-  args: string[],
-  o: { env?: NodeJS.ProcessEnv; tty?: boolean } = {},
-): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  let code = -1;
-  const cli = buildCli({
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    env: {
-      ACCOUNT_API_BASE_URL: fx.em.url,
-      ACCOUNT_API_ACCOUNT_ID: fx.em.accountId,
-      ACCOUNT_API_TOKEN: fx.em.token,
-      ...o.env,
-    },
-    isTTY: o.tty ?? false,
-    setExitCode: (c) => {
-      code = c;
-    },
-  });
-  try {
-    await cli.parseAsync(["node", "account-api", ...args]);
-  } catch (e) {
-    // commander's usage errors (exitOverride): the process would exit 64.
-    code = (e as { exitCode?: number }).exitCode === 0 ? EXIT.ok : EXIT.usage;
-  }
-  const text = out.join("");
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { out: text, err: err.join(""), code, json };
-}
 
 describe("command line: imperative verbs", () => {
   const fx = useEmulator();
@@ -129,7 +85,7 @@ describe("command line: imperative verbs", () => {
   it("missing configuration is a usage error naming the token, and never prints one", async () => {
     const r = await runCli(fx, ["domain", "check", "x.com"], { env: { ACCOUNT_API_TOKEN: "" } });
     assert.equal(r.code, EXIT.usage);
-    assert.match(r.err, /token: required/);
+    assert.match(r.err, /ACCOUNT_API_TOKEN .*: required/);
     assert.ok(!r.err.includes(fx.em.token) && !r.out.includes(fx.em.token));
   });
 
@@ -238,7 +194,10 @@ describe("command line: imperative verbs", () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
       const page404 = await runCli(fx, ["markdown", url, "--json"], { env: { ACCOUNT_API_TOKEN: "" } });
       assert.equal(page404.code, EXIT.unsuccessful, page404.err);
-      assert.match((page404.json as { reason: string }).reason, /answered 200 with text\/html/);
+      assert.match(
+        (page404.json as { reason: string }).reason,
+        /came back as HTML: Markdown conversion is not on/,
+      );
     } finally {
       server.close();
       rmSync(dir, { recursive: true, force: true });
@@ -249,35 +208,82 @@ describe("command line: imperative verbs", () => {
 describe("command line: account-api emulator", function () {
   this.timeout(60_000);
 
-  it("starts on loopback, prints the base URL, account and generated token, and serves the API", async () => {
+  /** Starts `account-api emulator …args` as a process and answers its banner once printed. */
+  async function emulatorProcess(args: string[]): Promise<{ banner: string; stop(): Promise<void> }> {
     const env = { ...process.env };
     delete env.ACCOUNT_API_TOKEN;
     delete env.ACCOUNT_API_ACCOUNT_ID;
     const child = spawn(
       process.execPath,
-      ["-r", "ts-node/register/transpile-only", "cli/main.ts", "emulator", "--port", "0"],
+      ["-r", "ts-node/register/transpile-only", "cli/main.ts", "emulator", "--port", "0", ...args],
       { cwd: ROOT, env },
     );
-    try {
-      const banner = await new Promise<string>((resolveBanner, reject) => {
-        let text = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          text += chunk.toString();
-          if (/export ACCOUNT_API_BASE_URL=/.test(text)) resolveBanner(text);
-        });
-        child.on("exit", (code) => reject(new Error(`emulator exited with ${code}: ${text}`)));
+    const banner = await new Promise<string>((resolveBanner, reject) => {
+      let text = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+        if (/# or, for one stack: pulumi config set/.test(text)) resolveBanner(text);
       });
-      const url = /emulator listening: (\S+)/.exec(banner)![1]!;
-      const token = /token \(generated\):\s+(\S+)/.exec(banner)![1]!;
-      const account = /account id:\s+(\S+)/.exec(banner)![1]!;
+      child.on("exit", (code) => reject(new Error(`emulator exited with ${code}: ${text}`)));
+    });
+    const exited = new Promise<void>((r) => child.once("exit", () => r()));
+    // Resolves once the process is gone, so its state file is no longer written.
+    return { banner, stop: () => (child.kill("SIGTERM"), exited) };
+  }
+  const field = (banner: string, re: RegExp): string => {
+    const m = re.exec(banner);
+    assert.ok(m?.[1], `${String(re)} in:\n${banner}`);
+    return m[1];
+  };
+
+  it("starts on loopback, prints the base URL, account and generated token, and serves the API", async () => {
+    const em = await emulatorProcess([]);
+    try {
+      const url = field(em.banner, /emulator listening: (\S+)/);
+      const token = field(em.banner, /token:\s+(\S+) \(generated\)/);
+      const account = field(em.banner, /account id:\s+(\S+)/);
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
+      assert.match(em.banner, new RegExp(`pulumi config set --secret account-api:apiToken ${token}`));
       const res = await request(`${url}/accounts/${account}/registrar/registrations`, {
         headers: { authorization: `Bearer ${token}` },
       });
       assert.equal(res.statusCode, 200);
       assert.equal(((await res.body.json()) as { success: boolean }).success, true);
     } finally {
-      child.kill("SIGTERM");
+      await em.stop();
+    }
+  });
+
+  it("--state keeps the account and token across restarts; --seed demo seeds once and then finds it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "account-api-emulator-state-"));
+    const state = join(dir, "state.json");
+    try {
+      const first = await emulatorProcess(["--state", state, "--seed", "demo"]);
+      const token = field(first.banner, /token:\s+(\S+) \(kept in /);
+      const account = field(first.banner, /account id:\s+(\S+)/);
+      const seeded = field(first.banner, /seeded \(demo\):\s+(.+)/);
+      assert.match(
+        seeded,
+        /^script shop, zone example\.com \([0-9a-f]+\), sender domain example\.com, build token [0-9a-f-]{36}$/,
+      );
+      await first.stop();
+      const second = await emulatorProcess(["--state", state, "--seed", "demo"]);
+      try {
+        assert.equal(field(second.banner, /token:\s+(\S+) \(kept in /), token);
+        assert.equal(field(second.banner, /account id:\s+(\S+)/), account);
+        assert.equal(field(second.banner, /seeded \(demo\):\s+(.+)/), seeded);
+        const url = field(second.banner, /emulator listening: (\S+)/);
+        const log = await request(`${url.replace("/client/v4", "")}/__emulator/requests`);
+        const entries = (await log.body.json()) as { result: { method: string; url: string }[] };
+        const writes = entries.result.filter(
+          (r) => r.method !== "GET" && !r.url.startsWith("/__emulator/requests"),
+        );
+        assert.deepEqual(writes, [], "a second seed writes nothing");
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -22,6 +22,8 @@ import {
   TimeoutError,
   UnprocessableEntityError,
   ValidationError,
+  apiErrorItems,
+  describeItem,
   errorFromResponse,
 } from "../../sdk/errors";
 import { validate } from "../../sdk/validate";
@@ -130,6 +132,111 @@ describe("errors: messages and fields", () => {
       assert.equal(err.name, err.constructor.name);
     }
     assert.equal(new ConnectionError("GET", "/a", cause).cause, cause);
+  });
+});
+
+describe("errors: the service's own detail, whichever envelope carries it", () => {
+  const fromBody = (status: number, body: unknown) =>
+    errorFromResponse({ status, errors: apiErrorItems(body), method: "POST", path: "/p", body });
+
+  it("email's detail after its fixed message (and string codes, as the contract writes them)", () => {
+    const body = {
+      success: false,
+      errors: [
+        {
+          code: "10000",
+          message: "email.sending.error.not_found",
+          detail: "from: example.com is not a sending domain",
+        },
+      ],
+      messages: [],
+      result: null,
+    };
+    const err = fromBody(404, body);
+    assert.equal(
+      err.message,
+      "POST /p failed with 404: email.sending.error.not_found (code 10000): from: example.com is not a sending domain",
+    );
+    assert.equal(err.apiCode, 10000);
+    assert.deepEqual(err.errors, [
+      {
+        code: 10000,
+        message: "email.sending.error.not_found",
+        detail: "from: example.com is not a sending domain",
+      },
+    ]);
+  });
+
+  it("source.pointer, documentation_url and error_chain of the v4 envelope", () => {
+    const err = fromBody(400, {
+      success: false,
+      errors: [
+        {
+          code: 1004,
+          message: "DNS Validation Error",
+          documentation_url: "https://developers.example.com/errors/1004",
+          source: { pointer: "/ssl/method" },
+          error_chain: [{ code: 9021, message: "method must be http, txt or email" }],
+        },
+      ],
+      messages: [],
+      result: null,
+    });
+    assert.equal(
+      err.message,
+      "POST /p failed with 400: DNS Validation Error (code 1004) [field /ssl/method] " +
+        "(caused by: method must be http, txt or email (code 9021)) (see https://developers.example.com/errors/1004)",
+    );
+    assert.equal(err.errors[0]!.chain?.[0]?.code, 9021);
+  });
+
+  it("the search service's path, meetings' single error, and messages[] besides the errors", () => {
+    assert.equal(
+      fromBody(400, {
+        success: false,
+        errors: [{ code: 7001, message: "Invalid input", path: ["body", "q"] }],
+      }).message,
+      "POST /p failed with 400: Invalid input (code 7001) [field body.q]",
+    );
+    assert.equal(
+      fromBody(404, { success: false, error: { code: 404, message: "Meeting not found" } }).message,
+      "POST /p failed with 404: Meeting not found (code 404)",
+    );
+    assert.equal(
+      fromBody(409, {
+        success: false,
+        errors: [{ code: 1003, message: "conflict" }],
+        messages: ["retry after the running job ends", { code: 1100, message: "job j1 is running" }],
+        result: null,
+      }).message,
+      "POST /p failed with 409: conflict (code 1003); the service also said: retry after the running job ends; job j1 is running (code 1100)",
+    );
+    assert.equal(
+      fromBody(403, { success: false, errors: [], messages: ["token lacks Email Send"], result: null })
+        .message,
+      "POST /p failed with 403: HTTP 403: token lacks Email Send",
+    );
+  });
+
+  it("a body that is no envelope, or fields of odd shapes, give what they can and never throw", () => {
+    assert.deepEqual(apiErrorItems("<html>"), []);
+    assert.deepEqual(apiErrorItems(null), []);
+    assert.deepEqual(apiErrorItems({ errors: "nope" }), []);
+    assert.deepEqual(
+      apiErrorItems({ errors: [42, "plain words", { code: "x", message: 5, detail: ["no"] }] }),
+      [
+        { code: 0, message: "plain words" },
+        { code: 0, message: "" },
+      ],
+    );
+    const deep = { code: 1, message: "m", error_chain: [] as unknown[] };
+    let at = deep;
+    for (let i = 0; i < 50; i++) {
+      const next = { code: 1, message: "m", error_chain: [] as unknown[] };
+      at.error_chain.push(next);
+      at = next;
+    }
+    assert.ok(describeItem(apiErrorItems({ errors: [deep] })[0]!).length < 400);
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * Engine provisioning fails loudly, naming what is missing and how to skip the build, when it cannot
- * work. (The working path runs in every `npm test`, through `npm run setup`.)
+ * work; and a clone that is not beside the shared folder reuses what an earlier setup cached. (The
+ * working path runs in every `npm test`, through `npm run setup`.)
  */
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -46,5 +47,34 @@ describe("engine provisioning failures", () => {
     assert.notEqual(res.status, 0);
     assert.match(res.stderr, /Go is not installed/);
     assert.match(res.stderr, /put a `pulumi` of version 3\.\d+\.\d+ on PATH/);
+  });
+
+  it("a clone away from the shared folder reuses the cached CLI and language host, saying which it used", function () {
+    this.timeout(60_000);
+    // `npm test` provisions first, so this user's cache holds both; a clone elsewhere needs neither
+    // Go nor the language host's source.
+    const clone = mkdtempSync(join(tmpdir(), "clone-elsewhere-"));
+    try {
+      mkdirSync(join(clone, "scripts"));
+      cpSync(SCRIPT, join(clone, "scripts", "provision-engine.sh"));
+      symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
+      assert.ok(!existsSync(join(clone, "..", "shared")), "no shared folder beside the clone");
+      const home = process.env.HOME ?? "";
+      const res = spawnSync("bash", [join(clone, "scripts", "provision-engine.sh")], {
+        env: {
+          PATH: `${join(ROOT, "node_modules", ".bin")}:/usr/bin:/bin`,
+          HOME: home,
+          ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}),
+        },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      assert.equal(res.status, 0, res.stderr);
+      assert.match(res.stderr, /reusing cached build .*pulumi-account-api\/engine/);
+      assert.match(res.stderr, /language host: (reusing cached build|.* \(beside the CLI\))/);
+      assert.ok(existsSync(join(clone, ".engine", "bin", "pulumi")));
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
+    }
   });
 });

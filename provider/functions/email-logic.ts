@@ -1,0 +1,42 @@
+/**
+ * The inputs of `sendEmail` and of an EmailSend, and their mapping to the sdk's parameters: pure,
+ * because the provider host loads it and never loads Pulumi. Inputs are the send body in camelCase
+ * (`replyTo`, `contentId`); header names are passed through as written.
+ */
+import type { SendEmailParams } from "../../sdk/email";
+import { toApi } from "../core/values";
+
+export type EmailAddressInput = string | { address: string; name?: string };
+
+export interface EmailAttachmentInput {
+  /** File content, base64. */
+  content: string;
+  filename: string;
+  /** Media type, e.g. `application/pdf`. */
+  type: string;
+  disposition: "attachment" | "inline";
+  /** Required for inline attachments: the `cid:` the HTML refers to. */
+  contentId?: string;
+}
+
+export interface SendEmailInputs {
+  accountId?: string;
+  from: EmailAddressInput;
+  to: EmailAddressInput | EmailAddressInput[];
+  cc?: EmailAddressInput | EmailAddressInput[];
+  bcc?: EmailAddressInput | EmailAddressInput[];
+  replyTo?: EmailAddressInput | EmailAddressInput[];
+  subject: string;
+  html?: string;
+  text?: string;
+  attachments?: EmailAttachmentInput[];
+  /** Allowed headers only (threading, list management, `X-` headers); names kept as written. */
+  headers?: Record<string, string>;
+}
+
+/** Maps the function's camelCase inputs to the sdk's parameters (pure; header names untouched). */
+export function toSendEmailParams(inputs: SendEmailInputs): SendEmailParams {
+  const { accountId, ...body } = inputs;
+  const params = toApi(body, ["headers"]) as SendEmailParams;
+  return accountId !== undefined ? { ...params, accountId } : params;
+}

@@ -1,0 +1,43 @@
+/** EmailSend: the whole message checked by the sdk's send schema at preview, then sent once. */
+import { randomUUID } from "node:crypto";
+import { SendEmailSchema } from "../../../sdk/schemas/email";
+import type { Hooks } from "../../core/pipeline";
+import { containsUnknown, snakeToCamel } from "../../core/values";
+import { toSendEmailParams, type SendEmailInputs } from "../../functions/email-logic";
+import { runHooks, type RunRecord } from "../run";
+import type { InputsOf } from "../../core/define";
+import type { EmailSendSpec } from "./spec";
+
+type EmailSendInputs = InputsOf<typeof EmailSendSpec>;
+
+/** The message alone: what the run keeps besides it (account, triggers) is not sent. */
+const message = (inputs: EmailSendInputs): SendEmailInputs => {
+  const { accountId: _account, importId: _import, triggers: _triggers, ...rest } = inputs;
+  return rest;
+};
+
+export const hooks: Hooks<typeof EmailSendSpec, RunRecord> = {
+  ...runHooks<typeof EmailSendSpec>({
+    noun: "message",
+    afterDelete: "a sent message cannot be unsent",
+    perform: async (inputs, ctx) => {
+      const sent = await ctx.api.email.sendEmail({
+        ...toSendEmailParams(message(inputs)),
+        accountId: ctx.accountId(inputs.accountId),
+      });
+      // The service's id of the message where it gives one; the run's own otherwise.
+      return { id: sent.messageId ?? randomUUID(), result: sent };
+    },
+  }),
+  rules: (inputs) => {
+    if (containsUnknown(inputs)) return [];
+    const parsed = SendEmailSchema.safeParse(toSendEmailParams(message(inputs)));
+    if (parsed.success) return [];
+    return parsed.error.issues.map((issue) => {
+      // Header names are the message's own, never renamed; every other key is the program's camelCase.
+      const [top, ...rest] = issue.path.map(String);
+      const path = [top === undefined ? "(message)" : snakeToCamel(top), ...rest];
+      return { field: path.join("."), rule: issue.message };
+    });
+  },
+};

@@ -1,0 +1,33 @@
+/**
+ * EmailSend: one message, sent when the resource is created and again only when an input or
+ * `triggers` changes (`sendEmail` sends on every `up`). The inputs are `sendEmail`'s; the sdk's send
+ * schema checks them at preview (hooks.ts). Its result is the per-recipient outcome.
+ */
+import { z } from "zod";
+import type { SendEmailResult } from "../../../sdk/email";
+import { defineResource } from "../../core/define";
+import type { EmailAddressInput, EmailAttachmentInput } from "../../functions/email-logic";
+import { TRIGGERS_FIELD, resultOutput, runInput } from "../run";
+
+// Shapes only: every rule of a send is the sdk's, applied to the whole message by hooks.rules.
+const addresses = z.custom<EmailAddressInput | EmailAddressInput[]>();
+
+export const EmailSendSpec = defineResource({
+  kind: "EmailSend",
+  fields: {
+    from: runInput(z.custom<EmailAddressInput>()),
+    to: runInput(addresses),
+    cc: runInput(addresses.optional()),
+    bcc: runInput(addresses.optional()),
+    replyTo: runInput(addresses.optional()),
+    subject: runInput(z.custom<string>()),
+    html: runInput(z.string().optional()),
+    text: runInput(z.string().optional()),
+    attachments: runInput(z.custom<EmailAttachmentInput[]>().optional()),
+    /** Allowed headers only (threading, list management, `X-` headers); names kept as written. */
+    headers: runInput(z.record(z.string(), z.string()).optional()),
+    triggers: TRIGGERS_FIELD,
+    /** Per recipient: delivered, queued or bounced; and the message id. */
+    result: resultOutput<SendEmailResult>(),
+  },
+});
