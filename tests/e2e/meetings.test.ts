@@ -1,7 +1,7 @@
 /**
  * MeetingTemplate on the real engine: up, no-op preview, out-of-band drift seen by refresh and
  * reconciled by up, credentials never in plaintext in state, destroy leaving the meeting INACTIVE,
- * adoption through importId, and a disabled realtimekit bucket: a state of the 0.x shape
+ * adoption through importId, and a disabled realtimekit bucket: a state of the 0.1.0 shape
  * (`mediaBucketConfig`) upgraded with no diff, drift of the bucket shown by refresh and put back by
  * `up --refresh`.
  */
@@ -117,7 +117,7 @@ describe("MeetingTemplate end to end", function () {
     assert.equal((await api.meetings.getMeeting({ appId: APP, meetingId: existing.id })).status, "INACTIVE");
   });
 
-  it("keeps a disabled realtimekit bucket: upgrades a 0.x state, refreshes clean, shows drift, up --refresh restores it", async () => {
+  it("keeps a disabled realtimekit bucket: upgrades a 0.1.0 state, refreshes clean, shows drift, up --refresh restores it", async () => {
     const stack = await e2e.stack(async () => {
       const m = new MeetingTemplate("recorded", {
         appId: APP,
@@ -135,7 +135,7 @@ describe("MeetingTemplate end to end", function () {
     assert.deepEqual(await bucket(), { enabled: false });
     await stack.refresh({ expectNoChanges: true });
 
-    // The state as 0.x wrote it: the bucket as mediaBucketConfig, status an output only.
+    // The state as 0.1.0 wrote it: the bucket as mediaBucketConfig, status an output only.
     const exported = await stack.stack.exportStack();
     let rewritten = 0;
     for (const r of exported.deployment.resources as {
@@ -155,7 +155,7 @@ describe("MeetingTemplate end to end", function () {
     }
     assert.equal(rewritten, 2, "inputs and outputs of the meeting rewritten");
     await stack.stack.importStack(exported);
-    assert.ok(stack.rawState().includes("mediaBucketConfig"), "the state now has the 0.x shape");
+    assert.ok(stack.rawState().includes("mediaBucketConfig"), "the state now has the 0.1.0 shape");
     // No replace, no diff: the stored state is read under today's name.
     await stack.preview({ expectNoChanges: true });
     const again = await stack.up();

@@ -117,7 +117,7 @@ describe("MeetingTemplate: check without the API", () => {
       "recordingConfig.realtimekitBucketConfig.enabled: is required",
     ],
     [
-      "the 0.x name of the realtimekit bucket",
+      "the 0.1.0 name of the realtimekit bucket",
       { recordingConfig: { mediaBucketConfig: { enabled: false } } },
       "recordingConfig.mediaBucketConfig: renamed to realtimekitBucketConfig",
     ],
@@ -313,14 +313,14 @@ describe("MeetingTemplate: hooks and diff", () => {
     assert.equal(body.transcribe_on_end, true);
   });
 
-  it("upgrades a state stored by 0.x: the bucket under its new name, no replace, no diff", async () => {
+  it("upgrades a state stored by 0.1.0: the bucket under its new name, no replace, no diff", async () => {
     const { realtimekitBucketConfig: _none, ...rc } = outs.recordingConfig!;
     const now = { ...outs, recordingConfig: { ...rc, realtimekitBucketConfig: { enabled: false } } };
     const inputs = {
       ...INPUTS,
       recordingConfig: { ...INPUTS.recordingConfig!, realtimekitBucketConfig: { enabled: false } },
     };
-    // 0.x stored the bucket as mediaBucketConfig and the status as an output.
+    // 0.1.0 stored the bucket as mediaBucketConfig and the status as an output.
     const oldRecording = { ...rc, mediaBucketConfig: { enabled: false } };
     const old: mt.MeetingTemplateOutputs = { ...outs, recordingConfig: oldRecording };
     assert.deepEqual(mt.upgrade(old).recordingConfig, inputs.recordingConfig);

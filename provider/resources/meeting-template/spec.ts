@@ -13,7 +13,7 @@
  * - The API has no delete: deleting sets the meeting INACTIVE.
  * - check fills the service's defaults (booleans false, keep-alive 60 s) so removing a field from the
  *   program resets it, and an unchanged meeting gives no diff.
- * - `recordingConfig.mediaBucketConfig` of the 0.x releases is `recordingConfig.realtimekitBucketConfig`
+ * - `recordingConfig.mediaBucketConfig` of 0.1.0 is `recordingConfig.realtimekitBucketConfig`
  *   (the service's wire name): check refuses the old name naming the new one, and `upgrade` moves it
  *   in a stored state, so a stack made by an earlier release goes up with no replace and no diff.
  */
