@@ -1,18 +1,16 @@
 /**
  * What lives inside a meeting, while it is ACTIVE: its participants (who may join, each with a
- * token), its session (who is in it now, muted or not, its polls) and its livestreams. Plain JSON in
- * the store, never HTTP. Consistent with itself: a kicked or deleted participant is out of the
- * session; a session ends when the last participant has been gone for the meeting's keep-alive (on
- * the emulator's clock); a stopped livestream is no longer active; setting the meeting INACTIVE ends
- * its session and stops its livestream.
+ * token), its session (who is in it now, muted or not, its polls) and its livestreams
+ * (./livestreams). Plain JSON in the store, never HTTP. Consistent with itself: a kicked or deleted
+ * participant is out of the session; a session ends when the last participant has been gone for the
+ * meeting's keep-alive (on the emulator's clock); a stopped livestream is no longer active; setting
+ * the meeting INACTIVE ends its session and stops its livestream.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type {
   ActiveSessionSchema,
   DeletedParticipantSchema,
-  LivestreamSchema,
-  LivestreamSessionSchema,
   LivestreamStart,
   ParticipantCreate,
   ParticipantSchema,
@@ -23,6 +21,15 @@ import type {
 } from "../../sdk/schemas/meetings-live";
 import { dict, type Dict, type Store } from "../store";
 import { inactive, missing, nobodyNamed, noneActive, taken } from "./errors";
+import {
+  activeLivestream,
+  livestreamHistory,
+  startLivestream,
+  stopLivestream,
+  type LivestreamView,
+  type MeetingStreams,
+  type StoredLivestream,
+} from "./livestreams";
 import type { StoredMeeting } from "./state";
 
 export interface StoredParticipant {
@@ -64,34 +71,10 @@ export interface StoredSession {
   polls: StoredPoll[];
 }
 
-interface StoredLivestream {
-  id: string;
-  name: string | null;
-  status: "LIVE" | "IDLE";
-  ingest_server: string;
-  stream_key: string;
-  playback_url: string;
-  created_at: string;
-  updated_at: string;
-  video_config?: { height?: number; width?: number };
-}
-
-/** One run of a livestream, from start to stop. */
-interface LivestreamRun {
-  id: string;
-  livestream_id: string;
-  invoked_time: string;
-  started_time: string;
-  stopped_time?: string;
-  updated_at: string;
-}
-
-interface MeetingLive {
+interface MeetingLive extends MeetingStreams {
   participants: Dict<StoredParticipant>;
   order: string[];
   session?: StoredSession;
-  livestreams: StoredLivestream[];
-  runs: LivestreamRun[];
 }
 
 interface LiveState {
@@ -102,8 +85,6 @@ export type ParticipantView = z.input<typeof ParticipantSchema>;
 export type SessionView = z.input<typeof ActiveSessionSchema>;
 export type SessionParticipantView = z.input<typeof SessionParticipantSchema>;
 export type PollView = z.input<typeof PollSchema>;
-export type LivestreamView = z.input<typeof LivestreamSchema>;
-export type LivestreamRunView = z.input<typeof LivestreamSessionSchema>;
 export type DeletedView = z.input<typeof DeletedParticipantSchema>;
 
 /** The service's keep-alive when a meeting sets none. */
@@ -385,73 +366,22 @@ export class LiveModel {
     return pollView(poll);
   }
 
-  // ---- livestreams ----
+  // ---- livestreams (./livestreams) ----
 
   startLivestream(accountId: string, m: StoredMeeting, body: LivestreamStart): StoredLivestream {
-    const live = this.#active(accountId, m);
-    const running = live.livestreams.find((l) => l.status === "LIVE");
-    if (running) throw taken(`meeting ${m.id} is already livestreaming (livestream ${running.id})`);
-    const at = this.#at();
-    const id = randomUUID();
-    const stream: StoredLivestream = {
-      id,
-      name: body.name ?? null,
-      status: "LIVE",
-      ingest_server: "rtmps://live.emulator.invalid:443/live/",
-      stream_key: randomBytes(16).toString("hex"),
-      playback_url: `https://live.emulator.invalid/${id}/manifest/video.m3u8`,
-      created_at: at,
-      updated_at: at,
-      ...(body.video_config ? { video_config: { ...body.video_config } } : {}),
-    };
-    live.livestreams.push(stream);
-    live.runs.push({
-      id: randomUUID(),
-      livestream_id: id,
-      invoked_time: at,
-      started_time: at,
-      updated_at: at,
-    });
-    return stream;
+    return startLivestream(this.#active(accountId, m), m, body, this.#at());
   }
 
   activeLivestream(accountId: string, m: StoredMeeting): LivestreamView {
-    const stream = this.#live(accountId, m).livestreams.find((l) => l.status === "LIVE");
-    if (!stream) throw noneActive("active livestream", m.id);
-    // This operation's contract types `disabled` as a string.
-    return { ...livestreamView(m, stream), disabled: "false" };
+    return activeLivestream(this.#live(accountId, m), m);
   }
 
   stopLivestream(accountId: string, m: StoredMeeting): void {
-    const live = this.#live(accountId, m);
-    if (!this.#stop(live)) throw noneActive("active livestream", m.id);
+    if (!stopLivestream(this.#live(accountId, m), this.#at())) throw noneActive("active livestream", m.id);
   }
 
-  #stop(live: MeetingLive): boolean {
-    const stream = live.livestreams.find((l) => l.status === "LIVE");
-    if (!stream) return false;
-    const at = this.#at();
-    stream.status = "IDLE";
-    stream.updated_at = at;
-    const run = live.runs.findLast((r) => r.livestream_id === stream.id);
-    if (run) {
-      run.stopped_time = at;
-      run.updated_at = at;
-    }
-    return true;
-  }
-
-  /** Every livestream of the meeting, oldest first, and the latest run. */
-  livestreams(
-    accountId: string,
-    m: StoredMeeting,
-  ): { streams: LivestreamView[]; latest?: LivestreamRunView } {
-    const live = this.#live(accountId, m);
-    const last = live.runs.at(-1);
-    return {
-      streams: live.livestreams.map((l) => ({ ...livestreamView(m, l), disabled: false })),
-      ...(last ? { latest: runView(last) } : {}),
-    };
+  livestreams(accountId: string, m: StoredMeeting): ReturnType<typeof livestreamHistory> {
+    return livestreamHistory(this.#live(accountId, m), m);
   }
 
   // ---- the meeting's own changes ----
@@ -461,7 +391,7 @@ export class LiveModel {
     const live = this.#live(accountId, m);
     const s = this.#session(m, live);
     if (s) this.#end(s, this.#at());
-    this.#stop(live);
+    stopLivestream(live, this.#at());
   }
 
   /** Everything inside a meeting, for the control API. */
@@ -507,35 +437,5 @@ function pollView(p: StoredPoll): PollView {
     hide_votes: p.hide_votes,
     created_by: p.created_by,
     voted: [],
-  };
-}
-
-function livestreamView(m: StoredMeeting, l: StoredLivestream): LivestreamView {
-  return {
-    id: l.id,
-    name: l.name,
-    meeting_id: m.id,
-    status: l.status,
-    ingest_server: l.ingest_server,
-    stream_key: l.stream_key,
-    playback_url: l.playback_url,
-    created_at: l.created_at,
-    updated_at: l.updated_at,
-  };
-}
-
-function runView(r: LivestreamRun): LivestreamRunView {
-  const seconds = r.stopped_time
-    ? (Date.parse(r.stopped_time) - Date.parse(r.started_time)) / 1000
-    : undefined;
-  return {
-    id: r.id,
-    livestream_id: r.livestream_id,
-    invoked_time: r.invoked_time,
-    started_time: r.started_time,
-    ...(r.stopped_time ? { stopped_time: r.stopped_time } : {}),
-    ...(seconds !== undefined ? { ingest_seconds: String(Math.round(seconds)) } : {}),
-    created_at: r.invoked_time,
-    updated_at: r.updated_at,
   };
 }
