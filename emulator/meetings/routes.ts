@@ -1,13 +1,14 @@
 /**
- * HTTP layer of the meetings area: one thin handler per operation over ./state. Success bodies are
- * `{ success, data }` (listings add `result_info`); errors use the standard envelope with the
- * emulator's generic codes, one `errors[]` entry per issue naming the field.
+ * HTTP layer of the meetings area: one thin handler per operation over ./state and ./live. Success
+ * bodies are `{ success, data }` (listings add `paging`); errors are the contract's
+ * `{ success: false, error: { code, message } }` (./errors), every status and injected fault alike.
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { IdentifierSchema } from "../../sdk/schemas/common";
 import {
   MeetingCreateSchema,
+  MeetingListQuerySchema,
+  MeetingReplaceSchema,
   MeetingSchema,
   MeetingUpdateSchema,
   VORBIS_VIDEO_CODECS,
@@ -15,14 +16,21 @@ import {
 } from "../../sdk/schemas/meetings";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
-import { AccountParams, answer, defineArea, defineControl, orEmpty } from "../define";
-import { GENERIC_CODES, notFound, paginate } from "../http";
-import { MeetingsModel, view, type StoredMeeting } from "./state";
-
-const BASE = "/accounts/:account_id/realtime/kit/:app_id/meetings";
-const App = AccountParams.extend({ app_id: IdentifierSchema });
-const Meeting = App.extend({ meeting_id: z.string() });
-const REALTIME: readonly Permission[] = ["realtime:admin", "realtime"];
+import { answer, defineArea, defineControl, orEmpty } from "../define";
+import { GENERIC_CODES } from "../http";
+import {
+  AppParams,
+  BASE,
+  MeetingParams,
+  REALTIME,
+  models,
+  type Meetings,
+  type MeetingsArea,
+} from "./context";
+import { meetingsErrorBody } from "./errors";
+import { liveRoutes } from "./live-routes";
+import { PageQuery, pageOf } from "./paging";
+import { view } from "./state";
 
 /**
  * With VP8 or VP9 video the service sets the audio codec to vorbis itself (spec D), so a codec the
@@ -44,97 +52,81 @@ function withoutForcedAudioCodec(body: unknown): unknown {
 }
 
 const CreateBody = z.preprocess(withoutForcedAudioCodec, orEmpty(MeetingCreateSchema));
-const UpdateBody = z.preprocess(withoutForcedAudioCodec, orEmpty(MeetingUpdateSchema));
+const ReplaceBody = z.preprocess(withoutForcedAudioCodec, orEmpty(MeetingReplaceSchema));
+const UpdateBody = orEmpty(MeetingUpdateSchema);
+const ListQuery = PageQuery.extend(MeetingListQuerySchema.omit({ page_no: true, per_page: true }).shape);
 
-const ListQuery = z.looseObject({
-  status: z.enum(["ACTIVE", "INACTIVE"], { error: 'must be "ACTIVE" or "INACTIVE"' }).optional(),
-  search: z.string().optional(),
-  page_no: z.unknown().optional(),
-  page: z.unknown().optional(),
-  per_page: z.unknown().optional(),
-});
-
-function apiRoutes(app: FastifyInstance, ctx: AreaContext, model: MeetingsModel): void {
-  const area = defineArea(app, {
-    envelope: "data",
-    invalidCode: GENERIC_CODES.badRequest,
-    auth: (req, any: readonly Permission[], params: { account_id: string }) => {
-      ctx.auth.require(req, { accountId: params.account_id, any });
-    },
-  });
-  const find = (p: z.output<typeof Meeting>): StoredMeeting => {
-    const m = model.get(p.account_id, p.app_id, p.meeting_id);
-    if (!m) throw notFound(`meeting ${p.meeting_id} in app ${p.app_id}`);
-    return m;
-  };
+function meetingRoutes(area: MeetingsArea, { model, live, find }: Meetings): void {
+  const spec = { params: MeetingParams, response: MeetingSchema, permissions: REALTIME };
 
   area.post(
     BASE,
-    { params: App, body: CreateBody, response: MeetingSchema, permissions: REALTIME },
+    { params: AppParams, body: CreateBody, response: MeetingSchema, permissions: REALTIME },
     ({ params, body }) => answer(view(model.create(params.account_id, params.app_id, body)), { status: 201 }),
   );
 
   area.get(
     BASE,
-    { params: App, querystring: ListQuery, response: z.array(MeetingSchema), permissions: REALTIME },
-    ({ params, query: q }) => {
-      const search = q.search?.toLowerCase();
-      const meetings = model
-        .list(params.account_id, params.app_id)
-        .filter((m) => q.status === undefined || m.status === q.status)
-        .filter((m) => search === undefined || (m.fields.title ?? "").toLowerCase().includes(search));
-      // The public API pages with `page_no`; `page` is the emulator's own (sdk) spelling of the same.
-      const page = paginate(meetings, { page: q.page_no ?? q.page, per_page: q.per_page });
-      const start = (page.resultInfo.page - 1) * page.resultInfo.per_page;
-      // Listings carry both `paging` (the public API's) and `result_info` (the emulator's page-style info).
-      return answer(page.items.map(view), {
-        resultInfo: page.resultInfo,
-        extra: {
-          paging: {
-            total_count: meetings.length,
-            start_offset: start,
-            end_offset: start + page.items.length,
-          },
-        },
-      });
+    { params: AppParams, querystring: ListQuery, response: z.array(MeetingSchema), permissions: REALTIME },
+    ({ params, query }) => {
+      const { items, paging } = pageOf(model.find(params.account_id, params.app_id, query), query);
+      return answer(items.map(view), { extra: { paging } });
     },
   );
 
-  area.get(
-    `${BASE}/:meeting_id`,
-    { params: Meeting, response: MeetingSchema, permissions: REALTIME },
-    ({ params }) => view(find(params)),
+  area.get(`${BASE}/:meeting_id`, spec, ({ params }) => view(find(params)));
+
+  area.put(`${BASE}/:meeting_id`, { ...spec, body: ReplaceBody }, ({ params, body }) =>
+    view(model.replace(find(params), body)),
   );
 
-  area.patch(
-    `${BASE}/:meeting_id`,
-    { params: Meeting, body: UpdateBody, response: MeetingSchema, permissions: REALTIME },
-    ({ params, body: patch }) => {
-      const m = find(params);
-      const rules = meetingRuleIssues(model.merged(m, patch));
-      if (rules.length) throw area.invalid(rules.map((i) => `${i.path.join(".")}: ${i.message}`));
-      return view(model.update(m, patch));
-    },
-  );
+  area.patch(`${BASE}/:meeting_id`, { ...spec, body: UpdateBody }, ({ params, body: patch }) => {
+    const m = find(params);
+    const rules = meetingRuleIssues(model.merged(m, patch));
+    if (rules.length) throw area.invalid(rules.map((i) => `${i.path.join(".")}: ${i.message}`));
+    const updated = model.update(m, patch);
+    if (updated.status === "INACTIVE") live.deactivated(params.account_id, updated);
+    return view(updated);
+  });
 }
 
-function controlRoutes(app: FastifyInstance, model: MeetingsModel): void {
-  const control = defineControl(app);
-  const Stored = z.object({ account_id: z.string(), app_id: z.string(), meeting_id: z.string() });
-  // The stored meeting, write-only storage fields included: lets a test see what reached the service.
-  control.get(
-    "/accounts/:account_id/apps/:app_id/meetings/:meeting_id",
-    { params: Stored, permissions: undefined },
-    ({ params: { account_id, app_id, meeting_id } }) => {
-      const m = model.get(account_id, app_id, meeting_id);
-      if (!m) throw notFound(`meeting ${meeting_id} in app ${app_id}`);
-      return m;
+function apiRoutes(app: FastifyInstance, ctx: AreaContext, meetings: Meetings): void {
+  const area: MeetingsArea = defineArea(app, {
+    envelope: "data",
+    invalidCode: GENERIC_CODES.badRequest,
+    errorBody: meetingsErrorBody,
+    auth: (req, any: readonly Permission[], params: { account_id: string }) => {
+      ctx.auth.require(req, { accountId: params.account_id, any });
     },
-  );
+  });
+  meetingRoutes(area, meetings);
+  liveRoutes(area, meetings);
+}
+
+const Stored = z.object({ account_id: z.string(), app_id: z.string(), meeting_id: z.string() });
+const TokenBody = z.strictObject({ token: z.string().min(1, "must not be empty") });
+
+function controlRoutes(app: FastifyInstance, { live, find: stored }: Meetings): void {
+  const control = defineControl(app);
+  const none = { params: Stored, permissions: undefined };
+  const at = "/accounts/:account_id/apps/:app_id/meetings/:meeting_id";
+  // The stored meeting, write-only storage fields included: lets a test see what reached the service.
+  control.get(at, none, ({ params }) => stored(params));
+  // Participants, the session (who is in it, muted, polls) and livestreams, as stored.
+  control.get(`${at}/live`, none, ({ params }) => live.snapshot(params.account_id, stored(params)));
+  // A client joining with a participant's token (the real one joins over WebRTC): starts the session.
+  control.post(`${at}/join`, { ...none, body: TokenBody }, ({ params, body }) => {
+    live.join(params.account_id, stored(params), body.token);
+    return live.activeSession(params.account_id, stored(params));
+  });
+  control.post(`${at}/leave`, { ...none, body: TokenBody }, ({ params, body }) => {
+    live.leave(params.account_id, stored(params), body.token);
+    return null;
+  });
 }
 
 export const meetingsArea: AreaModule = {
   name: "meetings",
-  api: (app, ctx) => apiRoutes(app, ctx, new MeetingsModel(ctx.store, () => ctx.clock.now())),
-  control: (app, ctx) => controlRoutes(app, new MeetingsModel(ctx.store, () => ctx.clock.now())),
+  api: (app, ctx) => apiRoutes(app, ctx, models(ctx)),
+  control: (app, ctx) => controlRoutes(app, models(ctx)),
 };

@@ -1,13 +1,16 @@
 /**
  * State of the meetings area: meetings per account and app, in creation order. Plain JSON (persisted
  * with the store); never sees HTTP. Write-only storage fields are kept (a control route can show them)
- * but never leave through `view`.
+ * but never leave through `view`. What lives inside a meeting (participants, sessions, livestreams)
+ * is ./live.ts's.
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import {
   VORBIS_VIDEO_CODECS,
   type MeetingCreate,
+  type MeetingListQuery,
+  type MeetingReplace,
   type MeetingSchema,
   type MeetingUpdate,
   type RecordingConfigOutSchema,
@@ -53,6 +56,7 @@ function recordingView(rec: RecordingConfig): z.input<typeof RecordingConfigOutS
   const forced = video !== undefined && VORBIS_VIDEO_CODECS.includes(video);
   const audio = forced ? { ...audio_config, codec: "vorbis" } : audio_config;
   let storage;
+  // null said "no storage" on the way in; the answer leaves it out.
   if (storage_config) {
     const { access_key: _a, secret: _s, password: _p, private_key: _k, ...visible } = storage_config;
     storage = visible;
@@ -64,9 +68,27 @@ function recordingView(rec: RecordingConfig): z.input<typeof RecordingConfigOutS
   };
 }
 
+/** The fields a body set, null ones (the default) left out. */
+function given(fields: MeetingCreate): Omit<
+  MeetingCreate,
+  "title" | "live_stream_on_start" | "record_on_start"
+> & {
+  title?: string;
+  live_stream_on_start?: boolean;
+  record_on_start?: boolean;
+} {
+  const { title, live_stream_on_start, record_on_start, ...rest } = fields;
+  return {
+    ...rest,
+    ...(title != null ? { title } : {}),
+    ...(live_stream_on_start != null ? { live_stream_on_start } : {}),
+    ...(record_on_start != null ? { record_on_start } : {}),
+  };
+}
+
 /** The meeting as the API returns it: defaults filled, vorbis forced by VP8/VP9, write-only fields gone. */
 export function view(m: StoredMeeting): MeetingView {
-  const { recording_config, ...fields } = structuredClone(m.fields);
+  const { recording_config, ...fields } = given(structuredClone(m.fields));
   return {
     id: m.id,
     ...MEETING_DEFAULTS,
@@ -113,6 +135,31 @@ export class MeetingsModel {
   list(accountId: string, appId: string): StoredMeeting[] {
     const app = this.app(accountId, appId);
     return app.order.map((id) => app.meetings[id]!);
+  }
+
+  /** `get_all_meetings`' filters: status, created between two times, `search` in the id or the title. */
+  find(accountId: string, appId: string, q: Omit<MeetingListQuery, "page_no" | "per_page">): StoredMeeting[] {
+    const search = q.search?.toLowerCase();
+    const from = q.start_time === undefined ? undefined : Date.parse(q.start_time);
+    const to = q.end_time === undefined ? undefined : Date.parse(q.end_time);
+    return this.list(accountId, appId).filter((m) => {
+      const at = Date.parse(m.created_at);
+      return (
+        (q.status === undefined || m.status === q.status) &&
+        (from === undefined || at >= from) &&
+        (to === undefined || at <= to) &&
+        (search === undefined ||
+          m.id.toLowerCase().includes(search) ||
+          (m.fields.title ?? "").toLowerCase().includes(search))
+      );
+    });
+  }
+
+  /** PUT: every field as the body says (what it leaves out is back to the default); status stays. */
+  replace(m: StoredMeeting, fields: MeetingReplace): StoredMeeting {
+    m.fields = structuredClone(fields);
+    m.updated_at = new Date(this.now()).toISOString();
+    return m;
   }
 
   /** The fields an update would leave: each top-level field in the patch replaces the stored one. */

@@ -1,8 +1,9 @@
 /**
- * zod schemas of the meetings area (spec D; public-api-notes "Meetings"). Request schemas are strict
- * and carry every enum, limit and cross-field rule of the spec; the response schema is loose.
+ * zod schemas of the meetings area: api.md D, and the public contract where api.md says nothing
+ * (`create_meeting`, `replace_meeting`, `update_meeting`, `get_meeting`, `get_all_meetings`). Request
+ * schemas are strict and carry every enum, limit and cross-field rule; response schemas are loose.
  *
- * Cross-field rules, decided where the spec leaves room (docs/areas/meetings.md):
+ * Cross-field rules, decided where the spec leaves room (docs/assumptions.md, Meetings):
  * - `summarize_on_end: true` needs transcription enabled, which means `transcribe_on_end: true`
  *   (summaries are made from the transcripts generated at the end).
  * - With `video_config.codec` VP8 (or VP9) the audio codec is vorbis and cannot be chosen: an
@@ -10,43 +11,25 @@
  * - `storage_config`: `type` is required; `access_key` is required for aws, azure and digitalocean
  *   (not for gcs, and sftp signs in with username and password or key); sftp needs `host`,
  *   `username` and `auth_method`, then `password` for PASSWORD or `private_key` for KEY.
+ *
+ * Bodies: a create (POST) and a replace (PUT) take the whole meeting; an update (PATCH) takes only
+ * the top-level settings and `status` (the contract's PATCH has no `recording_config`, and api.md
+ * names `transcribe_on_end` for the create body only), so those two are changed with a replace.
  */
 import { z } from "zod";
-import { IdentifierSchema, noDefaults, strictShape } from "./common";
-
-// ---- small builders whose messages say the rule ----
-
-function required(what: string) {
-  return (iss: { input?: unknown }): string => (iss.input === undefined ? "is required" : `must be ${what}`);
-}
-
-const str = () => z.string({ error: required("a string") });
-const bool = () => z.boolean({ error: required("a boolean (true or false)") });
-
-function between(min: number, max: number) {
-  const rule = `must be between ${min} and ${max}`;
-  return z
-    .number({ error: required(`a number between ${min} and ${max}`) })
-    .min(min, rule)
-    .max(max, rule);
-}
-
-function atLeast(min: number) {
-  return z.number({ error: required(`a number of at least ${min}`) }).min(min, `must be at least ${min}`);
-}
-
-function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.enum(values, { error: required(`one of ${values.join(", ")}`) });
-}
-
-const uri = () =>
-  str().refine((s) => {
-    try {
-      return new URL(s).protocol.length > 1;
-    } catch {
-      return false;
-    }
-  }, "must be a URI (scheme://...)");
+import { IdentifierSchema, strictShape } from "./common";
+import {
+  between,
+  bool,
+  oneOf,
+  str,
+  strictWithHint,
+  strings,
+  uri,
+  whole,
+  wholeAtLeast,
+  wholeBetween,
+} from "./meetings-builders";
 
 // ---- enums and limits (spec D; Limits) ----
 
@@ -98,16 +81,19 @@ export const MEETING_LIMITS = {
 /** `{app_id}`: at most 32 characters (spec, Limits). */
 export const AppIdSchema = IdentifierSchema;
 
+/** Old wire name of `realtimekit_bucket_config` (api.md writes the neutral word in the brand's place). */
+export const RENAMED_RECORDING_FIELDS = { media_bucket_config: "realtimekit_bucket_config" } as const;
+
 // ---- ai_config ----
 
 export const SummarizationSchema = strictShape({
   summary_type: oneOf(SUMMARY_TYPES).optional(),
   text_format: oneOf(TEXT_FORMATS).optional(),
-  word_limit: between(MEETING_LIMITS.wordLimit.min, MEETING_LIMITS.wordLimit.max).optional(),
+  word_limit: wholeBetween(MEETING_LIMITS.wordLimit.min, MEETING_LIMITS.wordLimit.max).optional(),
 });
 
 export const TranscriptionSchema = strictShape({
-  keywords: z.array(str(), { error: "must be an array of strings" }).optional(),
+  keywords: strings().optional(),
   language: oneOf(TRANSCRIPTION_LANGUAGES).optional(),
   profanity_filter: bool().optional(),
 });
@@ -128,13 +114,13 @@ export const AudioConfigSchema = strictShape({
 export const WatermarkSchema = strictShape({
   position: oneOf(WATERMARK_POSITIONS).optional(),
   size: strictShape({
-    height: atLeast(MEETING_LIMITS.watermarkPixels.min).optional(),
-    width: atLeast(MEETING_LIMITS.watermarkPixels.min).optional(),
+    height: wholeAtLeast(MEETING_LIMITS.watermarkPixels.min).optional(),
+    width: wholeAtLeast(MEETING_LIMITS.watermarkPixels.min).optional(),
   }).optional(),
   url: uri().optional(),
 });
 
-const pixels = () => between(MEETING_LIMITS.videoPixels.min, MEETING_LIMITS.videoPixels.max);
+const pixels = () => wholeBetween(MEETING_LIMITS.videoPixels.min, MEETING_LIMITS.videoPixels.max);
 
 export const VideoConfigSchema = strictShape({
   codec: oneOf(VIDEO_CODECS).optional(),
@@ -153,12 +139,7 @@ export const StorageConfigSchema = strictShape({
   region: str().optional(),
   path: str().optional(),
   host: str().min(1, "must not be empty").optional(),
-  port: z
-    .number({ error: required("a port number (1 to 65535)") })
-    .int("must be a whole number")
-    .min(1, "must be between 1 and 65535")
-    .max(65_535, "must be between 1 and 65535")
-    .optional(),
+  port: whole().min(1, "must be between 1 and 65535").max(65_535, "must be between 1 and 65535").optional(),
   username: str().min(1, "must not be empty").optional(),
   password: str().min(1, "must not be empty").optional(),
   private_key: str().min(1, "must not be empty").optional(),
@@ -178,17 +159,25 @@ export const StorageConfigSchema = strictShape({
   }
 });
 
-export const MediaBucketConfigSchema = strictShape({ enabled: bool() });
+/** `enabled: false`: no download URLs are generated for a recording. */
+export const RealtimekitBucketConfigSchema = strictShape({ enabled: bool() });
 
-export const RecordingConfigSchema = strictShape({
-  audio_config: AudioConfigSchema.optional(),
-  file_name_prefix: str().optional(),
-  live_streaming_config: strictShape({ rtmp_url: uri().optional() }).optional(),
-  max_seconds: between(MEETING_LIMITS.maxSeconds.min, MEETING_LIMITS.maxSeconds.max).optional(),
-  media_bucket_config: MediaBucketConfigSchema.optional(),
-  storage_config: StorageConfigSchema.optional(),
-  video_config: VideoConfigSchema.optional(),
-}).superRefine((r, ctx) => {
+export const RecordingConfigSchema = strictWithHint(
+  {
+    audio_config: AudioConfigSchema.optional(),
+    file_name_prefix: str().optional(),
+    live_streaming_config: strictShape({ rtmp_url: uri().optional() }).optional(),
+    max_seconds: between(MEETING_LIMITS.maxSeconds.min, MEETING_LIMITS.maxSeconds.max).optional(),
+    realtimekit_bucket_config: RealtimekitBucketConfigSchema.optional(),
+    // The contract lets a body say "no storage" with null.
+    storage_config: StorageConfigSchema.nullable().optional(),
+    video_config: VideoConfigSchema.optional(),
+  },
+  {
+    keys: Object.keys(RENAMED_RECORDING_FIELDS),
+    message: `renamed to ${RENAMED_RECORDING_FIELDS.media_bucket_config}`,
+  },
+).superRefine((r, ctx) => {
   const video = r.video_config?.codec;
   if (video !== undefined && VORBIS_VIDEO_CODECS.includes(video) && r.audio_config?.codec !== undefined) {
     ctx.addIssue({
@@ -201,20 +190,29 @@ export const RecordingConfigSchema = strictShape({
 
 // ---- meeting bodies ----
 
-/** A meeting's wire fields a program sets; the API defaults none of them in a way the spec states. */
+const keepAlive = () => between(MEETING_LIMITS.keepAliveSeconds.min, MEETING_LIMITS.keepAliveSeconds.max);
+
+/**
+ * A meeting's settings as a program sets them (never null): the provider's fields. The bodies below
+ * add what the contract also takes (null for some of them, `status` on a PATCH).
+ */
 export const MeetingFields = {
   title: str().optional(),
   live_stream_on_start: bool().optional(),
   persist_chat: bool().optional(),
   record_on_start: bool().optional(),
-  session_keep_alive_time_in_secs: between(
-    MEETING_LIMITS.keepAliveSeconds.min,
-    MEETING_LIMITS.keepAliveSeconds.max,
-  ).optional(),
+  session_keep_alive_time_in_secs: keepAlive().optional(),
   summarize_on_end: bool().optional(),
   transcribe_on_end: bool().optional(),
   ai_config: AiConfigSchema.optional(),
   recording_config: RecordingConfigSchema.optional(),
+};
+
+/** What a create or replace body may send as null (the contract's nullable fields): the default. */
+const NULLABLE_ON_WRITE = {
+  title: str().nullable().optional(),
+  live_stream_on_start: bool().nullable().optional(),
+  record_on_start: bool().nullable().optional(),
 };
 
 export interface MeetingRuleIssue {
@@ -223,12 +221,12 @@ export interface MeetingRuleIssue {
 }
 
 /**
- * Rules across top-level fields, applied to a whole meeting: a create body, or the state an update
- * would leave (the emulator checks the merged meeting; the sdk checks what an update body says).
+ * Rules across top-level fields, applied to a whole meeting: a create or replace body, or the state
+ * a PATCH would leave (the emulator checks the merged meeting).
  */
 export function meetingRuleIssues(m: {
-  summarize_on_end?: boolean;
-  transcribe_on_end?: boolean;
+  summarize_on_end?: boolean | null;
+  transcribe_on_end?: boolean | null;
 }): MeetingRuleIssue[] {
   if (m.summarize_on_end === true && m.transcribe_on_end !== true) {
     return [
@@ -243,27 +241,59 @@ export function meetingRuleIssues(m: {
 }
 
 /** POST body: every field optional; `{}` is a valid meeting. */
-export const MeetingCreateSchema = strictShape(MeetingFields).superRefine((m, ctx) => {
-  for (const issue of meetingRuleIssues(m)) ctx.addIssue({ code: "custom", ...issue });
-});
+export const MeetingCreateSchema = strictShape({ ...MeetingFields, ...NULLABLE_ON_WRITE }).superRefine(
+  (m, ctx) => {
+    for (const issue of meetingRuleIssues(m)) ctx.addIssue({ code: "custom", ...issue });
+  },
+);
 export type MeetingCreate = z.infer<typeof MeetingCreateSchema>;
 
+/** PUT body: the whole meeting, as a create takes it; what it leaves out goes back to the default. */
+export const MeetingReplaceSchema = MeetingCreateSchema;
+export type MeetingReplace = MeetingCreate;
+
+/** Fields a PATCH does not take: they change with a replace (PUT). */
+export const REPLACE_ONLY_FIELDS = ["recording_config", "transcribe_on_end"] as const;
+
 /**
- * PATCH body: any subset of the create fields plus `status`. Top-level fields replace the stored
- * ones whole (a nested object is not merged). The summarize rule is checked here only when the body
- * names both fields; otherwise the server checks it on the merged meeting.
+ * PATCH body: the contract's `update_meeting` fields, each replacing the stored value whole (a
+ * nested object is not merged), plus `status`. The summarize rule is checked by the service on the
+ * meeting the PATCH would leave (the body cannot name `transcribe_on_end`).
  */
-export const MeetingUpdateSchema = strictShape({
-  ...noDefaults(MeetingFields),
-  status: oneOf(MEETING_STATUSES).optional(),
-}).superRefine((m, ctx) => {
-  if (m.summarize_on_end === true && m.transcribe_on_end !== undefined) {
-    for (const issue of meetingRuleIssues(m)) ctx.addIssue({ code: "custom", ...issue });
-  }
-});
+export const MeetingUpdateSchema = strictWithHint(
+  {
+    title: MeetingFields.title,
+    live_stream_on_start: MeetingFields.live_stream_on_start,
+    persist_chat: MeetingFields.persist_chat,
+    record_on_start: MeetingFields.record_on_start,
+    session_keep_alive_time_in_secs: MeetingFields.session_keep_alive_time_in_secs,
+    summarize_on_end: MeetingFields.summarize_on_end,
+    ai_config: MeetingFields.ai_config,
+    status: oneOf(MEETING_STATUSES).optional(),
+  },
+  {
+    keys: REPLACE_ONLY_FIELDS,
+    message: "is not taken by an update (PATCH): replace the meeting (PUT, replaceMeeting) to change it",
+  },
+);
 export type MeetingUpdate = z.infer<typeof MeetingUpdateSchema>;
 
-// ---- response ----
+/** Page parameters of the area's listings (`page_no` counts from 1). */
+export const PageParamsSchema = z.object({
+  page_no: z.number().int("must be a whole number").min(1, "must be at least 1").optional(),
+  per_page: z.number().int("must be a whole number").min(1, "must be at least 1").optional(),
+});
+
+/** Query of `get_all_meetings` (`status` is the public client's filter, beside the contract's). */
+export const MeetingListQuerySchema = PageParamsSchema.extend({
+  start_time: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),
+  end_time: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),
+  search: z.string().optional(),
+  status: oneOf(MEETING_STATUSES).optional(),
+});
+export type MeetingListQuery = z.infer<typeof MeetingListQuerySchema>;
+
+// ---- responses ----
 
 const looseStr = z.string().nullable().optional();
 const looseNum = z.number().nullable().optional();
@@ -278,7 +308,7 @@ export const RecordingConfigOutSchema = z.looseObject({
   file_name_prefix: looseStr,
   live_streaming_config: z.looseObject({ rtmp_url: looseStr }).nullable().optional(),
   max_seconds: looseNum,
-  media_bucket_config: z.looseObject({ enabled: looseBool }).nullable().optional(),
+  realtimekit_bucket_config: z.looseObject({ enabled: looseBool }).nullable().optional(),
   storage_config: z
     .looseObject({
       type: looseStr,
@@ -331,13 +361,14 @@ export type AiConfigOut = z.infer<typeof AiConfigOutSchema>;
 /**
  * A meeting as returned in `data`; loose, so fields the service adds pass through. Written out rather
  * than derived from MeetingFields: every field may come back null, and the nested objects lack the
- * write-only storage fields and the request's cross-field rules.
+ * write-only storage fields and the request's cross-field rules. The contract requires only `id`,
+ * `created_at` and `updated_at`.
  */
 export const MeetingSchema = z.looseObject({
   id: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
-  status: z.string(),
+  status: z.enum(MEETING_STATUSES).optional(),
   title: looseStr,
   live_stream_on_start: looseBool,
   persist_chat: looseBool,
@@ -349,3 +380,16 @@ export const MeetingSchema = z.looseObject({
   recording_config: RecordingConfigOutSchema.nullable().optional(),
 });
 export type Meeting = z.infer<typeof MeetingSchema>;
+
+/** `paging` of the meetings listings: offsets of the page within `total_count`. */
+export const PagingSchema = z.looseObject({
+  total_count: z.number(),
+  start_offset: z.number(),
+  end_offset: z.number(),
+});
+export type Paging = z.infer<typeof PagingSchema>;
+
+/** A listing's whole body (`paging` sits beside `data`, not inside it). */
+export function listingOf<T extends z.ZodType>(item: T) {
+  return z.looseObject({ success: z.boolean().optional(), data: z.array(item), paging: PagingSchema });
+}

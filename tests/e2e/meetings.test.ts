@@ -1,11 +1,14 @@
 /**
  * MeetingTemplate on the real engine: up, no-op preview, out-of-band drift seen by refresh and
  * reconciled by up, credentials never in plaintext in state, destroy leaving the meeting INACTIVE,
- * and adoption through importId.
+ * adoption through importId, and a disabled realtimekit bucket: a state of the 0.1.0 shape
+ * (`mediaBucketConfig`) upgraded with no diff, drift of the bucket shown by refresh and put back by
+ * `up --refresh`.
  */
 import { strict as assert } from "node:assert";
 import { MeetingTemplate } from "../../provider/resources/meeting-template";
 import type { AccountApi } from "../../sdk";
+import { isRecord } from "../../provider/core/values";
 import { useE2E } from "./harness";
 
 const APP = "app-e2e";
@@ -112,5 +115,70 @@ describe("MeetingTemplate end to end", function () {
     await stack.preview({ expectNoChanges: true });
     await stack.destroy();
     assert.equal((await api.meetings.getMeeting({ appId: APP, meetingId: existing.id })).status, "INACTIVE");
+  });
+
+  it("keeps a disabled realtimekit bucket: upgrades a 0.1.0 state, refreshes clean, shows drift, up --refresh restores it", async () => {
+    const stack = await e2e.stack(async () => {
+      const m = new MeetingTemplate("recorded", {
+        appId: APP,
+        title: "Recorded",
+        recordingConfig: { maxSeconds: 600, realtimekitBucketConfig: { enabled: false } },
+      });
+      return { id: m.id, recording: m.recordingConfig };
+    });
+    const up = await stack.up();
+    assert.equal(up.summary.resourceChanges?.create, 2);
+    const id = String(up.outputs.id?.value);
+    const bucket = async () =>
+      (await api.meetings.getMeeting({ appId: APP, meetingId: id })).recording_config
+        ?.realtimekit_bucket_config;
+    assert.deepEqual(await bucket(), { enabled: false });
+    await stack.refresh({ expectNoChanges: true });
+
+    // The state as 0.1.0 wrote it: the bucket as mediaBucketConfig, status an output only.
+    const exported = await stack.stack.exportStack();
+    let rewritten = 0;
+    for (const r of exported.deployment.resources as {
+      type: string;
+      inputs?: Record<string, unknown>;
+      outputs?: Record<string, unknown>;
+    }[]) {
+      if (!r.type.endsWith(":MeetingTemplate")) continue;
+      for (const where of [r.inputs, r.outputs]) {
+        const rc = where?.recordingConfig;
+        if (!where || !isRecord(rc)) continue;
+        const { realtimekitBucketConfig, ...rest } = rc;
+        where.recordingConfig = { ...rest, mediaBucketConfig: realtimekitBucketConfig };
+        rewritten++;
+      }
+      if (r.inputs) delete r.inputs.status;
+    }
+    assert.equal(rewritten, 2, "inputs and outputs of the meeting rewritten");
+    await stack.stack.importStack(exported);
+    assert.ok(stack.rawState().includes("mediaBucketConfig"), "the state now has the 0.1.0 shape");
+    // No replace, no diff: the stored state is read under today's name.
+    await stack.preview({ expectNoChanges: true });
+    const again = await stack.up();
+    assert.deepEqual(again.summary.resourceChanges, { same: 2 });
+
+    // Out of band: the whole meeting replaced with the bucket on.
+    const live = await api.meetings.getMeeting({ appId: APP, meetingId: id });
+    await api.meetings.replaceMeeting({
+      appId: APP,
+      meetingId: id,
+      title: live.title ?? "",
+      ai_config: { transcription: { keywords: live.ai_config?.transcription?.keywords ?? [] } },
+      recording_config: { max_seconds: 600, realtimekit_bucket_config: { enabled: true } },
+    });
+    const drift = await stack.refresh();
+    assert.equal(drift.summary.resourceChanges?.update, 1, JSON.stringify(drift.summary.resourceChanges));
+
+    await stack.stack.up({ refresh: true, onOutput: (l) => stack.output.push(l) });
+    assert.deepEqual(await bucket(), { enabled: false });
+    await stack.preview({ expectNoChanges: true });
+
+    const destroy = await stack.destroy();
+    assert.equal(destroy.summary.result, "succeeded");
+    assert.equal((await api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "INACTIVE");
   });
 });

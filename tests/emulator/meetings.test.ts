@@ -8,12 +8,18 @@ import {
 } from "../../sdk";
 import type { MeetingCreate } from "../../sdk/meetings";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
+import { EVERY_MEETING_FIELD } from "../helpers/meetings";
 
 type Envelope = {
   success: boolean;
   data?: Record<string, unknown>;
-  errors?: { code: number; message: string }[];
+  error?: { code: number; message: string };
 };
+
+/** The problems of an error answer: the contract's one `error`, its message one `field: rule` per problem. */
+function problems(res: { json: unknown }): string[] {
+  return ((res.json as Envelope).error?.message ?? "").split("; ");
+}
 
 const APP = "app-1";
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -26,46 +32,7 @@ function meetingRequests(fx: EmulatorFixture): number {
   return fx.em.requestLog.filter((r) => r.url.includes("/realtime/kit/")).length;
 }
 
-/** A body carrying every field of the spec, within every limit. */
-const FULL: MeetingCreate = {
-  title: "Weekly sync",
-  live_stream_on_start: false,
-  persist_chat: true,
-  record_on_start: true,
-  session_keep_alive_time_in_secs: 600,
-  summarize_on_end: true,
-  transcribe_on_end: true,
-  ai_config: {
-    summarization: { summary_type: "team_meeting", text_format: "markdown", word_limit: 1000 },
-    transcription: { keywords: ["Pulumi", "RTMP"], language: "en-US", profanity_filter: true },
-  },
-  recording_config: {
-    audio_config: { channel: "stereo", codec: "AAC", export_file: true },
-    file_name_prefix: "sync-",
-    live_streaming_config: { rtmp_url: "rtmp://live.example.com/app/key" },
-    max_seconds: 86_400,
-    media_bucket_config: { enabled: false },
-    storage_config: {
-      type: "aws",
-      access_key: "AKIA-SECRET-ACCESS",
-      secret: "s3cr3t-value",
-      bucket: "recordings",
-      region: "us-east-1",
-      path: "meetings/",
-    },
-    video_config: {
-      codec: "H264",
-      export_file: false,
-      height: 1080,
-      width: 1920,
-      watermark: {
-        position: "right bottom",
-        size: { height: 1, width: 1 },
-        url: "https://example.com/logo.png",
-      },
-    },
-  },
-};
+const FULL = EVERY_MEETING_FIELD;
 
 /** Every rule: a create body (merged onto `{}`), the field it names, and the rule's words. */
 const REJECTED: [string, Record<string, unknown>, string, RegExp][] = [
@@ -90,7 +57,7 @@ const REJECTED: [string, Record<string, unknown>, string, RegExp][] = [
   ["title not a string", { title: 5 }, "title", /must be a string/],
   ["persist_chat not a boolean", { persist_chat: "yes" }, "persist_chat", /boolean/],
   ["live_stream_on_start not a boolean", { live_stream_on_start: 1 }, "live_stream_on_start", /boolean/],
-  ["record_on_start not a boolean", { record_on_start: null }, "record_on_start", /boolean/],
+  ["record_on_start not a boolean", { record_on_start: "no" }, "record_on_start", /boolean/],
   ["transcribe_on_end not a boolean", { transcribe_on_end: "true" }, "transcribe_on_end", /boolean/],
   ["unknown field", { colour: "red" }, "colour", /is not a known field/],
   [
@@ -217,7 +184,7 @@ const REJECTED: [string, Record<string, unknown>, string, RegExp][] = [
     "watermark height 0.5",
     { recording_config: { video_config: { watermark: { size: { height: 0.5 } } } } },
     "recording_config.video_config.watermark.size.height",
-    /at least 1/,
+    /must be a whole number/,
   ],
   [
     "watermark position",
@@ -238,10 +205,34 @@ const REJECTED: [string, Record<string, unknown>, string, RegExp][] = [
     /must be a URI/,
   ],
   [
-    "media_bucket_config without enabled",
-    { recording_config: { media_bucket_config: {} } },
-    "recording_config.media_bucket_config.enabled",
+    "realtimekit_bucket_config without enabled",
+    { recording_config: { realtimekit_bucket_config: {} } },
+    "recording_config.realtimekit_bucket_config.enabled",
     /is required/,
+  ],
+  [
+    "media_bucket_config, the old name",
+    { recording_config: { media_bucket_config: { enabled: false } } },
+    "recording_config.media_bucket_config",
+    /^renamed to realtimekit_bucket_config$/,
+  ],
+  [
+    "word_limit not a whole number",
+    { ai_config: { summarization: { word_limit: 150.5 } } },
+    "ai_config.summarization.word_limit",
+    /must be a whole number/,
+  ],
+  [
+    "video width not a whole number",
+    { recording_config: { video_config: { width: 640.5 } } },
+    "recording_config.video_config.width",
+    /must be a whole number/,
+  ],
+  [
+    "storage_config not an object",
+    { recording_config: { storage_config: "aws" } },
+    "recording_config.storage_config",
+    /must be an object/,
   ],
   [
     "storage_config without type",
@@ -362,10 +353,14 @@ describe("meetings", () => {
       assert.deepEqual(m.ai_config, FULL.ai_config);
       const storage = m.recording_config?.storage_config as Record<string, unknown>;
       assert.deepEqual(storage, {
-        type: "aws",
+        type: "sftp",
+        auth_method: "KEY",
         bucket: "recordings",
         region: "us-east-1",
         path: "meetings/",
+        host: "sftp.example.com",
+        port: 22,
+        username: "rec",
       });
       assert.equal(m.recording_config?.video_config?.watermark?.position, "right bottom");
 
@@ -425,7 +420,7 @@ describe("meetings", () => {
           max_seconds: 60,
           video_config: { width: 1, height: 1 },
           storage_config: { type: "gcs", secret: "{json}", bucket: "b" },
-          media_bucket_config: { enabled: true },
+          realtimekit_bucket_config: { enabled: true },
         },
       });
       assert.equal(m.session_keep_alive_time_in_secs, 60);
@@ -451,10 +446,11 @@ describe("meetings", () => {
 
         const res = await fx.http("POST", base(fx), { body });
         assert.equal(res.status, 400);
-        const errors = (res.json as Envelope).errors!;
+        assert.equal((res.json as Envelope).error?.code, 400);
+        const said = problems(res);
         assert.ok(
-          errors.some((e) => e.message.startsWith(`${field}: `) && rule.test(e.message)),
-          `expected ${field}: ${String(rule)}, got ${JSON.stringify(errors)}`,
+          said.some((m) => m.startsWith(`${field}: `) && rule.test(m.slice(field.length + 2))),
+          `expected ${field}: ${String(rule)}, got ${JSON.stringify(said)}`,
         );
         const list = await fx.http("GET", base(fx));
         assert.deepEqual((list.json as { data: unknown[] }).data, []);
@@ -473,13 +469,13 @@ describe("meetings", () => {
       assert.equal(meetingRequests(fx), 0);
       const res = await fx.http("POST", base(fx, appId), { body: {} });
       assert.equal(res.status, 400);
-      assert.equal((res.json as Envelope).errors![0]!.message, "app_id: must be at most 32 characters");
+      assert.deepEqual(problems(res), ["app_id: must be at most 32 characters"]);
     });
 
     it("rejects a status on create (it is response-only there)", async () => {
       const res = await fx.http("POST", base(fx), { body: { status: "INACTIVE" } });
       assert.equal(res.status, 400);
-      assert.equal((res.json as Envelope).errors![0]!.message, "status: is not a known field");
+      assert.deepEqual(problems(res), ["status: is not a known field"]);
     });
   });
 
@@ -498,27 +494,32 @@ describe("meetings", () => {
       );
       const raw = await fx.http("GET", `${base(fx)}/nope`);
       assert.equal(raw.status, 404);
-      assert.equal((raw.json as Envelope).success, false);
-      assert.match((raw.json as Envelope).errors![0]!.message, /meeting nope in app app-1 not found/);
+      assert.deepEqual(raw.json, {
+        success: false,
+        error: { code: 404, message: "meeting nope in app app-1 not found" },
+      });
     });
 
-    it("lists page by page with result_info, and the iterator walks every page", async () => {
+    it("lists page by page with page_no and paging, and the iterator walks every page", async () => {
       for (let i = 1; i <= 5; i++) await fx.api.meetings.createMeeting({ appId: APP, title: `m${i}` });
       await fx.api.meetings.createMeeting({ appId: "other-app", title: "elsewhere" });
-      const page2 = await fx.http("GET", `${base(fx)}?page=2&per_page=2`);
-      const body = page2.json as {
-        success: boolean;
-        data: { title: string }[];
-        result_info: Record<string, number>;
-      };
-      assert.equal(body.success, true);
+      const page2 = await fx.http("GET", `${base(fx)}?page_no=2&per_page=2`);
+      const body = page2.json as { success: boolean; data: { title: string }[]; paging: unknown };
+      assert.deepEqual(Object.keys(body).sort(), ["data", "paging", "success"]);
       assert.deepEqual(
         body.data.map((m) => m.title),
         ["m3", "m4"],
       );
-      assert.deepEqual(body.result_info, { page: 2, per_page: 2, count: 2, total_count: 5 });
-      const past = await fx.http("GET", `${base(fx)}?page=9&per_page=2`);
-      assert.deepEqual((past.json as { data: unknown[] }).data, []);
+      assert.deepEqual(body.paging, { total_count: 5, start_offset: 2, end_offset: 4 });
+      const past = await fx.http("GET", `${base(fx)}?page_no=9&per_page=2`);
+      assert.deepEqual(past.json, {
+        success: true,
+        data: [],
+        paging: { total_count: 5, start_offset: 5, end_offset: 5 },
+      });
+      const bad = await fx.http("GET", `${base(fx)}?page_no=-1`);
+      assert.equal(bad.status, 400);
+      assert.match(problems(bad)[0]!, /^page_no: /);
 
       fx.em.requestLog.length = 0;
       const all = await fx.api.meetings.listAllMeetings({ appId: APP, perPage: 2 });
@@ -527,28 +528,111 @@ describe("meetings", () => {
         ["m1", "m2", "m3", "m4", "m5"],
       );
       assert.equal(meetingRequests(fx), 3);
+      assert.ok(
+        fx.em.requestLog.every((r) => /[?&]page_no=\d+&per_page=2$/.test(r.url)),
+        "page_no on the wire",
+      );
+    });
+
+    it("filters by search (id or title), status and creation time", async () => {
+      const a = await fx.api.meetings.createMeeting({ appId: APP, title: "Weekly Standup" });
+      fx.clock.advance(60_000);
+      const b = await fx.api.meetings.createMeeting({ appId: APP, title: "Retro" });
+      await fx.api.meetings.updateMeeting({ appId: APP, meetingId: b.id, status: "INACTIVE" });
+      const titles = async (q: Omit<Parameters<typeof fx.api.meetings.listAllMeetings>[0], "appId">) =>
+        (await fx.api.meetings.listAllMeetings({ appId: APP, ...q })).map((m) => m.title);
+      assert.deepEqual(await titles({ search: "standup" }), ["Weekly Standup"]);
+      assert.deepEqual(await titles({ search: b.id.slice(0, 8) }), ["Retro"]);
+      assert.deepEqual(await titles({ status: "INACTIVE" }), ["Retro"]);
+      assert.deepEqual(await titles({ startTime: b.created_at }), ["Retro"]);
+      assert.deepEqual(await titles({ endTime: a.created_at }), ["Weekly Standup"]);
+      await assert.rejects(
+        fx.api.meetings.listAllMeetings({ appId: APP, startTime: "yesterday" }),
+        (e: unknown) => {
+          assert.ok(e instanceof ValidationError);
+          assert.deepEqual(e.issues, [{ field: "start_time", rule: "must be an ISO 8601 date-time" }]);
+          return true;
+        },
+      );
     });
   });
 
-  describe("update", () => {
+  describe("update (PATCH) and replace (PUT)", () => {
     it("patches fields, replaces a top-level object whole, and bumps updated_at", async () => {
       const made = await fx.api.meetings.createMeeting({
         appId: APP,
         title: "Old",
-        recording_config: { max_seconds: 600, file_name_prefix: "x-" },
+        ai_config: { summarization: { word_limit: 300, text_format: "plain_text" } },
       });
       fx.clock.advance(5_000);
       const res = await fx.http("PATCH", `${base(fx)}/${made.id}`, {
-        body: { title: "New", recording_config: { max_seconds: 900 } },
+        body: { title: "New", ai_config: { summarization: { word_limit: 400 } } },
       });
       assert.equal(res.status, 200);
       const m = (res.json as Envelope).data!;
       assert.equal(m.title, "New");
-      assert.deepEqual(m.recording_config, { max_seconds: 900 });
+      assert.deepEqual(m.ai_config, { summarization: { word_limit: 400 } });
       assert.equal(m.created_at, "2026-01-01T00:00:00.000Z");
       assert.equal(m.updated_at, "2026-01-01T00:00:05.000Z");
       const again = await fx.api.meetings.getMeeting({ appId: APP, meetingId: made.id });
       assert.equal(again.title, "New");
+    });
+
+    it("refuses recording_config and transcribe_on_end in a PATCH, naming the replace", async () => {
+      const made = await fx.api.meetings.createMeeting({ appId: APP });
+      const patch = { recording_config: { max_seconds: 900 } };
+      await assert.rejects(
+        fx.api.meetings.updateMeeting({ appId: APP, meetingId: made.id, ...(patch as object) }),
+        (e: unknown) => e instanceof ValidationError && /recording_config: .*replaceMeeting/.test(e.message),
+      );
+      const res = await fx.http("PATCH", `${base(fx)}/${made.id}`, { body: { transcribe_on_end: true } });
+      assert.equal(res.status, 400);
+      assert.match(problems(res)[0]!, /^transcribe_on_end: is not taken by an update \(PATCH\)/);
+    });
+
+    it("replaces the whole meeting: what the body leaves out is back to the default, status stays", async () => {
+      const made = await fx.api.meetings.createMeeting({ appId: APP, ...FULL });
+      await fx.api.meetings.updateMeeting({ appId: APP, meetingId: made.id, status: "INACTIVE" });
+      fx.clock.advance(1_000);
+      const replaced = await fx.api.meetings.replaceMeeting({
+        appId: APP,
+        meetingId: made.id,
+        title: "Replaced",
+        recording_config: { realtimekit_bucket_config: { enabled: true }, video_config: { codec: "VP8" } },
+      });
+      assert.equal(replaced.id, made.id);
+      assert.equal(replaced.title, "Replaced");
+      assert.equal(replaced.status, "INACTIVE");
+      assert.equal(replaced.persist_chat, false);
+      assert.equal(replaced.ai_config, undefined);
+      assert.deepEqual(replaced.recording_config, {
+        realtimekit_bucket_config: { enabled: true },
+        video_config: { codec: "VP8" },
+        audio_config: { codec: "vorbis" },
+      });
+      assert.equal(replaced.updated_at, "2026-01-01T00:00:01.000Z");
+      const stored = await fx.http(
+        "GET",
+        `/__emulator/meetings/accounts/${fx.em.accountId}/apps/${APP}/meetings/${made.id}`,
+      );
+      const fields = (stored.json as { result: { fields: MeetingCreate } }).result.fields;
+      assert.equal(fields.recording_config?.storage_config, undefined, "the old credentials are gone");
+      await assert.rejects(
+        fx.api.meetings.replaceMeeting({ appId: APP, meetingId: "missing", title: "x" }),
+        NotFoundError,
+      );
+    });
+
+    it("takes null where the contract does, as the default", async () => {
+      const m = await fx.api.meetings.createMeeting({
+        appId: APP,
+        title: null,
+        record_on_start: null,
+        recording_config: { storage_config: null },
+      });
+      assert.equal(m.title, undefined);
+      assert.equal(m.record_on_start, false);
+      assert.deepEqual(m.recording_config, {});
     });
 
     it("sets status INACTIVE and back", async () => {
@@ -560,7 +644,7 @@ describe("meetings", () => {
       assert.equal(on.status, "ACTIVE");
     });
 
-    it("checks the summarize rule on the meeting the patch would leave", async () => {
+    it("checks the summarize rule on the meeting the patch would leave, and on a replace", async () => {
       const withTranscripts = await fx.api.meetings.createMeeting({ appId: APP, transcribe_on_end: true });
       const ok = await fx.api.meetings.updateMeeting({
         appId: APP,
@@ -568,15 +652,6 @@ describe("meetings", () => {
         summarize_on_end: true,
       });
       assert.equal(ok.summarize_on_end, true);
-      // turning transcription off under a summarizing meeting is refused by the server
-      const off = await fx.http("PATCH", `${base(fx)}/${withTranscripts.id}`, {
-        body: { transcribe_on_end: false },
-      });
-      assert.equal(off.status, 400);
-      assert.match(
-        (off.json as Envelope).errors![0]!.message,
-        /^summarize_on_end: requires transcription enabled/,
-      );
 
       const plain = await fx.api.meetings.createMeeting({ appId: APP });
       await assert.rejects(
@@ -584,18 +659,16 @@ describe("meetings", () => {
         (e: unknown) =>
           e instanceof BadRequestError && /summarize_on_end: requires transcription/.test(e.message),
       );
-      // the sdk refuses locally when the patch itself says both
+      // a replace says both, so the sdk refuses it locally; the emulator refuses it too
       const before = meetingRequests(fx);
       await assert.rejects(
-        fx.api.meetings.updateMeeting({
-          appId: APP,
-          meetingId: plain.id,
-          summarize_on_end: true,
-          transcribe_on_end: false,
-        }),
+        fx.api.meetings.replaceMeeting({ appId: APP, meetingId: plain.id, summarize_on_end: true }),
         ValidationError,
       );
       assert.equal(meetingRequests(fx), before);
+      const res = await fx.http("PUT", `${base(fx)}/${plain.id}`, { body: { summarize_on_end: true } });
+      assert.equal(res.status, 400);
+      assert.match(problems(res)[0]!, /^summarize_on_end: requires transcription enabled/);
     });
 
     it("validates a patch locally and on the emulator", async () => {
@@ -611,7 +684,7 @@ describe("meetings", () => {
         body: { session_keep_alive_time_in_secs: 30, id: "x" },
       });
       assert.equal(res.status, 400);
-      const messages = (res.json as Envelope).errors!.map((e) => e.message);
+      const messages = problems(res);
       assert.ok(
         messages.includes("session_keep_alive_time_in_secs: must be between 60 and 600"),
         String(messages),
@@ -637,7 +710,12 @@ describe("meetings", () => {
     });
 
     it("refuses a missing token, an unknown token, a token without the permission, another account", async () => {
-      assert.equal((await fx.http("POST", base(fx), { body: {}, token: null })).status, 401);
+      const anonymous = await fx.http("POST", base(fx), { body: {}, token: null });
+      assert.equal(anonymous.status, 401);
+      assert.deepEqual(anonymous.json, {
+        success: false,
+        error: { code: 401, message: "Authentication error" },
+      });
       await assert.rejects(
         fx.client({ token: "bogus" }).meetings.createMeeting({ appId: APP }),
         AuthenticationError,

@@ -9,9 +9,10 @@ import { ManualClock } from "../../emulator/clock";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
 
+type ErrorItem = { code: number; message: string; detail?: string };
 type Envelope = {
   success: boolean;
-  errors: { code: number; message: string; detail?: string }[];
+  errors: ErrorItem[];
   result: unknown;
   data?: unknown;
 };
@@ -23,14 +24,16 @@ function routes(account: string): { area: string; method: string; path: string; 
     { area: "builds", method: "POST", path: `${A}/builds/triggers`, invalidCode: 12001 },
     { area: "email", method: "POST", path: `${A}/email/sending/send`, invalidCode: 10001 },
     { area: "content", method: "POST", path: "/zones", invalidCode: 1001 },
-    { area: "meetings", method: "POST", path: `${A}/realtime/kit/app1/meetings`, invalidCode: 1001 },
+    // Meetings answers the contract's `error` object, whose code is the HTTP status.
+    { area: "meetings", method: "POST", path: `${A}/realtime/kit/app1/meetings`, invalidCode: 400 },
     { area: "registrar", method: "POST", path: `${A}/registrar/registrations`, invalidCode: 13001 },
     { area: "search", method: "POST", path: `${A}/ai-search/instances`, invalidCode: 1001 },
   ];
 }
 
 function envelope(res: { json: unknown }): Envelope {
-  return res.json as Envelope;
+  const json = res.json as Envelope & { error?: ErrorItem };
+  return json.error ? { ...json, errors: [json.error] } : json;
 }
 
 async function raw(
@@ -161,7 +164,7 @@ describe("emulator reliability", () => {
     assert.equal(created.status, 201, created.text);
     const m = (created.json as { data: { id: string; recording_config: { audio_config: unknown } } }).data;
     assert.deepEqual(m.recording_config.audio_config, { channel: "mono", codec: "vorbis" });
-    const patched = await fx.http("PATCH", `${base}/${m.id}`, {
+    const patched = await fx.http("PUT", `${base}/${m.id}`, {
       body: { recording_config: { ...recording, audio_config: { codec: "AAC" } } },
     });
     assert.equal(patched.status, 200, patched.text);

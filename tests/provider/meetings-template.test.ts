@@ -112,10 +112,21 @@ describe("MeetingTemplate: check without the API", () => {
       "recordingConfig.storageConfig.password: is required when authMethod is PASSWORD",
     ],
     [
-      "media bucket enabled missing",
-      { recordingConfig: { mediaBucketConfig: {} } },
-      "recordingConfig.mediaBucketConfig.enabled: is required",
+      "realtimekit bucket enabled missing",
+      { recordingConfig: { realtimekitBucketConfig: {} } },
+      "recordingConfig.realtimekitBucketConfig.enabled: is required",
     ],
+    [
+      "the 0.1.0 name of the realtimekit bucket",
+      { recordingConfig: { mediaBucketConfig: { enabled: false } } },
+      "recordingConfig.mediaBucketConfig: renamed to realtimekitBucketConfig",
+    ],
+    [
+      "a word limit that is not a whole number",
+      { aiConfig: { summarization: { wordLimit: 200.5 } } },
+      "aiConfig.summarization.wordLimit: must be a whole number",
+    ],
+    ["status", { status: "DELETED" }, "status: must be ACTIVE or INACTIVE"],
     [
       "rtmp url",
       { recordingConfig: { liveStreamingConfig: { rtmpUrl: "nope" } } },
@@ -161,7 +172,7 @@ describe("MeetingTemplate: check without the API", () => {
         maxSeconds: 86_400,
         storageConfig: { type: "gcs", secret: "{}" },
         videoConfig: { width: 1920, height: 1, watermark: { size: { width: 1, height: 1 } } },
-        mediaBucketConfig: { enabled: true },
+        realtimekitBucketConfig: { enabled: true },
       },
     });
   });
@@ -197,6 +208,7 @@ describe("MeetingTemplate: check without the API", () => {
       sessionKeepAliveTimeInSecs: 60,
       summarizeOnEnd: false,
       transcribeOnEnd: false,
+      status: "ACTIVE",
     });
     assert.equal((await checked({ appId: APP, persistChat: true })).persistChat, true);
   });
@@ -276,16 +288,55 @@ describe("MeetingTemplate: hooks and diff", () => {
 
   it("resets what the program dropped, since a PATCH cannot remove a field", async () => {
     const kept = await checked({ appId: APP, persistChat: true });
-    assert.deepEqual(
-      mt.patchBody(["title", "recordingConfig", "persistChat", "sessionKeepAliveTimeInSecs"], kept),
-      { title: "", recording_config: {}, persist_chat: true, session_keep_alive_time_in_secs: 60 },
-    );
+    assert.deepEqual(mt.patchBody(["title", "persistChat", "sessionKeepAliveTimeInSecs", "status"], kept), {
+      title: "",
+      persist_chat: true,
+      session_keep_alive_time_in_secs: 60,
+      status: "ACTIVE",
+    });
     const ai = await checked({ appId: APP, aiConfig: { transcription: { profanityFilter: true } } });
     const marker = ai.aiConfig?.transcription?.keywords ?? [];
     assert.equal(marker.length, 1);
     assert.deepEqual(mt.patchBody(["aiConfig"], ai), {
       ai_config: { transcription: { keywords: marker, profanity_filter: true } },
     });
+  });
+
+  it("updates with a PATCH where it takes every changed input, else with a PUT of the whole meeting", async () => {
+    assert.equal(mt.updateVerb(["title", "aiConfig", "status"]), "PATCH");
+    assert.equal(mt.updateVerb(["title", "recordingConfig"]), "PUT");
+    assert.equal(mt.updateVerb(["transcribeOnEnd"]), "PUT");
+    // A create or a PUT carries every setting but the status (a PATCH sets it after them).
+    const body = mt.meetingBody(INPUTS);
+    assert.equal("status" in body, false);
+    assert.equal(body.recording_config?.storage_config?.secret, "SECRET-ONE");
+    assert.equal(body.transcribe_on_end, true);
+  });
+
+  it("upgrades a state stored by 0.1.0: the bucket under its new name, no replace, no diff", async () => {
+    const { realtimekitBucketConfig: _none, ...rc } = outs.recordingConfig!;
+    const now = { ...outs, recordingConfig: { ...rc, realtimekitBucketConfig: { enabled: false } } };
+    const inputs = {
+      ...INPUTS,
+      recordingConfig: { ...INPUTS.recordingConfig!, realtimekitBucketConfig: { enabled: false } },
+    };
+    // 0.1.0 stored the bucket as mediaBucketConfig and the status as an output.
+    const oldRecording = { ...rc, mediaBucketConfig: { enabled: false } };
+    const old: mt.MeetingTemplateOutputs = { ...outs, recordingConfig: oldRecording };
+    assert.deepEqual(mt.upgrade(old).recordingConfig, inputs.recordingConfig);
+    assert.deepEqual(mt.upgrade(now), mt.restoreCredentials(now), "today's state is left as it is");
+    const d = await mt.handler.diff("m-1", old, inputs, offline);
+    assert.deepEqual(d, { changes: false, replaces: [], deleteBeforeReplace: false });
+    // The program still saying mediaBucketConfig is told the new name at preview.
+    const res = await mt.handler.check(
+      old,
+      { ...RAW, recordingConfig: { ...RAW.recordingConfig, mediaBucketConfig: { enabled: false } } },
+      offline,
+    );
+    assert.deepEqual(
+      (res.failures ?? []).map((f) => f.reason),
+      ["recordingConfig.mediaBucketConfig: renamed to realtimekitBucketConfig"],
+    );
   });
 
   it("projects live values onto what the program manages", () => {
@@ -393,7 +444,7 @@ describe("MeetingTemplate: handler on the emulator", () => {
     await fx.api.meetings.updateMeeting({ appId: APP, meetingId: id, status: "INACTIVE" });
     const refreshed = (await mt.handler.read(id, outs, ctx))!;
     assert.equal(refreshed.props.status, "INACTIVE");
-    assert.deepEqual(refreshed.inputs, INPUTS);
+    assert.deepEqual(refreshed.inputs, { ...INPUTS, status: "INACTIVE" });
     assert.equal((await mt.handler.diff(id, refreshed.props, INPUTS, ctx)).changes, true);
     const fixed = await mt.handler.update(id, refreshed.props, INPUTS, ctx);
     assert.equal(fixed.outs.status, "ACTIVE");
@@ -411,16 +462,73 @@ describe("MeetingTemplate: handler on the emulator", () => {
     assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "ACTIVE");
   });
 
-  it("drops a field removed from the program by resetting it", async () => {
+  it("drops a field removed from the program: reset by a PATCH, or left out of a PUT", async () => {
     const ctx = providerContext(fx);
     const first = await checked({ appId: APP, title: "T", recordingConfig: { maxSeconds: 600 } });
     const { id, outs } = await mt.handler.create(first, ctx);
-    const res = await mt.handler.update(id, outs, await checked({ appId: APP }), ctx);
-    assert.equal(res.outs.title, undefined);
+    const untitled = await mt.handler.update(
+      id,
+      outs,
+      await checked({ appId: APP, recordingConfig: { maxSeconds: 600 } }),
+      ctx,
+    );
+    assert.equal(untitled.outs.title, undefined);
+    assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).title, "");
+    const bare = await checked({ appId: APP });
+    const res = await mt.handler.update(id, untitled.outs, bare, ctx);
     assert.equal(res.outs.recordingConfig, undefined);
     const live = await fx.api.meetings.getMeeting({ appId: APP, meetingId: id });
-    assert.equal(live.title, "");
-    assert.deepEqual(live.recording_config, {});
+    assert.equal(live.recording_config, undefined);
+    assert.equal((await mt.handler.diff(id, res.outs, bare, ctx)).changes, false);
+  });
+
+  it("changes the recording with a PUT, sees the bucket drift, and puts it back", async () => {
+    const ctx = providerContext(fx);
+    const inputs = await checked({
+      appId: APP,
+      title: "Rec",
+      recordingConfig: { realtimekitBucketConfig: { enabled: false } },
+    });
+    const { id, outs } = await mt.handler.create(inputs, ctx);
+    assert.deepEqual(outs.recordingConfig, { realtimekitBucketConfig: { enabled: false } });
+    const live = await fx.api.meetings.getMeeting({ appId: APP, meetingId: id });
+    assert.deepEqual(live.recording_config, { realtimekit_bucket_config: { enabled: false } });
+
+    // out of band: the whole meeting replaced with the bucket on
+    const { id: _i, created_at: _c, updated_at: _u, status: _s, ...settings } = live;
+    await fx.api.meetings.replaceMeeting({
+      appId: APP,
+      meetingId: id,
+      ...(settings as object),
+      recording_config: { realtimekit_bucket_config: { enabled: true } },
+    });
+    const drifted = (await mt.handler.read(id, outs, ctx))!;
+    assert.deepEqual(drifted.inputs.recordingConfig, { realtimekitBucketConfig: { enabled: true } });
+    assert.equal((await mt.handler.diff(id, drifted.props, inputs, ctx)).changes, true);
+
+    fx.em.requestLog.length = 0;
+    const fixed = await mt.handler.update(id, drifted.props, inputs, ctx);
+    assert.deepEqual(
+      fx.em.requestLog.map((r) => r.method),
+      ["PUT"],
+      "one PUT: the status was already ACTIVE",
+    );
+    assert.deepEqual(fixed.outs.recordingConfig, { realtimekitBucketConfig: { enabled: false } });
+    const back = await fx.api.meetings.getMeeting({ appId: APP, meetingId: id });
+    assert.deepEqual(back.recording_config, { realtimekit_bucket_config: { enabled: false } });
+    assert.equal(back.title, "Rec");
+  });
+
+  it("keeps a meeting the program says is INACTIVE closed, through a create and a PUT", async () => {
+    const ctx = providerContext(fx);
+    const closed = await checked({ appId: APP, status: "INACTIVE", recordingConfig: { maxSeconds: 60 } });
+    const { id, outs } = await mt.handler.create(closed, ctx);
+    assert.equal(outs.status, "INACTIVE");
+    assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "INACTIVE");
+    const reopened = await checked({ appId: APP, recordingConfig: { maxSeconds: 120 } });
+    const res = await mt.handler.update(id, outs, reopened, ctx);
+    assert.equal(res.outs.status, "ACTIVE");
+    assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "ACTIVE");
   });
 
   it("adopts an existing meeting with importId, writing it whole and ACTIVE, and fails clearly when there is none", async () => {

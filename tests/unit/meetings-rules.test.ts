@@ -76,11 +76,20 @@ describe("meetings rules (pure)", () => {
     assert.deepEqual(meetingRuleIssues({ summarize_on_end: false, transcribe_on_end: false }), []);
   });
 
-  it("lets an update leave the summarize rule to the server unless the body says both", () => {
+  it("leaves the summarize rule of an update to the server, and keeps replace-only fields out of it", () => {
     assert.equal(MeetingUpdateSchema.safeParse({ summarize_on_end: true }).success, true);
+    for (const body of [{ transcribe_on_end: false }, { recording_config: {} }]) {
+      const res = MeetingUpdateSchema.safeParse(body);
+      assert.equal(res.success, false);
+      assert.match(
+        res.error?.issues[0]?.message ?? "",
+        /not taken by an update \(PATCH\): replace the meeting/,
+      );
+    }
+    // An unknown key beside them is simply unknown.
     assert.equal(
-      MeetingUpdateSchema.safeParse({ summarize_on_end: true, transcribe_on_end: false }).success,
-      false,
+      MeetingUpdateSchema.safeParse({ recording_config: {}, colour: 1 }).error?.issues[0]?.message,
+      "is not a known field",
     );
     assert.equal(MeetingUpdateSchema.safeParse({ status: "INACTIVE" }).success, true);
     assert.equal(MeetingUpdateSchema.safeParse({ status: "CLOSED" }).success, false);

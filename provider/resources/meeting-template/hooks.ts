@@ -1,8 +1,10 @@
 /**
  * What MeetingTemplate's description cannot say: the storage credentials inside `recordingConfig`
- * are write-only (state keeps them beside it, in the secret `storageCredentials`), a PATCH cannot
- * remove a field (dropping one resets it), every write makes the meeting ACTIVE again, and delete only
- * deactivates it.
+ * are write-only (state keeps them beside it, in the secret `storageCredentials`), an update is a
+ * PATCH where the service's PATCH takes every changed field and a PUT of the whole meeting otherwise,
+ * a PATCH cannot remove a field (dropping one resets it), `status` is not part of a create or a PUT
+ * (a PATCH sets it after them), delete only deactivates, and a stored state of an earlier release
+ * has `recordingConfig.mediaBucketConfig` where today's has `realtimekitBucketConfig`.
  *
  * A meeting has no natural key, so each resource writes a marker of its own: one transcription
  * keyword `pulumi-mt-<16 hex>`, generated at the first check and kept from the previous inputs after
@@ -16,20 +18,34 @@ import {
   MeetingCreateSchema,
   MeetingUpdateSchema,
   meetingRuleIssues,
+  type MeetingCreate,
   type MeetingUpdate,
 } from "../../../sdk/schemas/meetings";
 import { toWire, type InputsOf, type StateOf } from "../../core/define";
 import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
 import { camelWords, isRecord, secretHash, snakeToCamel } from "../../core/values";
 import type { HandlerContext } from "../../types";
-import { CREDENTIAL_FIELDS, MeetingTemplateSpec } from "./spec";
+import { renameKeys } from "./renamed";
+import { CREDENTIAL_FIELDS, MeetingTemplateSpec, RENAMED_IN_RECORDING } from "./spec";
 
 export type MeetingTemplateInputs = InputsOf<typeof MeetingTemplateSpec>;
 type RecordingConfig = NonNullable<MeetingTemplateInputs["recordingConfig"]>;
 export type StorageCredentials = NonNullable<StateOf<typeof MeetingTemplateSpec>["storageCredentials"]>;
 
 /** The fields a PATCH may reset; check fills every other one with the service's default. */
-export const RESET_VALUES = { title: "", aiConfig: {}, recordingConfig: {} };
+export const RESET_VALUES = { title: "", aiConfig: {} };
+
+/** Inputs the service's PATCH takes; a change of any other is a PUT of the whole meeting. */
+export const PATCHED_INPUTS: readonly string[] = [
+  "title",
+  "liveStreamOnStart",
+  "persistChat",
+  "recordOnStart",
+  "sessionKeepAliveTimeInSecs",
+  "summarizeOnEnd",
+  "aiConfig",
+  "status",
+];
 
 const isCredential = (key: string): boolean => CREDENTIAL_FIELDS.some((f) => f === key);
 
@@ -120,11 +136,29 @@ export function restoreCredentials(state: object): Record<string, unknown> {
   return { ...state, recordingConfig: { ...rc, storageConfig: { ...rc.storageConfig, ...creds } } };
 }
 
+/** A stored state of any release in today's shape: names inside `recordingConfig`, credentials back. */
+export function upgrade(state: object): Record<string, unknown> {
+  const rc: unknown = Reflect.get(state, "recordingConfig");
+  if (rc === undefined) return restoreCredentials(state);
+  return restoreCredentials({ ...state, recordingConfig: renameKeys(rc, RENAMED_IN_RECORDING) });
+}
+
+/** The meeting as a create or a replace (PUT) sends it: every setting, `status` aside. */
+export function meetingBody(i: MeetingTemplateInputs): MeetingCreate {
+  const { status: _status, ...body } = toWire(MeetingTemplateSpec, i);
+  return MeetingCreateSchema.parse(body);
+}
+
 /** The PATCH of the changed fields: new values, or a reset for what the program dropped. */
 export function patchBody(changed: readonly string[], news: MeetingTemplateInputs): MeetingUpdate {
   return MeetingUpdateSchema.parse(
     toWire(MeetingTemplateSpec, { ...RESET_VALUES, ...withoutUndefined(news) }, changed),
   );
+}
+
+/** How an update reaches the service: one PATCH when it takes every changed input, else a PUT. */
+export function updateVerb(changed: readonly string[]): "PATCH" | "PUT" {
+  return changed.every((k) => PATCHED_INPUTS.includes(k)) ? "PATCH" : "PUT";
 }
 
 const withoutUndefined = (o: object): object =>
@@ -135,9 +169,24 @@ const where = (i: MeetingTemplateInputs, ctx: HandlerContext) => ({
   appId: i.appId,
 });
 
-/** Every write sends ACTIVE: a meeting deactivated outside the program comes back. */
-const write = (id: string, i: MeetingTemplateInputs, body: MeetingUpdate, ctx: HandlerContext) =>
-  ctx.api.meetings.updateMeeting({ ...where(i, ctx), meetingId: id, ...body, status: "ACTIVE" });
+/**
+ * Every write says the status too: a meeting deactivated outside the program comes back. A PUT
+ * leaves the status as it was, so a PATCH follows it when the status differs.
+ */
+async function write(
+  id: string,
+  i: MeetingTemplateInputs,
+  changed: readonly string[],
+  ctx: HandlerContext,
+): Promise<Meeting> {
+  const at = { ...where(i, ctx), meetingId: id };
+  if (updateVerb(changed) === "PATCH")
+    return ctx.api.meetings.updateMeeting({ ...at, ...patchBody(changed, i), status: i.status });
+  const replaced = await ctx.api.meetings.replaceMeeting({ ...at, ...meetingBody(i) });
+  return replaced.status === i.status
+    ? replaced
+    : ctx.api.meetings.updateMeeting({ ...at, status: i.status });
+}
 
 export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
   noun: "meeting",
@@ -145,7 +194,7 @@ export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
   keyOf: (i) => `marked ${markerOf(i.aiConfig) ?? "(no marker)"} in app ${i.appId}`,
   normalize,
   rules,
-  upgrade: restoreCredentials,
+  upgrade,
   idOf: (live) => live.id,
   get: (id, state, ctx) => orGone(ctx.api.meetings.getMeeting({ ...where(state, ctx), meetingId: id })),
   /** The meeting that carries this resource's marker (an INACTIVE one too: adoption reactivates it). */
@@ -160,15 +209,15 @@ export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
   // check gives a resource without previous inputs a fresh marker, so no meeting carries it before
   // the first send (what a pending create made is the recover verb's to find).
   lookupBeforeCreate: false,
-  create: (i, ctx) =>
-    ctx.api.meetings.createMeeting({
-      ...where(i, ctx),
-      ...MeetingCreateSchema.parse(toWire(MeetingTemplateSpec, i)),
-    }),
-  // Adopted: written whole (its stored credentials are unknown) and made ACTIVE.
-  adopt: (id, _live, i, ctx) => write(id, i, MeetingUpdateSchema.parse(toWire(MeetingTemplateSpec, i)), ctx),
-  update: (id, i, changed, _olds, ctx) => write(id, i, patchBody(changed, i), ctx),
-  outOfSync: (state) => state.status === "INACTIVE",
+  async create(i, ctx) {
+    const made = await ctx.api.meetings.createMeeting({ ...where(i, ctx), ...meetingBody(i) });
+    // A create makes an ACTIVE meeting: one that should not be open is closed at once.
+    if (made.status === i.status) return made;
+    return ctx.api.meetings.updateMeeting({ ...where(i, ctx), meetingId: made.id, status: i.status });
+  },
+  // Adopted: written whole (its stored credentials are unknown) with the program's status.
+  adopt: (id, _live, i, ctx) => write(id, i, MeetingTemplateSpec.inputNames, ctx),
+  update: (id, i, changed, _olds, ctx) => write(id, i, changed, ctx),
   async remove(id, state, ctx) {
     await ctx.api.meetings.updateMeeting({ ...where(state, ctx), meetingId: id, status: "INACTIVE" });
     ctx.log(

@@ -1,33 +1,40 @@
 /**
  * MeetingTemplate: one meeting in a realtime app, configured as code (spec D). Identity is the
- * account and the app (changing either replaces); every other field updates in place with a PATCH.
+ * account and the app (changing either replaces); every other field updates in place: a PATCH of the
+ * settings it takes, a PUT of the whole meeting when `recordingConfig` or `transcribeOnEnd` changed
+ * (the service's PATCH does not take them).
  *
  * - The storage credentials (`recordingConfig.storageConfig.{accessKey,secret,password,privateKey}`)
  *   are write-only: the API never returns them. Each is a secret leaf of the input (its neighbours
  *   stay readable); they are kept out of the `recordingConfig` output, held in the secret
  *   `storageCredentials` output, and `storageCredentialsHash` shows a rotation without revealing it.
- * - The API has no delete: deleting sets the meeting INACTIVE. A meeting set INACTIVE outside the
- *   program is drift: refresh records the status, the next preview shows an update, and `up` makes the
- *   same meeting ACTIVE again (never a second meeting).
+ * - `status` (default ACTIVE) is an input like the others: a meeting set INACTIVE outside the program
+ *   is drift, and the next `up` makes the same meeting ACTIVE again (never a second meeting).
+ * - The API has no delete: deleting sets the meeting INACTIVE.
  * - check fills the service's defaults (booleans false, keep-alive 60 s) so removing a field from the
  *   program resets it, and an unchanged meeting gives no diff.
- * - There is no natural key, so a create is never retried and nothing is looked up; adopt an existing
- *   meeting with `importId` (it is written whole and made ACTIVE).
+ * - `recordingConfig.mediaBucketConfig` of 0.1.0 is `recordingConfig.realtimekitBucketConfig`
+ *   (the service's wire name): check refuses the old name naming the new one, and `upgrade` moves it
+ *   in a stored state, so a stack made by an earlier release goes up with no replace and no diff.
  */
 import { z } from "zod";
-import { AppIdSchema, MeetingCreateSchema } from "../../../sdk/schemas/meetings";
+import { AppIdSchema, MEETING_STATUSES, MeetingFields } from "../../../sdk/schemas/meetings";
 import { CAMEL_CODEC, camelCased, defineResource, local, output, wire } from "../../core/define";
+import { withRenamedKeys } from "./renamed";
 
-const W = MeetingCreateSchema.shape;
+const W = MeetingFields;
 
 /** The storage fields the API accepts and never returns (the sdk's WRITE_ONLY_STORAGE_FIELDS). */
 export const CREDENTIAL_FIELDS = ["accessKey", "secret", "password", "privateKey"] as const;
+
+/** Names inside `recordingConfig` that earlier releases took: old → today's. */
+export const RENAMED_IN_RECORDING = { mediaBucketConfig: "realtimekitBucketConfig" } as const;
 
 /** The service's keep-alive when none is set (the shortest it allows). */
 const KEEP_ALIVE_DEFAULT = 60;
 
 /** Nested configs: the program's camelCase, the sdk's rules, messages naming the program's fields. */
-const nested = <Z extends z.ZodType>(wireType: Z) => camelCased(wireType, { renameInRules: true }).optional();
+const nested = <Z extends z.ZodType>(wireType: Z) => camelCased(wireType, { renameInRules: true });
 
 const StorageCredentialsSchema = z.object({
   accessKey: z.string().optional(),
@@ -55,12 +62,21 @@ export const MeetingTemplateSpec = defineResource({
     /** Needs `transcribeOnEnd: true`. */
     summarizeOnEnd: wire("summarize_on_end", W.summarize_on_end.unwrap().default(false)),
     transcribeOnEnd: wire("transcribe_on_end", W.transcribe_on_end.unwrap().default(false)),
-    aiConfig: wire("ai_config", nested(W.ai_config.unwrap()), {}, CAMEL_CODEC),
+    aiConfig: wire("ai_config", nested(W.ai_config.unwrap()).optional(), {}, CAMEL_CODEC),
     /** The storage credentials inside are made secrets, one by one, whatever you pass. */
-    recordingConfig: wire("recording_config", nested(W.recording_config.unwrap()), {}, CAMEL_CODEC),
+    recordingConfig: wire(
+      "recording_config",
+      withRenamedKeys(nested(W.recording_config.unwrap()), RENAMED_IN_RECORDING).optional(),
+      {},
+      CAMEL_CODEC,
+    ),
+    /** ACTIVE (the default) lets participants join; INACTIVE closes the meeting. */
+    status: wire(
+      "status",
+      z.enum(MEETING_STATUSES, { error: "must be ACTIVE or INACTIVE" }).default("ACTIVE"),
+    ),
     /** The meeting's id (UUID), also the resource id. */
     meetingId: output("id", z.string()),
-    status: output("status", z.string()),
     createdAt: output("created_at", z.string()),
     updatedAt: output("updated_at", z.string()),
     /** The write-only storage credentials as last sent: secret, the only place state keeps them. */

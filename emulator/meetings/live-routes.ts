@@ -1,0 +1,170 @@
+/**
+ * HTTP layer of what lives inside a meeting: participants, the active session (kick, mute, polls)
+ * and livestreams; one thin handler per operation over ./live.
+ */
+import { z } from "zod";
+import {
+  ActiveSessionSchema,
+  DeletedParticipantSchema,
+  KickAllResultSchema,
+  LivestreamDetailsSchema,
+  LivestreamSchema,
+  LivestreamStartSchema,
+  LivestreamStartedSchema,
+  LivestreamStoppedSchema,
+  MuteAllResultSchema,
+  MuteAllSchema,
+  ParticipantCreateSchema,
+  ParticipantSchema,
+  ParticipantTokenSchema,
+  ParticipantUpdateSchema,
+  PollCreateSchema,
+  PollResultSchema,
+  SessionActionSchema,
+  SessionParticipantsWireSchema,
+} from "../../sdk/schemas/meetings-live";
+import { answer, orEmpty } from "../define";
+import { BASE, MeetingParams, REALTIME, type Meetings, type MeetingsArea } from "./context";
+import { participantView } from "./live";
+import { PageQuery, pageOf } from "./paging";
+
+const AT = `${BASE}/:meeting_id`;
+const ParticipantParams = MeetingParams.extend({ participant_id: z.string() });
+
+export function liveRoutes(area: MeetingsArea, { live, find }: Meetings): void {
+  const meeting = { params: MeetingParams, permissions: REALTIME };
+  const participant = { params: ParticipantParams, permissions: REALTIME };
+
+  // ---- participants ----
+
+  area.get(
+    `${AT}/participants`,
+    { ...meeting, querystring: PageQuery, response: z.array(ParticipantSchema) },
+    ({ params, query }) => {
+      const { items, paging } = pageOf(live.participants(params.account_id, find(params)), query);
+      return answer(
+        items.map((p) => participantView(p, false)),
+        { extra: { paging } },
+      );
+    },
+  );
+
+  area.post(
+    `${AT}/participants`,
+    { ...meeting, body: ParticipantCreateSchema, response: ParticipantSchema },
+    ({ params, body }) =>
+      answer(participantView(live.add(params.account_id, find(params), body), true), { status: 201 }),
+  );
+
+  area.get(
+    `${AT}/participants/:participant_id`,
+    { ...participant, response: ParticipantSchema },
+    ({ params }) =>
+      participantView(live.participant(params.account_id, find(params), params.participant_id), false),
+  );
+
+  area.patch(
+    `${AT}/participants/:participant_id`,
+    { ...participant, body: orEmpty(ParticipantUpdateSchema), response: ParticipantSchema },
+    ({ params, body }) =>
+      participantView(live.edit(params.account_id, find(params), params.participant_id, body), true),
+  );
+
+  area.delete(
+    `${AT}/participants/:participant_id`,
+    { ...participant, response: DeletedParticipantSchema },
+    ({ params }) => live.remove(params.account_id, find(params), params.participant_id),
+  );
+
+  area.post(
+    `${AT}/participants/:participant_id/token`,
+    { ...participant, response: ParticipantTokenSchema },
+    ({ params }) => ({ token: live.regenerateToken(params.account_id, find(params), params.participant_id) }),
+  );
+
+  // ---- the active session ----
+
+  area.get(`${AT}/active-session`, { ...meeting, response: ActiveSessionSchema }, ({ params }) =>
+    live.activeSession(params.account_id, find(params)),
+  );
+
+  area.post(
+    `${AT}/active-session/kick`,
+    { ...meeting, body: SessionParticipantsWireSchema, response: SessionActionSchema },
+    ({ params, body }) => ({
+      action: "kick",
+      participants: live.kick(params.account_id, find(params), body),
+    }),
+  );
+
+  area.post(`${AT}/active-session/kick-all`, { ...meeting, response: KickAllResultSchema }, ({ params }) => ({
+    action: "kick-all",
+    kicked_participants_count: live.kickAll(params.account_id, find(params)),
+  }));
+
+  area.post(
+    `${AT}/active-session/mute`,
+    { ...meeting, body: SessionParticipantsWireSchema, response: SessionActionSchema },
+    ({ params, body }) => ({
+      action: "mute",
+      participants: live.mute(params.account_id, find(params), body),
+    }),
+  );
+
+  area.post(
+    `${AT}/active-session/mute-all`,
+    { ...meeting, body: MuteAllSchema, response: MuteAllResultSchema },
+    ({ params, body }) => ({
+      action: "mute-all",
+      muted_participants_count: live.muteAll(params.account_id, find(params), body.allow_unmute),
+    }),
+  );
+
+  area.post(
+    `${AT}/active-session/poll`,
+    { ...meeting, body: PollCreateSchema, response: PollResultSchema },
+    ({ params, body }) =>
+      answer({ action: "poll", poll: live.poll(params.account_id, find(params), body) }, { status: 201 }),
+  );
+
+  // ---- livestreams ----
+
+  area.post(
+    `${AT}/livestreams`,
+    { ...meeting, body: orEmpty(LivestreamStartSchema), response: LivestreamStartedSchema },
+    ({ params, body }) => {
+      const l = live.startLivestream(params.account_id, find(params), body);
+      const started = {
+        id: l.id,
+        status: l.status,
+        ingest_server: l.ingest_server,
+        stream_key: l.stream_key,
+        playback_url: l.playback_url,
+      };
+      return answer(started, { status: 201 });
+    },
+  );
+
+  area.get(`${AT}/active-livestream`, { ...meeting, response: LivestreamSchema }, ({ params }) =>
+    live.activeLivestream(params.account_id, find(params)),
+  );
+
+  area.post(
+    `${AT}/active-livestream/stop`,
+    { ...meeting, response: LivestreamStoppedSchema },
+    ({ params }) => {
+      live.stopLivestream(params.account_id, find(params));
+      return { message: "livestream stopped" };
+    },
+  );
+
+  area.get(
+    `${AT}/livestream`,
+    { ...meeting, querystring: PageQuery, response: LivestreamDetailsSchema },
+    ({ params, query }) => {
+      const { streams, latest } = live.livestreams(params.account_id, find(params));
+      const { items, paging } = pageOf(streams, query);
+      return { livestreams: items, paging, ...(latest ? { sessions: latest } : {}) };
+    },
+  );
+}
