@@ -33,6 +33,25 @@ export interface EmulatorOptions {
   bodyLimit?: number;
   /** The service's global rate limit per caller, counted on the emulator's clock; off when absent. */
   rateLimit?: RateLimit;
+  /** Sees every API exchange as answered (the conformance suite records them here, whoever the caller). */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+/** One API request and the answer sent to it, as the emulator saw them. */
+export interface Exchange {
+  method: string;
+  /** Path and query as requested, with the API prefix. */
+  url: string;
+  /** Request headers, without authorization. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The parsed body (JSON), the raw bytes (multipart and other parsers), or undefined. */
+  body: unknown;
+  status: number;
+  responseHeaders: Readonly<Record<string, unknown>>;
+  /** The serialized answer (a string for JSON), as it leaves the server. */
+  payload: unknown;
+  /** An injected fault that kept the answer from the client. */
+  fault?: "drop";
 }
 
 export interface RequestLogEntry {
@@ -176,14 +195,30 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     if (action.kind === "drop") dropped.add(req);
     if (action.kind === "status") {
-      if (action.retryAfter !== undefined) reply.header("retry-after", action.retryAfter);
-      return reply
-        .code(action.status)
-        .send(errorEnvelope([{ code: action.status === 429 ? 10004 : 10002, message: "injected fault" }]));
+      // Thrown, not sent: it renders through the one error handler, in the route's area's words.
+      const worded = req.routeOptions.config.fault?.(action.status);
+      const item = { code: action.status === 429 ? 10004 : 10002, message: "injected fault" };
+      const fault = worded ?? new DomainError(action.status, item);
+      const headers: Record<string, string> = { ...fault.headers };
+      if (action.retryAfter !== undefined) headers["retry-after"] = action.retryAfter;
+      throw new DomainError(fault.status, fault.errors, headers);
     }
   });
 
   app.addHook("onSend", async (req, reply, payload) => {
+    if (options.onExchange && req.url.startsWith(`${API_PREFIX}/`)) {
+      const { authorization: _token, ...headers } = req.headers;
+      options.onExchange({
+        method: req.method,
+        url: req.url,
+        headers,
+        body: req.body,
+        status: reply.statusCode,
+        responseHeaders: reply.getHeaders(),
+        payload,
+        ...(dropped.has(req) ? { fault: "drop" as const } : {}),
+      });
+    }
     if (dropped.has(req)) {
       // The handler ran and its change is kept; the client never hears back.
       log(req, reply.statusCode, "drop");
