@@ -18,6 +18,7 @@ import {
   collect,
 } from "../../sdk";
 import { RedeployError, ScriptNotFoundError, type Trigger, type TriggerCreateBody } from "../../sdk/builds";
+import { productionTriggerBody } from "../helpers/builds";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
 
 type Json = Record<string, unknown>;
@@ -57,19 +58,8 @@ async function world(fx: EmulatorFixture, name = "shop"): Promise<World> {
   return { script, repo: repo.repo_connection_uuid, token: token!.build_token_uuid };
 }
 
-function triggerBody(w: World, over: Partial<TriggerCreateBody> = {}): TriggerCreateBody {
-  return {
-    external_script_id: w.script.tag,
-    repo_connection_uuid: w.repo,
-    build_token_uuid: w.token,
-    trigger_name: "production",
-    build_command: "npm run build",
-    deploy_command: "npx wrangler deploy",
-    root_directory: "/",
-    branch_includes: ["main"],
-    ...over,
-  };
-}
+const triggerBody = (w: World, over: Partial<TriggerCreateBody> = {}): TriggerCreateBody =>
+  productionTriggerBody({ tag: w.script.tag, repo: w.repo, token: w.token }, over);
 
 const previewBody = (w: World): TriggerCreateBody =>
   triggerBody(w, {

@@ -1,4 +1,5 @@
 /** Build-service set-up shared by tests: a script, a repository connection, the build token, a trigger. */
+import type { TriggerCreateBody } from "../../sdk/builds";
 import type { EmulatorFixture } from "./emulator";
 
 export interface BuildWorld {
@@ -19,6 +20,24 @@ export async function seedBuildWorld(fx: EmulatorFixture, name = "shop"): Promis
   const [token] = await fx.api.builds.listTokens();
   if (!token) throw new Error("the emulator seeded no build token");
   return { tag: script.tag, repo: repo.repo_connection_uuid, token: token.build_token_uuid };
+}
+
+/** The create body of a production trigger on `main` for the world's script, with overrides. */
+export function productionTriggerBody(
+  w: BuildWorld,
+  over: Partial<TriggerCreateBody> = {},
+): TriggerCreateBody {
+  return {
+    external_script_id: w.tag,
+    repo_connection_uuid: w.repo,
+    build_token_uuid: w.token,
+    trigger_name: "production",
+    build_command: "npm run build",
+    deploy_command: "npx wrangler deploy",
+    root_directory: "/",
+    branch_includes: ["main"],
+    ...over,
+  };
 }
 
 /** A production trigger on `main` for the world's script; returns its uuid. */
