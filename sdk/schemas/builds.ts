@@ -427,9 +427,15 @@ export const DeploymentCreateBodySchema = z
       .min(1, "must hold one or two versions")
       .max(2, "must hold one or two versions"),
     annotations: z
-      .strictObject({
-        "workers/message": z.string().max(1000, "must be at most 1000 characters").optional(),
-      })
+      .strictObject(
+        { "workers/message": z.string().max(1000, "must be at most 1000 characters").optional() },
+        {
+          error: (iss) =>
+            iss.code === "unrecognized_keys"
+              ? "is not set by a caller (only workers/message is; workers/triggered_by is the service's)"
+              : "must be an object",
+        },
+      )
       .optional(),
   })
   .superRefine((v, ctx) => {
