@@ -22,6 +22,7 @@ import {
   triggerKind,
 } from "../../sdk/schemas/builds";
 import { describeIssues } from "../../sdk/validate";
+import { productionTriggerBody } from "../helpers/builds";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 
@@ -190,6 +191,14 @@ describe("builds: the contract's limits in the request schemas", () => {
     const error = schema.safeParse(v).error;
     return error ? describeIssues(error).map((i) => `${i.field}: ${i.rule}`) : [];
   };
+  /** A deployment of two versions, the first at `first` percent. */
+  const split = (first: number) => ({
+    strategy: "percentage",
+    versions: [
+      { version_id: V, percentage: first },
+      { version_id: "00000000-0000-4000-8000-000000000008", percentage: 100 - first },
+    ],
+  });
   const table: [string, Parameters<typeof rules>[0], unknown, string[]][] = [
     [
       "a deploy hook's name of 58",
@@ -203,28 +212,11 @@ describe("builds: the contract's limits in the request schemas", () => {
       { deploy_hook_name: "x".repeat(59), branch: "m" },
       ["deploy_hook_name: must be 1 to 58 characters"],
     ],
-    [
-      "a percentage of 0.01",
-      DeploymentCreateBodySchema,
-      {
-        strategy: "percentage",
-        versions: [
-          { version_id: V, percentage: 0.01 },
-          { version_id: "00000000-0000-4000-8000-000000000008", percentage: 99.99 },
-        ],
-      },
-      [],
-    ],
+    ["a percentage of 0.01", DeploymentCreateBodySchema, split(0.01), []],
     [
       "a percentage under 0.01",
       DeploymentCreateBodySchema,
-      {
-        strategy: "percentage",
-        versions: [
-          { version_id: V, percentage: 0.001 },
-          { version_id: "00000000-0000-4000-8000-000000000008", percentage: 99.999 },
-        ],
-      },
+      split(0.001),
       ["versions.0.percentage: must be at least 0.01"],
     ],
     [
@@ -298,16 +290,7 @@ describe("builds: the contract's limits in the request schemas", () => {
   }
 
   it("fills the contract's default for caching (false) and the sdk's for the pattern lists", () => {
-    const body = TriggerCreateBodySchema.parse({
-      external_script_id: V,
-      repo_connection_uuid: V,
-      build_token_uuid: V,
-      trigger_name: "p",
-      build_command: "",
-      deploy_command: "d",
-      root_directory: "/",
-      branch_includes: ["main"],
-    });
+    const body = TriggerCreateBodySchema.parse(productionTriggerBody({ tag: V, repo: V, token: V }));
     assert.deepEqual(
       [body.build_caching_enabled, body.branch_excludes, body.path_includes, body.path_excludes],
       [false, [], ["*"], []],
