@@ -62,9 +62,6 @@ export function accountState(store: Store, accountId: string, now: number): Acco
     };
     state.accounts[accountId] = acct;
   }
-  // States saved before these collections existed.
-  acct.deployHooks ??= dict();
-  acct.workerConfigs ??= dict();
   return acct;
 }
 
@@ -101,6 +98,7 @@ export class BuildsModel {
   ) {
     this.settle();
     const byTag = (tag: string): ScriptRecord => this.scriptByTag(tag);
+    // States saved before these collections existed get them on first use.
     this.hooks = new DeployHooks((acct.deployHooks ??= dict()), now, byTag);
     this.configs = new WorkerConfigs((acct.workerConfigs ??= dict()), now, byTag, (uuid) =>
       this.repoConnection(uuid),
