@@ -39,6 +39,8 @@ declare module "fastify" {
     invalid?: InvalidRenderer;
     /** How the route's area words a failure injected with this status (fault injection, 429 and 5xx). */
     fault?: (status: number) => DomainError;
+    /** The body of the route's error answers, where its area's contract shows another envelope. */
+    errorBody?: (error: DomainError) => unknown;
   }
 }
 
@@ -121,6 +123,8 @@ export interface AreaOptions<P, A, AP> {
   invalid?: InvalidRenderer;
   /** How the area words an injected 429/5xx (the generic code 10004/10002 "injected fault" otherwise). */
   fault?: (status: number) => DomainError;
+  /** The body of an error answer (the standard `{success: false, errors, messages, result: null}` otherwise). */
+  errorBody?: (error: DomainError) => unknown;
   /** Who the caller is and whether it may do this; throws the area's 401/403. Runs before the body is read. */
   auth: (req: FastifyRequest, permissions: P, params: AP) => A;
 }
@@ -176,7 +180,11 @@ export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<
     app.route({
       method,
       url,
-      config: { invalid, ...(options.fault ? { fault: options.fault } : {}) },
+      config: {
+        invalid,
+        ...(options.fault ? { fault: options.fault } : {}),
+        ...(options.errorBody ? { errorBody: options.errorBody } : {}),
+      },
       schema: {
         params: spec.params,
         ...(spec.querystring ? { querystring: spec.querystring } : {}),

@@ -6,6 +6,7 @@ export type {
   RunningEmulator,
   RequestLogEntry,
   RateLimitSwitch,
+  RouteEntry,
 } from "./server";
 export { RateLimiter } from "./rate-limit";
 export type { RateLimit, RateDecision } from "./rate-limit";

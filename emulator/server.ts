@@ -33,6 +33,8 @@ export interface EmulatorOptions {
   bodyLimit?: number;
   /** The service's global rate limit per caller, counted on the emulator's clock; off when absent. */
   rateLimit?: RateLimit;
+  /** More areas mounted after the six (tests of the server's own behaviour mount a small one). */
+  extraAreas?: readonly AreaModule[];
   /** Sees every API exchange as answered (the conformance suite records them here, whoever the caller). */
   onExchange?: (exchange: Exchange) => void;
 }
@@ -75,6 +77,14 @@ export interface Emulator {
   token: string;
   requestLog: RequestLogEntry[];
   rateLimit: RateLimitSwitch;
+  /** Every route served (API, control and edge), as fastify registered them. */
+  routes: readonly RouteEntry[];
+}
+
+export interface RouteEntry {
+  method: string;
+  /** With its prefix and `:param` placeholders, e.g. `/client/v4/accounts/:account_id/...`. */
+  url: string;
 }
 
 /** The rate limit in force, changed at run time (the control API's `/__emulator/rate-limit`). */
@@ -141,6 +151,11 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
       origin = `http://${host}:${addr.port}`;
     }
+  });
+
+  const routes: RouteEntry[] = [];
+  app.addHook("onRoute", (r) => {
+    for (const method of [r.method].flat()) if (method !== "HEAD") routes.push({ method, url: r.url });
   });
 
   app.setValidatorCompiler(validatorCompiler);
@@ -234,9 +249,11 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
 
   app.setErrorHandler((error, req, reply) => {
-    const e = renderError(error, req.routeOptions.config.invalid ?? invalidWith(GENERIC_CODES.badRequest));
+    const invalid = req.routeOptions.config.invalid ?? invalidWith(GENERIC_CODES.badRequest);
+    const e = renderError(error, invalid, req.routeOptions.bodyLimit);
     for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-    return reply.code(e.status).send(errorEnvelope(e.errors));
+    const body = req.routeOptions.config.errorBody?.(e) ?? errorEnvelope(e.errors);
+    return reply.code(e.status).send(body);
   });
 
   app.setNotFoundHandler((req, reply) =>
@@ -260,9 +277,10 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     token,
     requestLog,
     rateLimit,
+    routes,
   };
   await app.register(async (control) => registerControl(control, emulator), { prefix: CONTROL_PREFIX });
-  for (const area of AREAS) await mountArea(app, area, ctx);
+  for (const area of [...AREAS, ...(options.extraAreas ?? [])]) await mountArea(app, area, ctx);
   await app.ready();
   return emulator;
 }

@@ -37,6 +37,14 @@ export interface OpenKit {
   close(): Promise<void>;
 }
 
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+function httpMethod(method: string): (typeof METHODS)[number] {
+  const m = METHODS.find((x) => x === method.toUpperCase());
+  if (!m) throw new Error(`raw: method must be one of ${METHODS.join(", ")}, got ${JSON.stringify(method)}`);
+  return m;
+}
+
 async function send(
   emulator: RunningEmulator,
   method: string,
@@ -52,7 +60,7 @@ async function send(
     headers["content-type"] = "application/json";
   }
   const res = await request(`${emulator.url}${path}`, {
-    method: method.toUpperCase() as "GET",
+    method: httpMethod(method),
     headers,
     ...(payload !== undefined ? { body: payload } : {}),
   });
