@@ -100,6 +100,7 @@ export const PROVIDER_TYPES = ["github"] as const;
 /** Typed as a string so a caller's object literal needs no `as const`; the check is the enum's. */
 export const ProviderTypeSchema = z
   .string()
+  .min(1, { message: "must not be empty", abort: true })
   .refine((v) => (PROVIDER_TYPES as readonly string[]).includes(v), {
     message: `must be one of: ${PROVIDER_TYPES.join(", ")}`,
   });
