@@ -10,19 +10,10 @@ import { BuildTrigger } from "../../provider/resources/build-trigger";
 import { RepoConnection } from "../../provider/resources/repo-connection";
 import { TriggerEnvVars } from "../../provider/resources/trigger-env-vars";
 import type { AccountApi } from "../../sdk";
+import { variablesOf } from "../helpers/builds";
 import { useE2E } from "./harness";
 
 const SECRET = "super-secret-build-value";
-
-/** A trigger's variables without `created_on` (the emulator runs on the wall clock here), which each must carry. */
-async function variablesOf(api: AccountApi, triggerUuid: string): Promise<Record<string, unknown>> {
-  const vars = await api.builds.getEnvironmentVariables(triggerUuid);
-  for (const [k, v] of Object.entries(vars))
-    assert.ok(!Number.isNaN(Date.parse(v.created_on ?? "")), `${k} carries created_on`);
-  return Object.fromEntries(
-    Object.entries(vars).map(([k, v]) => [k, { value: v.value, is_secret: v.is_secret }]),
-  );
-}
 
 describe("builds end to end (real engine)", function () {
   this.timeout(600_000);

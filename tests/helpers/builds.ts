@@ -1,4 +1,6 @@
 /** Build-service set-up shared by tests: a script, a repository connection, the build token, a trigger. */
+import { strict as assert } from "node:assert";
+import type { AccountApi } from "../../sdk";
 import type { TriggerCreateBody } from "../../sdk/builds";
 import type { EmulatorFixture } from "./emulator";
 
@@ -53,4 +55,14 @@ export async function productionTrigger(fx: EmulatorFixture, w: BuildWorld): Pro
     branch_includes: ["main"],
   });
   return t.trigger_uuid;
+}
+
+/** A trigger's variables without `created_on`, which each must carry (for tests on the wall clock). */
+export async function variablesOf(api: AccountApi, triggerUuid: string): Promise<Record<string, unknown>> {
+  const vars = await api.builds.getEnvironmentVariables(triggerUuid);
+  for (const [k, v] of Object.entries(vars))
+    assert.ok(!Number.isNaN(Date.parse(v.created_on ?? "")), `${k} carries created_on`);
+  return Object.fromEntries(
+    Object.entries(vars).map(([k, v]) => [k, { value: v.value, is_secret: v.is_secret }]),
+  );
 }
