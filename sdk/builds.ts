@@ -9,15 +9,24 @@ import { AccountApiError, ApiError, errorFromResponse } from "./errors";
 import { cursorStyle, pageStyle } from "./paging";
 import { IdentifierSchema } from "./schemas/common";
 import {
+  AccountLimitsSchema,
   BuildLogsSchema,
   BuildSchema,
+  BuildTokenCreateBodySchema,
   BuildTokenSchema,
   BuildsByVersionSchema,
+  CancelledBuildSchema,
+  ConfigAutofillSchema,
+  DeployHookBodySchema,
+  DeployHookSchema,
   DeploymentCreateBodySchema,
   DeploymentSchema,
   DeploymentsSchema,
   EnvVarsPatchBodySchema,
   EnvVarsSchema,
+  LatestBuildsSchema,
+  NewBuildSchema,
+  ProviderTypeSchema,
   RepoConnectionBodySchema,
   RepoConnectionSchema,
   ScriptNameSchema,
@@ -29,10 +38,18 @@ import {
   TriggerUpdateBodySchema,
   UuidSchema,
   VersionsPageSchema,
+  WorkerBuildConfigCreateBodySchema,
+  WorkerBuildConfigSchema,
+  WorkerBuildConfigUpdateBodySchema,
   triggerKind,
+  type AccountLimits,
   type Build,
   type BuildLogs,
   type BuildToken,
+  type BuildTokenCreateBody,
+  type ConfigAutofill,
+  type DeployHook,
+  type DeployHookBody,
   type Deployment,
   type DeploymentCreateBody,
   type EnvVars,
@@ -40,19 +57,28 @@ import {
   type RepoConnection,
   type RepoConnectionBody,
   type Script,
+  type SeedRepo,
   type Trigger,
   type TriggerCreateBody,
   type TriggerUpdateBody,
   type Version,
+  type WorkerBuildConfig,
+  type WorkerBuildConfigCreateBody,
+  type WorkerBuildConfigUpdateBody,
 } from "./schemas/builds";
 import { validate } from "./validate";
 
 export type {
+  AccountLimits,
   Build,
   BuildLogs,
   BuildOutcome,
   BuildStatus,
   BuildToken,
+  BuildTokenCreateBody,
+  ConfigAutofill,
+  DeployHook,
+  DeployHookBody,
   Deployment,
   DeploymentCreateBody,
   EnvVar,
@@ -66,7 +92,11 @@ export type {
   TriggerCreateBody,
   TriggerKind,
   TriggerUpdateBody,
+  SeedRepo,
   Version,
+  WorkerBuildConfig,
+  WorkerBuildConfigCreateBody,
+  WorkerBuildConfigUpdateBody,
 } from "./schemas/builds";
 export { triggerKind, productionBranchOf, BUILD_ERROR_CODES } from "./schemas/builds";
 
@@ -192,6 +222,30 @@ const P = {
     .min(1, "must be at least 1")
     .max(100, "must be at most 100")
     .optional(),
+  /** The build service's page-style listings take up to 200 a page (public contract). */
+  buildPerPage: z
+    .number()
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .max(200, "must be at most 200")
+    .optional(),
+  hook: z.object({ ...Account, scriptTag: ScriptTagSchema, deployHookUuid: UuidSchema }),
+  tokenUuid: z.object({ ...Account, buildTokenUuid: UuidSchema }),
+  scriptTags: z.object({
+    ...Account,
+    scriptTags: z
+      .array(ScriptTagSchema)
+      .min(1, "must hold at least one script tag")
+      .max(20, "must hold at most 20 script tags"),
+  }),
+  autofill: z.object({
+    ...Account,
+    providerType: ProviderTypeSchema,
+    providerAccountId: z.string().min(1, "must not be empty"),
+    repoId: z.string().min(1, "must not be empty"),
+    branch: z.string().min(1, "must not be empty").optional(),
+    rootDirectory: z.string().optional(),
+  }),
   wait: z.object({
     deadlineMs: z.number().positive("must be greater than 0").optional(),
     pollIntervalMs: z.number().positive("must be greater than 0").optional(),
@@ -217,13 +271,24 @@ export class BuildsApi {
   // ------------------------------------------------------------------------------------------------
   // Scripts (addressed by name) and their versions and deployments
 
-  /** `result[]`: `id` is the script's name, `tag` its tag. */
-  async listScripts(params: AccountParams = {}, options: CallOptions = {}): Promise<Script[]> {
-    const p = validate(P.account, params, "builds.listScripts");
+  /**
+   * `result[]`: `id` is the script's name, `tag` its tag. `tags` filters on the scripts' own tags:
+   * comma-separated `name` or `name:yes` (has it), `name:no` (has it not).
+   */
+  async listScripts(
+    params: AccountParams & { tags?: string } = {},
+    options: CallOptions = {},
+  ): Promise<Script[]> {
+    const p = validate(
+      P.account.extend({ tags: z.string().min(1, "must not be empty").optional() }),
+      params,
+      "builds.listScripts",
+    );
     const a = this.client.account(p.accountId);
     return this.#value("build", {
       method: "GET",
       path: path`/accounts/${a}/workers/scripts`,
+      query: { tags: p.tags },
       schema: z.array(ScriptSchema),
       ...options,
     });
@@ -305,23 +370,33 @@ export class BuildsApi {
     return r.deployments;
   }
 
-  /** Deploys versions of a script (percentages add up to 100). Not retried: it creates a deployment. */
+  /**
+   * Deploys versions of a script (percentages add up to 100), with an optional
+   * `annotations["workers/message"]`; `force` deploys over changes made outside the service's
+   * tooling. Not retried: it creates a deployment.
+   */
   async createDeployment(
     scriptName: string,
-    params: AccountParams & { versions: DeploymentCreateBody["versions"]; strategy?: "percentage" },
+    params: AccountParams &
+      Pick<DeploymentCreateBody, "versions" | "annotations"> & { strategy?: "percentage"; force?: boolean },
     options: CallOptions = {},
   ): Promise<Deployment> {
-    const { accountId, versions, strategy } = params;
-    const p = validate(P.scriptName, { accountId, scriptName }, "builds.createDeployment");
+    const { accountId, versions, strategy, annotations, force } = params;
+    const p = validate(
+      P.scriptName.extend({ force: z.boolean().optional() }),
+      { accountId, scriptName, force },
+      "builds.createDeployment",
+    );
     const body = validate(
       DeploymentCreateBodySchema,
-      { strategy: strategy ?? "percentage", versions },
+      { strategy: strategy ?? "percentage", versions, ...(annotations ? { annotations } : {}) },
       "builds.createDeployment",
     );
     const a = this.client.account(p.accountId);
     return this.#value("script-name", {
       method: "POST",
       path: path`/accounts/${a}/workers/scripts/${scriptName}/deployments`,
+      query: { force: p.force },
       body,
       schema: DeploymentSchema,
       ...options,
@@ -518,12 +593,14 @@ export class BuildsApi {
   // Builds
 
   /**
-   * Starts a build (rule 1: `branch`, `commitHash` or both; checked before any request). Not retried:
-   * a second POST would start a second build.
+   * Starts a build (rule 1: `branch`, `commitHash` or both; checked before any request), optionally
+   * seeding the repository first from `seedRepo`. Not retried: a second POST would start a second
+   * build. The contract's answer holds only `build_uuid` and `created_on`; when that is all that
+   * comes back, the build is read once so the caller gets its status.
    */
   async triggerBuild(
     triggerUuid: string,
-    params: AccountParams & { branch?: string; commitHash?: string },
+    params: AccountParams & { branch?: string; commitHash?: string; seedRepo?: SeedRepo },
     options: CallOptions = {},
   ): Promise<Build> {
     const p = validate(P.trigger, { accountId: params.accountId, triggerUuid }, "builds.triggerBuild");
@@ -532,17 +609,41 @@ export class BuildsApi {
       {
         ...(params.branch !== undefined ? { branch: params.branch } : {}),
         ...(params.commitHash !== undefined ? { commit_hash: params.commitHash } : {}),
+        ...(params.seedRepo !== undefined ? { seed_repo: params.seedRepo } : {}),
       },
       "builds.triggerBuild",
     );
     const a = this.client.account(p.accountId);
-    return this.#value("build", {
+    const started = await this.#value("build", {
       method: "POST",
       path: path`/accounts/${a}/builds/triggers/${triggerUuid}/builds`,
       body,
-      schema: BuildSchema,
+      schema: NewBuildSchema,
       ...options,
     });
+    const whole = BuildSchema.safeParse(started);
+    return whole.success ? whole.data : this.getBuild(started.build_uuid, { accountId: a }, options);
+  }
+
+  /**
+   * The newest build of each script (by tag), keyed by the tag as given; a script without builds
+   * is left out.
+   */
+  async getLatestBuilds(
+    scriptTags: readonly string[],
+    params: AccountParams = {},
+    options: CallOptions = {},
+  ): Promise<Record<string, Build>> {
+    const p = validate(P.scriptTags, { ...params, scriptTags: [...scriptTags] }, "builds.getLatestBuilds");
+    const a = this.client.account(p.accountId);
+    const r = await this.#value("script-tag", {
+      method: "GET",
+      path: path`/accounts/${a}/builds/builds/latest`,
+      query: { external_script_ids: p.scriptTags.join(",") },
+      schema: LatestBuildsSchema,
+      ...options,
+    });
+    return r.builds;
   }
 
   async getBuild(buildUuid: string, params: AccountParams = {}, options: CallOptions = {}): Promise<Build> {
@@ -563,7 +664,7 @@ export class BuildsApi {
     options: CallOptions = {},
   ): AsyncGenerator<Build> {
     const p = validate(
-      P.scriptTag.extend({ perPage: P.perPage }),
+      P.scriptTag.extend({ perPage: P.buildPerPage }),
       { ...params, scriptTag },
       "builds.listBuilds",
     );
@@ -673,10 +774,10 @@ export class BuildsApi {
     const answer = await this.#value("build", {
       method: "PUT",
       path: path`/accounts/${a}/builds/builds/${buildUuid}/cancel`,
-      schema: z.unknown(),
+      schema: CancelledBuildSchema,
       ...options,
     });
-    // The cancel reply's shape is not specified; when it is not a build, read the build.
+    // The contract's answer is `{build_uuid, build_outcome, stopped_on}`; a whole build is used as is.
     const parsed = BuildSchema.safeParse(answer);
     return parsed.success
       ? parsed.data
@@ -770,14 +871,94 @@ export class BuildsApi {
   // ------------------------------------------------------------------------------------------------
   // Tokens and repository connections
 
-  /** `result[]` with `build_token_uuid` and `build_token_name` (tokens are made in the dashboard). */
-  async listTokens(params: AccountParams = {}, options: CallOptions = {}): Promise<BuildToken[]> {
-    const p = validate(P.account, params, "builds.listTokens");
+  /** Every build token of the account (`build_token_uuid`, `build_token_name`, …), all pages. */
+  async listTokens(
+    params: AccountParams & { perPage?: number } = {},
+    options: CallOptions = {},
+  ): Promise<BuildToken[]> {
+    const p = validate(P.account.extend({ perPage: P.buildPerPage }), params, "builds.listTokens");
+    const a = this.client.account(p.accountId);
+    return pageStyle(async (page, perPage) => {
+      const r = await this.#send("build", {
+        method: "GET",
+        path: path`/accounts/${a}/builds/tokens`,
+        query: { page, per_page: perPage },
+        schema: z.array(BuildTokenSchema),
+        ...options,
+      });
+      return { items: r.value, ...(r.resultInfo ? { info: r.resultInfo } : {}) };
+    }, p.perPage ?? 50).toArray();
+  }
+
+  /**
+   * Registers an API token (its id and secret) as a build token. The secret is sent once and never
+   * comes back. Not retried: a second POST would register a second token.
+   */
+  async createToken(
+    params: AccountParams & BuildTokenCreateBody,
+    options: CallOptions = {},
+  ): Promise<BuildToken> {
+    const { accountId, ...rest } = params;
+    validate(P.account, { accountId }, "builds.createToken");
+    const body = validate(BuildTokenCreateBodySchema, rest, "builds.createToken");
+    const a = this.client.account(accountId);
+    return this.#value("build", {
+      method: "POST",
+      path: path`/accounts/${a}/builds/tokens`,
+      body,
+      schema: BuildTokenSchema,
+      ...options,
+    });
+  }
+
+  async deleteToken(
+    buildTokenUuid: string,
+    params: AccountParams = {},
+    options: CallOptions = {},
+  ): Promise<void> {
+    const p = validate(P.tokenUuid, { ...params, buildTokenUuid }, "builds.deleteToken");
+    const a = this.client.account(p.accountId);
+    await this.#value("build", {
+      method: "DELETE",
+      path: path`/accounts/${a}/builds/tokens/${buildTokenUuid}`,
+      schema: z.unknown(),
+      ...options,
+    });
+  }
+
+  /** Whether the account used up this month's build minutes, and when they refresh. */
+  async getAccountLimits(params: AccountParams = {}, options: CallOptions = {}): Promise<AccountLimits> {
+    const p = validate(P.account, params, "builds.getAccountLimits");
     const a = this.client.account(p.accountId);
     return this.#value("build", {
       method: "GET",
-      path: path`/accounts/${a}/builds/tokens`,
-      schema: z.array(BuildTokenSchema),
+      path: path`/accounts/${a}/builds/account/limits`,
+      schema: AccountLimitsSchema,
+      ...options,
+    });
+  }
+
+  /**
+   * What the service reads from a connected repository to prefill a trigger: the config file, the
+   * Worker's name, the package manager, the package scripts.
+   */
+  async getConfigAutofill(
+    params: AccountParams & {
+      providerType: string;
+      providerAccountId: string;
+      repoId: string;
+      branch?: string;
+      rootDirectory?: string;
+    },
+    options: CallOptions = {},
+  ): Promise<ConfigAutofill> {
+    const p = validate(P.autofill, params, "builds.getConfigAutofill");
+    const a = this.client.account(p.accountId);
+    return this.#value("build", {
+      method: "GET",
+      path: path`/accounts/${a}/builds/repos/${p.providerType}/${p.providerAccountId}/${p.repoId}/config_autofill`,
+      query: { branch: p.branch, root_directory: p.rootDirectory },
+      schema: ConfigAutofillSchema,
       ...options,
     });
   }
@@ -833,6 +1014,165 @@ export class BuildsApi {
     await this.#value("build", {
       method: "DELETE",
       path: path`/accounts/${a}/builds/repos/connections/${repoConnectionUuid}`,
+      schema: z.unknown(),
+      ...options,
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Deploy hooks of a script (addressed by tag, as every build-service path is: spec A)
+
+  async listDeployHooks(
+    scriptTag: string,
+    params: AccountParams = {},
+    options: CallOptions = {},
+  ): Promise<DeployHook[]> {
+    const p = validate(P.scriptTag, { ...params, scriptTag }, "builds.listDeployHooks");
+    const a = this.client.account(p.accountId);
+    return this.#value("script-tag", {
+      method: "GET",
+      path: path`/accounts/${a}/builds/workers/${scriptTag}/deploy_hooks`,
+      schema: z.array(DeployHookSchema),
+      ...options,
+    });
+  }
+
+  /** A second hook of the same name on the script is refused (409). Not retried: it creates. */
+  async createDeployHook(
+    scriptTag: string,
+    params: AccountParams & DeployHookBody,
+    options: CallOptions = {},
+  ): Promise<DeployHook> {
+    const { accountId, ...rest } = params;
+    const p = validate(P.scriptTag, { accountId, scriptTag }, "builds.createDeployHook");
+    const body = validate(DeployHookBodySchema, rest, "builds.createDeployHook");
+    const a = this.client.account(p.accountId);
+    return this.#value("script-tag", {
+      method: "POST",
+      path: path`/accounts/${a}/builds/workers/${scriptTag}/deploy_hooks`,
+      body,
+      schema: DeployHookSchema,
+      ...options,
+    });
+  }
+
+  async getDeployHook(
+    scriptTag: string,
+    deployHookUuid: string,
+    params: AccountParams = {},
+    options: CallOptions = {},
+  ): Promise<DeployHook> {
+    const p = validate(P.hook, { ...params, scriptTag, deployHookUuid }, "builds.getDeployHook");
+    const a = this.client.account(p.accountId);
+    return this.#value("script-tag", {
+      method: "GET",
+      path: path`/accounts/${a}/builds/workers/${scriptTag}/deploy_hooks/${deployHookUuid}`,
+      schema: DeployHookSchema,
+      ...options,
+    });
+  }
+
+  /** PUT: name and branch both given, both replaced. */
+  async updateDeployHook(
+    scriptTag: string,
+    deployHookUuid: string,
+    params: AccountParams & DeployHookBody,
+    options: CallOptions = {},
+  ): Promise<DeployHook> {
+    const { accountId, ...rest } = params;
+    const p = validate(P.hook, { accountId, scriptTag, deployHookUuid }, "builds.updateDeployHook");
+    const body = validate(DeployHookBodySchema, rest, "builds.updateDeployHook");
+    const a = this.client.account(p.accountId);
+    return this.#value("script-tag", {
+      method: "PUT",
+      path: path`/accounts/${a}/builds/workers/${scriptTag}/deploy_hooks/${deployHookUuid}`,
+      body,
+      schema: DeployHookSchema,
+      ...options,
+    });
+  }
+
+  async deleteDeployHook(
+    scriptTag: string,
+    deployHookUuid: string,
+    params: AccountParams = {},
+    options: CallOptions = {},
+  ): Promise<void> {
+    const p = validate(P.hook, { ...params, scriptTag, deployHookUuid }, "builds.deleteDeployHook");
+    const a = this.client.account(p.accountId);
+    await this.#value("script-tag", {
+      method: "DELETE",
+      path: path`/accounts/${a}/builds/workers/${scriptTag}/deploy_hooks/${deployHookUuid}`,
+      schema: z.unknown(),
+      ...options,
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Worker build configuration (the contract publishes paths and methods only: docs/assumptions.md)
+
+  /** Connects a script to a repository connection; fields beyond those two travel as given. */
+  async createWorkerBuildConfig(
+    params: AccountParams & WorkerBuildConfigCreateBody,
+    options: CallOptions = {},
+  ): Promise<WorkerBuildConfig> {
+    const { accountId, ...rest } = params;
+    validate(P.account, { accountId }, "builds.createWorkerBuildConfig");
+    const body = validate(WorkerBuildConfigCreateBodySchema, rest, "builds.createWorkerBuildConfig");
+    const a = this.client.account(accountId);
+    return this.#value("script-tag", {
+      method: "POST",
+      path: path`/accounts/${a}/builds/workers`,
+      body,
+      schema: WorkerBuildConfigSchema,
+      ...options,
+    });
+  }
+
+  async getWorkerBuildConfig(
+    scriptTag: string,
+    params: AccountParams = {},
+    options: CallOptions = {},
+  ): Promise<WorkerBuildConfig> {
+    const p = validate(P.scriptTag, { ...params, scriptTag }, "builds.getWorkerBuildConfig");
+    const a = this.client.account(p.accountId);
+    return this.#value("script-tag", {
+      method: "GET",
+      path: path`/accounts/${a}/builds/workers/${scriptTag}`,
+      schema: WorkerBuildConfigSchema,
+      ...options,
+    });
+  }
+
+  /** PATCH: the fields given replace, the others stay; the script is the path's. */
+  async updateWorkerBuildConfig(
+    scriptTag: string,
+    params: AccountParams & WorkerBuildConfigUpdateBody,
+    options: CallOptions = {},
+  ): Promise<WorkerBuildConfig> {
+    const { accountId, ...rest } = params;
+    const p = validate(P.scriptTag, { accountId, scriptTag }, "builds.updateWorkerBuildConfig");
+    const body = validate(WorkerBuildConfigUpdateBodySchema, rest, "builds.updateWorkerBuildConfig");
+    const a = this.client.account(p.accountId);
+    return this.#value("script-tag", {
+      method: "PATCH",
+      path: path`/accounts/${a}/builds/workers/${scriptTag}`,
+      body,
+      schema: WorkerBuildConfigSchema,
+      ...options,
+    });
+  }
+
+  async deleteWorkerBuildConfig(
+    scriptTag: string,
+    params: AccountParams = {},
+    options: CallOptions = {},
+  ): Promise<void> {
+    const p = validate(P.scriptTag, { ...params, scriptTag }, "builds.deleteWorkerBuildConfig");
+    const a = this.client.account(p.accountId);
+    await this.#value("script-tag", {
+      method: "DELETE",
+      path: path`/accounts/${a}/builds/workers/${scriptTag}`,
       schema: z.unknown(),
       ...options,
     });

@@ -8,6 +8,8 @@ import type { TriggerCreateBodySchema, TriggerKind } from "../../sdk/schemas/bui
 export interface EnvVarRecord {
   value: string;
   is_secret: boolean;
+  /** When the variable was first set; absent in states saved before it was kept. */
+  created_on?: number;
 }
 
 export interface VersionRecord {
@@ -25,6 +27,8 @@ export interface DeploymentRecord {
   created_on: number;
   source: "upload" | "api" | "build";
   versions: { version_id: string; percentage: number }[];
+  /** The caller's `workers/message`, if it gave one. */
+  message?: string;
 }
 
 export interface ScriptRecord {
@@ -32,6 +36,8 @@ export interface ScriptRecord {
   tag: string;
   created_on: number;
   modified_on: number;
+  /** The script's own tags (upload metadata `tags`), which the listing filters on. */
+  tags?: string[];
   versions: VersionRecord[];
   deployments: DeploymentRecord[];
 }
@@ -51,6 +57,26 @@ export interface BuildTokenRecord {
   build_token_uuid: string;
   build_token_name: string;
   created_on: number;
+  /** The API token it deploys with (absent in states saved before tokens could be made). */
+  cloudflare_token_id?: string;
+}
+
+export interface DeployHookRecord {
+  deploy_hook_uuid: string;
+  deploy_hook_name: string;
+  branch: string;
+  external_script_id: string;
+  created_on: number;
+  modified_on: number;
+}
+
+/** A script's build configuration: its repository and what else the caller sent, as sent. */
+export interface WorkerBuildConfigRecord {
+  external_script_id: string;
+  repo_connection_uuid: string;
+  extra: Record<string, unknown>;
+  created_on: number;
+  modified_on: number;
 }
 
 /** A trigger's wire fields as the create body's parse leaves them (the API's defaults filled in). */
@@ -91,6 +117,12 @@ export interface AccountBuilds {
   builds: Record<string, BuildRecord>;
   tokens: BuildTokenRecord[];
   repoConnections: Record<string, RepoConnectionRecord>;
+  /** Keyed by hook uuid; absent in states saved before hooks existed. */
+  deployHooks?: Record<string, DeployHookRecord>;
+  /** Keyed by script tag; absent in states saved before build configurations existed. */
+  workerConfigs?: Record<string, WorkerBuildConfigRecord>;
+  /** Build minutes a month, when the control API changed the default. */
+  buildMinutesAllowance?: number;
 }
 
 export interface BuildsState {

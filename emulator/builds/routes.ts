@@ -7,10 +7,12 @@ import {
   BuildSchema,
   BuildTokenSchema,
   BuildsByVersionSchema,
+  CancelledBuildSchema,
   DeploymentCreateBodySchema,
   DeploymentSchema,
   EnvVarsPatchBodySchema,
   EnvVarsSchema,
+  LatestBuildsSchema,
   RepoConnectionBodySchema,
   RepoConnectionSchema,
   ScriptMetadataSchema,
@@ -23,10 +25,20 @@ import {
 } from "../../sdk/schemas/builds";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
-import { AccountParams, NoParams, PageQuery, answer, defineArea, defineControl, orEmpty } from "../define";
+import {
+  AccountParams,
+  NoParams,
+  PageQuery,
+  answer,
+  defineArea,
+  defineControl,
+  orEmpty,
+  type Area,
+} from "../define";
 import { DomainError, jsonTooDeep, paginate, parseWith } from "../http";
 import { TOO_DEEP_RULE } from "../../sdk/validate";
 import { dict } from "../store";
+import { registerConfigRoutes } from "./config-routes";
 import { MultipartError, boundaryOf, parseMultipart, type Part } from "./multipart";
 import * as render from "./render";
 import { BuildsModel, accountState, buildErrors } from "./state";
@@ -35,6 +47,13 @@ import { viewBuild } from "./timeline";
 const INVALID = C.invalidRequest;
 export const LOG_PAGE_SIZE = 5;
 export const MAX_VERSION_IDS = 20;
+export const MAX_SCRIPT_IDS = 20;
+
+/** The builds area as its routes see it: permissions in, the account's model out. */
+export type BuildsArea = Area<readonly Permission[], BuildsModel, { account_id: string }>;
+
+/** Page-style listings of the build service: 50 a page by default, at most 200 (public contract). */
+export const BUILD_PAGES = { perPage: 50, maxPerPage: 200 };
 
 /**
  * PATCH takes any subset of the trigger fields of the spec's table, `environment_variables` included
@@ -43,6 +62,23 @@ export const MAX_VERSION_IDS = 20;
 const UpdateTriggerWireSchema = TriggerUpdateBodySchema.extend({
   environment_variables: EnvVarsPatchBodySchema.optional(),
 });
+
+/**
+ * The service ignores the read-only fields of a deployment it is sent (they describe one it made):
+ * accepted and dropped, rather than refused as unknown.
+ */
+const READ_ONLY_DEPLOYMENT_FIELDS = ["id", "created_on", "source", "author_email"] as const;
+const DeploymentCreateWireSchema = z.preprocess((v) => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const body: Record<string, unknown> = { ...v };
+  for (const k of READ_ONLY_DEPLOYMENT_FIELDS) delete body[k];
+  const notes = body.annotations;
+  if (typeof notes === "object" && notes !== null && !Array.isArray(notes)) {
+    const { "workers/triggered_by": _by, ...rest } = notes as Record<string, unknown>;
+    body.annotations = rest;
+  }
+  return body;
+}, DeploymentCreateBodySchema);
 
 /** In bodies the tag is looked up, not pattern-checked: a script name there is "Resource not found". */
 const CreateTriggerWireSchema = TriggerCreateBodySchema.extend({
@@ -186,18 +222,19 @@ function bracketFields(parts: readonly Part[]): Record<string, unknown> {
   return root;
 }
 
-function versionIdsOf(q: { version_ids?: string | string[] | undefined }): string[] {
-  const raw =
-    q.version_ids === undefined ? [] : Array.isArray(q.version_ids) ? q.version_ids : [q.version_ids];
+/** A comma-separated (or repeated) id list of a query: at least one, at most `max`. */
+function idsOf(field: string, value: string | string[] | undefined, max: number, what: string): string[] {
+  const raw = value === undefined ? [] : Array.isArray(value) ? value : [value];
   const ids = raw
     .flatMap((s) => s.split(","))
     .map((s) => s.trim())
     .filter(Boolean);
-  if (ids.length === 0) throw buildErrors.invalid("version_ids", "at least one version id is required");
-  if (ids.length > MAX_VERSION_IDS)
-    throw buildErrors.invalid("version_ids", `at most ${MAX_VERSION_IDS} version ids`);
+  if (ids.length === 0) throw buildErrors.invalid(field, `at least one ${what} is required`);
+  if (ids.length > max) throw buildErrors.invalid(field, `at most ${max} ${what}s`);
   return ids;
 }
+
+const IdList = z.union([z.string(), z.array(z.string())]).optional();
 
 function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   // Script uploads are multipart; the body is parsed in the handler (this parser is scoped to this area).
@@ -219,8 +256,13 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   // Scripts, versions, deployments: addressed by name.
   area.get(
     `${A}/workers/scripts`,
-    { params: AccountParams, response: z.array(ScriptSchema), permissions: SCRIPTS_READ },
-    ({ auth: m }) => m.listScripts().map(render.script),
+    {
+      params: AccountParams,
+      querystring: z.looseObject({ tags: z.string().optional() }),
+      response: z.array(ScriptSchema),
+      permissions: SCRIPTS_READ,
+    },
+    ({ auth: m, query }) => m.listScripts(query.tags).map(render.script),
   );
 
   area.put(
@@ -265,7 +307,11 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
     `${A}/workers/scripts/:script_name/deployments`,
     {
       params: Script,
-      body: DeploymentCreateBodySchema,
+      // `force` lets the service deploy over changes made outside it; the emulator has none to guard.
+      querystring: z.looseObject({
+        force: z.enum(["true", "false"], 'must be "true" or "false"').optional(),
+      }),
+      body: DeploymentCreateWireSchema,
       response: DeploymentSchema,
       permissions: SCRIPTS_EDIT,
     },
@@ -320,14 +366,19 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   area.get(
     `${A}/builds/triggers/:trigger_uuid/environment_variables`,
     { params: Trigger, response: EnvVarsSchema, permissions: EDIT },
-    ({ auth: m, params }) => render.envVars(m.trigger(params.trigger_uuid).environment_variables),
+    ({ auth: m, params }) => {
+      const t = m.trigger(params.trigger_uuid);
+      return render.envVars(t.environment_variables, t.created_on);
+    },
   );
 
   area.patch(
     `${A}/builds/triggers/:trigger_uuid/environment_variables`,
     { params: Trigger, body: EnvVarsPatchBodySchema, response: EnvVarsSchema, permissions: EDIT },
-    ({ auth: m, params, body }) =>
-      render.envVars(m.patchEnvVars(params.trigger_uuid, body).environment_variables),
+    ({ auth: m, params, body }) => {
+      const t = m.patchEnvVars(params.trigger_uuid, body);
+      return render.envVars(t.environment_variables, t.created_on);
+    },
   );
 
   area.delete(
@@ -350,7 +401,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
     `${A}/builds/workers/:worker_tag/builds`,
     { params: Tag, querystring: PageQuery, response: z.array(BuildSchema), permissions: EDIT },
     ({ auth: m, params, query }) => {
-      const { items, resultInfo } = paginate(m.buildsOfScript(params.worker_tag), query);
+      const { items, resultInfo } = paginate(m.buildsOfScript(params.worker_tag), query, BUILD_PAGES);
       const now = ctx.clock.now();
       return answer(
         items.map((b) => render.build(b, now)),
@@ -363,14 +414,30 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
     `${A}/builds/builds`,
     {
       params: AccountParams,
-      querystring: z.looseObject({ version_ids: z.union([z.string(), z.array(z.string())]).optional() }),
+      querystring: z.looseObject({ version_ids: IdList }),
       response: BuildsByVersionSchema,
       permissions: EDIT,
     },
     ({ auth: m, query }) => {
-      const found = m.buildsByVersion(versionIdsOf(query));
+      const found = m.buildsByVersion(idsOf("version_ids", query.version_ids, MAX_VERSION_IDS, "version id"));
       const now = ctx.clock.now();
       return { builds: Object.fromEntries([...found].map(([id, b]) => [id, render.build(b, now)])) };
+    },
+  );
+
+  area.get(
+    `${A}/builds/builds/latest`,
+    {
+      params: AccountParams,
+      querystring: z.looseObject({ external_script_ids: IdList }),
+      response: LatestBuildsSchema,
+      permissions: EDIT,
+    },
+    ({ auth: m, query }) => {
+      const tags = idsOf("external_script_ids", query.external_script_ids, MAX_SCRIPT_IDS, "script tag");
+      const now = ctx.clock.now();
+      const found = m.latestBuilds(tags);
+      return { builds: Object.fromEntries([...found].map(([tag, b]) => [tag, render.build(b, now)])) };
     },
   );
 
@@ -406,15 +473,18 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
 
   area.put(
     `${A}/builds/builds/:build_uuid/cancel`,
-    { params: Build, response: BuildSchema, permissions: EDIT },
+    { params: Build, response: CancelledBuildSchema, permissions: EDIT },
     ({ auth: m, params }) => render.build(m.cancel(params.build_uuid), ctx.clock.now()),
   );
 
   // Tokens and repository connections.
   area.get(
     `${A}/builds/tokens`,
-    { params: AccountParams, response: z.array(BuildTokenSchema), permissions: EDIT },
-    ({ auth: m }) => m.tokens().map(render.token),
+    { params: AccountParams, querystring: PageQuery, response: z.array(BuildTokenSchema), permissions: EDIT },
+    ({ auth: m, query }) => {
+      const { items, resultInfo } = paginate(m.tokens(), query, BUILD_PAGES);
+      return answer(items.map(render.token), { resultInfo });
+    },
   );
 
   area.put(
@@ -443,11 +513,20 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
       return null;
     },
   );
+
+  registerConfigRoutes(area, A);
 }
+
+const ControlAccount = { account_id: z.string().min(1).max(32, "must be at most 32 characters").optional() };
 
 const NewBuildTokenSchema = z.strictObject({
   build_token_name: z.string().min(1, "must not be empty"),
-  account_id: z.string().min(1).max(32, "must be at most 32 characters").optional(),
+  ...ControlAccount,
+});
+
+const AllowanceSchema = z.strictObject({
+  build_minutes: z.number().int("must be an integer").min(0, "must be at least 0"),
+  ...ControlAccount,
 });
 
 /** Control routes: build tokens are made in the dashboard on the public service, so tests add them here. */
@@ -459,6 +538,12 @@ function registerControl(app: FastifyInstance, ctx: AreaContext): void {
     ({ body }) =>
       render.token(model(ctx, body.account_id ?? ctx.store.accountId).addToken(body.build_token_name)),
   );
+  // The monthly build minutes `GET …/builds/account/limits` measures against (default 3000).
+  control.put("/limits", { params: NoParams, body: AllowanceSchema, permissions: undefined }, ({ body }) => {
+    const m = model(ctx, body.account_id ?? ctx.store.accountId);
+    m.setBuildMinutesAllowance(body.build_minutes);
+    return m.limits();
+  });
 }
 
 export const buildsArea: AreaModule = {

@@ -12,8 +12,7 @@ import {
   type TriggerBuildBody,
   type TriggerUpdateBody,
 } from "../../sdk/schemas/builds";
-import { BUILD_ERROR_CODES as C } from "../../sdk/schemas/builds";
-import { DomainError } from "../http";
+import { buildErrors } from "./errors";
 import { dict, type Store } from "../store";
 import type {
   AccountBuilds,
@@ -27,41 +26,37 @@ import type {
   TriggerRecord,
   VersionRecord,
 } from "./model";
+import { DeployHooks } from "./deploy-hooks";
+import { DEFAULT_BUILD_MINUTES, accountLimits, configAutofill } from "./limits";
 import { deploymentIdOf, versionIdOf, viewBuild } from "./timeline";
+import { WorkerConfigs } from "./worker-configs";
 
 export const AREA = "builds";
 
-/** The spec's wording for any unknown object, including a script name used where the tag belongs. */
-export const NOT_FOUND_MESSAGE = "Resource not found";
-
-/** The builds area's domain errors: codes in the 12000 range (public API). */
-export const buildErrors = {
-  notFound: () => new DomainError(404, { code: C.notFound, message: NOT_FOUND_MESSAGE }),
-  invalid: (field: string, rule: string) =>
-    new DomainError(400, { code: C.invalidRequest, message: `${field}: ${rule}` }),
-  triggerLimit: (message: string) => new DomainError(400, { code: C.triggerLimit, message }),
-  buildStopped: (outcome: string) =>
-    new DomainError(400, {
-      code: C.buildStopped,
-      message: `Build cannot be cancelled: it already stopped (outcome ${outcome})`,
-    }),
-  missingReference: (field: string, what: string) =>
-    new DomainError(400, { code: C.missingReference, message: `${field}: no ${what} with this UUID` }),
-  inUse: (message: string) => new DomainError(400, { code: C.inUse, message }),
-};
+export { NOT_FOUND_MESSAGE, buildErrors } from "./errors";
 export const DEFAULT_BUILD_TOKEN_NAME = "Default build token";
+
+/** A stand-in for the id of the API token a build token deploys with (32 hex digits, like the service's). */
+export const tokenIdOf = (seed: string): string =>
+  createHash("sha256").update(seed).digest("hex").slice(0, 32);
 
 export function accountState(store: Store, accountId: string, now: number): AccountBuilds {
   const state = store.area<BuildsState>(AREA, () => ({ accounts: dict() }));
   let acct = state.accounts[accountId];
   if (!acct) {
-    // A build token exists from the first use: tokens are made in the dashboard, not through the API.
+    // A build token exists from the first use: the dashboard makes one when builds are first set up.
+    const uuid = randomUUID();
     acct = {
       scripts: dict(),
       triggers: dict(),
       builds: dict(),
       tokens: [
-        { build_token_uuid: randomUUID(), build_token_name: DEFAULT_BUILD_TOKEN_NAME, created_on: now },
+        {
+          build_token_uuid: uuid,
+          build_token_name: DEFAULT_BUILD_TOKEN_NAME,
+          created_on: now,
+          cloudflare_token_id: tokenIdOf(uuid),
+        },
       ],
       repoConnections: dict(),
     };
@@ -70,17 +65,44 @@ export function accountState(store: Store, accountId: string, now: number): Acco
   return acct;
 }
 
+/**
+ * `tags` of the script listing: comma-separated, each `name` or `name:yes` (the script carries the
+ * tag) or `name:no` (it does not); all must hold.
+ */
+export function tagFilter(query: string | undefined): (s: ScriptRecord) => boolean {
+  const terms = (query ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .map((t) => {
+      const m = /^(.*):(yes|no)$/i.exec(t);
+      return m ? { tag: m[1] ?? "", want: m[2]!.toLowerCase() === "yes" } : { tag: t, want: true };
+    });
+  return (s) => terms.every(({ tag, want }) => (s.tags ?? []).includes(tag) === want);
+}
+
 function byNewest<T extends { created_on: number }>(seqOf: (x: T) => number) {
   return (a: T, b: T): number => b.created_on - a.created_on || seqOf(b) - seqOf(a);
 }
 
 export class BuildsModel {
+  /** Deploy hooks of the account's scripts. */
+  readonly hooks: DeployHooks;
+  /** Build configurations of the account's scripts. */
+  readonly configs: WorkerConfigs;
+
   constructor(
     private readonly acct: AccountBuilds,
     private readonly now: number,
     private readonly next: (counter: string) => number,
   ) {
     this.settle();
+    const byTag = (tag: string): ScriptRecord => this.scriptByTag(tag);
+    // States saved before these collections existed get them on first use.
+    this.hooks = new DeployHooks((acct.deployHooks ??= dict()), now, byTag);
+    this.configs = new WorkerConfigs((acct.workerConfigs ??= dict()), now, byTag, (uuid) =>
+      this.repoConnection(uuid),
+    );
   }
 
   /**
@@ -125,10 +147,10 @@ export class BuildsModel {
   // ------------------------------------------------------------------------------------------------
   // Scripts, versions, deployments (addressed by name)
 
-  listScripts(): ScriptRecord[] {
-    return Object.values(this.acct.scripts).sort(
-      (a, b) => a.created_on - b.created_on || a.name.localeCompare(b.name),
-    );
+  listScripts(tags?: string): ScriptRecord[] {
+    return Object.values(this.acct.scripts)
+      .filter(tagFilter(tags))
+      .sort((a, b) => a.created_on - b.created_on || a.name.localeCompare(b.name));
   }
 
   script(name: string): ScriptRecord {
@@ -160,6 +182,8 @@ export class BuildsModel {
       };
       this.acct.scripts[name] = script;
     }
+    const tags = metadata.tags;
+    if (Array.isArray(tags)) script.tags = tags.filter((t): t is string => typeof t === "string");
     const version: VersionRecord = {
       id: randomUUID(),
       number: script.versions.length + 1,
@@ -201,6 +225,9 @@ export class BuildsModel {
       created_on: this.now,
       source: "api",
       versions: body.versions.map((v) => ({ ...v })),
+      ...(body.annotations?.["workers/message"] !== undefined
+        ? { message: body.annotations["workers/message"] }
+        : {}),
     };
     script.deployments.push(d);
     script.modified_on = this.now;
@@ -308,9 +335,26 @@ export class BuildsModel {
     return t;
   }
 
+  /**
+   * All or nothing: a `value` left out or null keeps the variable's stored value (to change
+   * `is_secret` alone), so a variable the trigger does not have yet needs one.
+   */
   #setEnvVars(t: TriggerRecord, vars: EnvVarsPatchBody): void {
-    for (const [name, v] of Object.entries(vars))
-      t.environment_variables[name] = { value: v.value, is_secret: v.is_secret };
+    for (const [name, v] of Object.entries(vars)) {
+      if ((v.value ?? undefined) === undefined && !Object.hasOwn(t.environment_variables, name))
+        throw buildErrors.invalid(
+          `${name}.value`,
+          "is required for a variable the trigger does not have yet (null keeps an existing value)",
+        );
+    }
+    for (const [name, v] of Object.entries(vars)) {
+      const had = Object.hasOwn(t.environment_variables, name) ? t.environment_variables[name] : undefined;
+      t.environment_variables[name] = {
+        value: v.value ?? had?.value ?? "",
+        is_secret: v.is_secret,
+        created_on: had?.created_on ?? this.now,
+      };
+    }
   }
 
   deleteEnvVar(uuid: string, key: string): void {
@@ -391,6 +435,45 @@ export class BuildsModel {
       .sort((a, b) => b.seq - a.seq);
   }
 
+  /** Each known script's newest build, keyed by the tag as asked (scripts without builds are left out). */
+  latestBuilds(tags: readonly string[]): Map<string, BuildRecord> {
+    const out = new Map<string, BuildRecord>();
+    for (const tag of tags) {
+      const script = Object.values(this.acct.scripts).find((x) => x.tag.toLowerCase() === tag.toLowerCase());
+      const newest = script ? this.buildsOfScript(script.tag)[0] : undefined;
+      if (newest) out.set(tag, newest);
+    }
+    return out;
+  }
+
+  /** Build minutes this month against the account's allowance. */
+  limits(): ReturnType<typeof accountLimits> {
+    return accountLimits(
+      Object.values(this.acct.builds),
+      this.now,
+      this.acct.buildMinutesAllowance ?? DEFAULT_BUILD_MINUTES,
+    );
+  }
+
+  setBuildMinutesAllowance(minutes: number): void {
+    this.acct.buildMinutesAllowance = minutes;
+  }
+
+  /** What the service would prefill for this repository; 404 unless the account has connected it. */
+  configAutofill(
+    key: { provider_type: string; provider_account_id: string; repo_id: string },
+    rootDirectory: string | undefined,
+  ): ReturnType<typeof configAutofill> {
+    const repo = Object.values(this.acct.repoConnections).find(
+      (c) =>
+        c.provider_type === key.provider_type &&
+        c.provider_account_id === key.provider_account_id &&
+        c.repo_id === key.repo_id,
+    );
+    if (!repo) throw buildErrors.notFound();
+    return configAutofill(repo, rootDirectory);
+  }
+
   /** The builds that produced these versions, keyed by version id (unknown ids are left out). */
   buildsByVersion(versionIds: readonly string[]): Map<string, BuildRecord> {
     const out = new Map<string, BuildRecord>();
@@ -416,9 +499,29 @@ export class BuildsModel {
     return [...this.acct.tokens];
   }
 
-  addToken(name: string): BuildTokenRecord {
-    const t = { build_token_uuid: randomUUID(), build_token_name: name, created_on: this.now };
+  addToken(name: string, cloudflareTokenId?: string): BuildTokenRecord {
+    const uuid = randomUUID();
+    const t: BuildTokenRecord = {
+      build_token_uuid: uuid,
+      build_token_name: name,
+      created_on: this.now,
+      cloudflare_token_id: cloudflareTokenId ?? tokenIdOf(uuid),
+    };
     this.acct.tokens.push(t);
+    return t;
+  }
+
+  /** Refused while a trigger deploys with the token, as a repository connection in use is. */
+  deleteToken(uuid: string): BuildTokenRecord {
+    const t = this.token(uuid);
+    if (!t) throw buildErrors.notFound();
+    const user = Object.values(this.acct.triggers).find((x) => x.build_token_uuid === t.build_token_uuid);
+    if (user) {
+      throw buildErrors.inUse(
+        `Build token is in use by trigger ${user.trigger_uuid}; give that trigger another token first`,
+      );
+    }
+    this.acct.tokens = this.acct.tokens.filter((x) => x !== t);
     return t;
   }
 
@@ -458,6 +561,12 @@ export class BuildsModel {
     if (user) {
       throw buildErrors.inUse(
         `Repository connection is in use by trigger ${user.trigger_uuid}; delete or move that trigger first`,
+      );
+    }
+    const config = this.configs.usesConnection(c.repo_connection_uuid);
+    if (config) {
+      throw buildErrors.inUse(
+        `Repository connection is in use by the build configuration of script ${config.external_script_id}; delete that configuration first`,
       );
     }
     delete this.acct.repoConnections[c.repo_connection_uuid];

@@ -10,6 +10,7 @@ import { BuildTrigger } from "../../provider/resources/build-trigger";
 import { RepoConnection } from "../../provider/resources/repo-connection";
 import { TriggerEnvVars } from "../../provider/resources/trigger-env-vars";
 import type { AccountApi } from "../../sdk";
+import { variablesOf } from "../helpers/builds";
 import { useE2E } from "./harness";
 
 const SECRET = "super-secret-build-value";
@@ -80,7 +81,7 @@ describe("builds end to end (real engine)", function () {
     const prodUuid = String(up.outputs.prod?.value);
     const triggers = await api.builds.listTriggers(tag);
     assert.deepEqual(triggers.map((t) => t.trigger_name).sort(), ["preview", "production"]);
-    assert.deepEqual(await api.builds.getEnvironmentVariables(prodUuid), {
+    assert.deepEqual(await variablesOf(api, prodUuid), {
       MODE: { value: "fast", is_secret: false },
       API_KEY: { value: null, is_secret: true },
     });
@@ -136,7 +137,7 @@ describe("builds end to end (real engine)", function () {
     assert.equal(repoLive?.provider_account_name, "Acme");
     const prodLive = (await api.builds.listTriggers(tag)).find((t) => t.trigger_uuid === prodUuid)!;
     assert.equal(prodLive.build_command, "npm run build");
-    assert.deepEqual(await api.builds.getEnvironmentVariables(prodUuid), {
+    assert.deepEqual(await variablesOf(api, prodUuid), {
       MODE: { value: "fast", is_secret: false },
       API_KEY: { value: null, is_secret: true },
     });

@@ -14,6 +14,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { AccountApi } from "../../sdk";
 import { installPacked, TEMPLATE_PROJECT, type InstalledProject } from "../fixtures/template/install";
 import { ENGINE_BIN, engineEnv } from "./harness";
+import { variablesOf } from "../helpers/builds";
 
 const SECRET = "cli-secret-build-value";
 
@@ -95,7 +96,7 @@ describe("pulumi up from the CLI in a template project (language host, real engi
     const [trigger] = await api.builds.listTriggers(scriptTag);
     assert.ok(trigger, "the trigger exists");
     assert.equal(trigger.build_command, "npm run build");
-    assert.deepEqual(await api.builds.getEnvironmentVariables(trigger.trigger_uuid), {
+    assert.deepEqual(await variablesOf(api, trigger.trigger_uuid), {
       MODE: { value: "fast", is_secret: false },
       API_KEY: { value: null, is_secret: true },
     });

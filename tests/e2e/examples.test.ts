@@ -17,6 +17,7 @@ import * as search from "../../examples/search";
 import type { AccountApi } from "../../sdk";
 import { collect } from "../../sdk/paging";
 import { REPO_ROOT, useE2E, type E2EStack } from "./harness";
+import { variablesOf } from "../helpers/builds";
 
 /** The harness names the project `account-api-examples`: that is the programs' config namespace. */
 const cfg = (key: string) => `account-api-examples:${key}`;
@@ -69,7 +70,7 @@ describe("per-area examples end to end (real engine)", function () {
     assert.equal(out.buildBranch, "main");
     assert.deepEqual(out.variableKeys, ["NODE_ENV", "SENTRY_AUTH_TOKEN"]);
     assert.equal(typeof out.lastLogLine, "string");
-    const vars = await api.builds.getEnvironmentVariables(String(out.productionTrigger));
+    const vars = await variablesOf(api, String(out.productionTrigger));
     assert.deepEqual(vars.SENTRY_AUTH_TOKEN, { value: null, is_secret: true });
     assert.ok(!stack.rawState().includes(SENTRY), "the secret variable is not in the state file");
 

@@ -18,6 +18,7 @@ import {
   collect,
 } from "../../sdk";
 import { RedeployError, ScriptNotFoundError, type Trigger, type TriggerCreateBody } from "../../sdk/builds";
+import { productionTriggerBody } from "../helpers/builds";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
 
 type Json = Record<string, unknown>;
@@ -57,19 +58,8 @@ async function world(fx: EmulatorFixture, name = "shop"): Promise<World> {
   return { script, repo: repo.repo_connection_uuid, token: token!.build_token_uuid };
 }
 
-function triggerBody(w: World, over: Partial<TriggerCreateBody> = {}): TriggerCreateBody {
-  return {
-    external_script_id: w.script.tag,
-    repo_connection_uuid: w.repo,
-    build_token_uuid: w.token,
-    trigger_name: "production",
-    build_command: "npm run build",
-    deploy_command: "npx wrangler deploy",
-    root_directory: "/",
-    branch_includes: ["main"],
-    ...over,
-  };
-}
+const triggerBody = (w: World, over: Partial<TriggerCreateBody> = {}): TriggerCreateBody =>
+  productionTriggerBody({ tag: w.script.tag, repo: w.repo, token: w.token }, over);
 
 const previewBody = (w: World): TriggerCreateBody =>
   triggerBody(w, {
@@ -287,11 +277,16 @@ describe("builds area", () => {
       );
     });
 
-    it("fills defaults for the optional pattern lists and caching", async () => {
+    it("fills defaults for the optional pattern lists, and caching is off unless asked (the contract's default)", async () => {
       const w = await world(fx);
       const t = await fx.api.builds.createTrigger(triggerBody(w));
       assert.deepEqual([t.branch_excludes, t.path_includes, t.path_excludes], [[], ["*"], []]);
-      assert.equal(t.build_caching_enabled, true);
+      assert.equal(t.build_caching_enabled, false);
+      const raw = await fx.http("POST", `${A(fx)}/builds/triggers`, {
+        body: { ...previewBody(w), build_caching_enabled: undefined },
+      });
+      assert.equal(raw.status, 200, raw.text);
+      assert.equal((env(raw).result as Json).build_caching_enabled, false);
     });
 
     it("allows one production and one preview trigger, and refuses a third or a second of a kind", async () => {
@@ -469,23 +464,28 @@ describe("builds area", () => {
           API_KEY: { value: "s3cr3t", is_secret: true },
         },
       });
+      const first = new Date(fx.clock.now()).toISOString();
       assert.deepEqual(after, {
-        NODE_ENV: { value: "production", is_secret: false },
-        API_KEY: { value: null, is_secret: true },
+        NODE_ENV: { value: "production", is_secret: false, created_on: first },
+        API_KEY: { value: null, is_secret: true, created_on: first },
       });
+      fx.clock.advance(60_000);
       await fx.api.builds.patchEnvironmentVariables(t.trigger_uuid, {
         variables: { NODE_ENV: { value: "staging", is_secret: false } },
       });
+      // A variable set again keeps the time it was first set.
       assert.deepEqual(await fx.api.builds.getEnvironmentVariables(t.trigger_uuid), {
-        NODE_ENV: { value: "staging", is_secret: false },
-        API_KEY: { value: null, is_secret: true },
+        NODE_ENV: { value: "staging", is_secret: false, created_on: first },
+        API_KEY: { value: null, is_secret: true, created_on: first },
       });
       await fx.api.builds.deleteEnvironmentVariable(t.trigger_uuid, "API_KEY");
       assert.deepEqual(Object.keys(await fx.api.builds.getEnvironmentVariables(t.trigger_uuid)), [
         "NODE_ENV",
       ]);
       const trigger = (await fx.api.builds.listTriggers(w.script.tag))[0]!;
-      assert.deepEqual(trigger.environment_variables, { NODE_ENV: { value: "staging", is_secret: false } });
+      assert.deepEqual(trigger.environment_variables, {
+        NODE_ENV: { value: "staging", is_secret: false, created_on: first },
+      });
       await assert.rejects(
         fx.api.builds.deleteEnvironmentVariable(t.trigger_uuid, "API_KEY"),
         (e: unknown) => e instanceof NotFoundError && e.apiCode === 12000,
@@ -503,10 +503,7 @@ describe("builds area", () => {
       assert.equal(res.status, 400);
       assert.deepEqual(
         env(res).errors.map((e) => e.message),
-        [
-          "A.value: Invalid input: expected string, received number",
-          "B.is_secret: Invalid input: expected boolean, received undefined",
-        ],
+        ["A.value: Invalid input: expected string, received number", "B.is_secret: is required"],
       );
       await rejectsLocally(
         fx,
@@ -532,9 +529,10 @@ describe("builds area", () => {
         sleep: sleepOn(fx),
         now: () => fx.clock.now(),
       });
+      const set = new Date(b.created_on ?? "").toISOString();
       assert.deepEqual(done.build_trigger_metadata?.environment_variables, {
-        TOKEN: { value: null, is_secret: true },
-        MODE: { value: "fast", is_secret: false },
+        TOKEN: { value: null, is_secret: true, created_on: set },
+        MODE: { value: "fast", is_secret: false, created_on: set },
       });
       const { lines } = await fx.api.builds.collectLogs(b.build_uuid);
       assert.ok(lines.some((l) => l.text === "Build environment variables: TOKEN=********, MODE=fast"));
@@ -546,7 +544,7 @@ describe("builds area", () => {
   describe("builds", () => {
     async function prodTrigger(): Promise<{ w: World; t: Trigger }> {
       const w = await world(fx);
-      return { w, t: await fx.api.builds.createTrigger(triggerBody(w)) };
+      return { w, t: await fx.api.builds.createTrigger(triggerBody(w, { build_caching_enabled: true })) };
     }
 
     it("requires a branch or a commit hash (rule 1), locally and on the wire", async () => {
@@ -571,7 +569,8 @@ describe("builds area", () => {
         commitHash: "abc1234def",
       });
       assert.equal(b.status, "queued");
-      assert.equal(b.build_outcome, null);
+      // No outcome until the build stops: absent, not null (the contract's enum has no null).
+      assert.ok(!("build_outcome" in b));
       assert.equal(b.branch, "main");
       assert.equal(b.trigger?.trigger_uuid, t.trigger_uuid);
       assert.equal(b.build_trigger_metadata?.commit_hash, "abc1234def");

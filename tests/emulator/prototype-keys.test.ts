@@ -101,7 +101,11 @@ describe("emulator: prototype-named ids and keys", () => {
       "patch",
     );
     const got = ok(await fx.http("GET", `${A()}/builds/triggers/${uuid}/environment_variables`), "get");
-    assert.deepEqual(got, Object.fromEntries(KEPT.map((n) => [n, { value: `v-${n}`, is_secret: false }])));
+    const at = new Date(fx.clock.now()).toISOString();
+    assert.deepEqual(
+      got,
+      Object.fromEntries(KEPT.map((n) => [n, { value: `v-${n}`, is_secret: false, created_on: at }])),
+    );
     ok(await fx.http("DELETE", `${A()}/builds/triggers/${uuid}/environment_variables/constructor`), "delete");
     refused(
       await fx.http("DELETE", `${A()}/builds/triggers/${uuid}/environment_variables/constructor`),

@@ -151,9 +151,10 @@ describe("emulator reliability", () => {
     assert.equal(patched.status, 200, patched.text);
     const t = envelope(patched).result as { trigger_name: string; environment_variables: unknown };
     assert.equal(t.trigger_name, "renamed");
+    const at = new Date(fx.clock.now()).toISOString();
     assert.deepEqual(t.environment_variables, {
-      KEEP: { value: "k", is_secret: false },
-      API_KEY: { value: null, is_secret: true },
+      KEEP: { value: "k", is_secret: false, created_on: at },
+      API_KEY: { value: null, is_secret: true, created_on: at },
     });
   });
 

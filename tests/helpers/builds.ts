@@ -1,4 +1,7 @@
 /** Build-service set-up shared by tests: a script, a repository connection, the build token, a trigger. */
+import { strict as assert } from "node:assert";
+import type { AccountApi } from "../../sdk";
+import type { TriggerCreateBody } from "../../sdk/builds";
 import type { EmulatorFixture } from "./emulator";
 
 export interface BuildWorld {
@@ -21,6 +24,24 @@ export async function seedBuildWorld(fx: EmulatorFixture, name = "shop"): Promis
   return { tag: script.tag, repo: repo.repo_connection_uuid, token: token.build_token_uuid };
 }
 
+/** The create body of a production trigger on `main` for the world's script, with overrides. */
+export function productionTriggerBody(
+  w: BuildWorld,
+  over: Partial<TriggerCreateBody> = {},
+): TriggerCreateBody {
+  return {
+    external_script_id: w.tag,
+    repo_connection_uuid: w.repo,
+    build_token_uuid: w.token,
+    trigger_name: "production",
+    build_command: "npm run build",
+    deploy_command: "npx wrangler deploy",
+    root_directory: "/",
+    branch_includes: ["main"],
+    ...over,
+  };
+}
+
 /** A production trigger on `main` for the world's script; returns its uuid. */
 export async function productionTrigger(fx: EmulatorFixture, w: BuildWorld): Promise<string> {
   const t = await fx.api.builds.createTrigger({
@@ -34,4 +55,14 @@ export async function productionTrigger(fx: EmulatorFixture, w: BuildWorld): Pro
     branch_includes: ["main"],
   });
   return t.trigger_uuid;
+}
+
+/** A trigger's variables without `created_on`, which each must carry (for tests on the wall clock). */
+export async function variablesOf(api: AccountApi, triggerUuid: string): Promise<Record<string, unknown>> {
+  const vars = await api.builds.getEnvironmentVariables(triggerUuid);
+  for (const [k, v] of Object.entries(vars))
+    assert.ok(!Number.isNaN(Date.parse(v.created_on ?? "")), `${k} carries created_on`);
+  return Object.fromEntries(
+    Object.entries(vars).map(([k, v]) => [k, { value: v.value, is_secret: v.is_secret }]),
+  );
 }

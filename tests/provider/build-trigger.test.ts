@@ -3,7 +3,8 @@ import { seedBuildWorld as seed } from "../helpers/builds";
 import { UNKNOWN } from "../../provider/core/values";
 import * as bt from "../../provider/resources/build-trigger";
 import type { HandlerContext } from "../../provider/types";
-import type { Trigger } from "../../sdk/builds";
+import type { Trigger, TriggerUpdateBody } from "../../sdk/builds";
+import { TriggerUpdateBodySchema } from "../../sdk/schemas/builds";
 import { useEmulator } from "../helpers/emulator";
 import { offlineContext as offline, providerContext } from "../helpers/provider-context";
 
@@ -193,6 +194,17 @@ describe("BuildTrigger: handler on the emulator", () => {
     olds?: Partial<bt.BuildTriggerInputs>,
   ) => bt.handler.check(olds, news, ctx);
 
+  /** A production trigger of the seeded script, by tag, checked and created. */
+  async function createProduction(s: { tag: string; repo: string; token: string }, ctx: HandlerContext) {
+    const { inputs } = await checked(ctx, {
+      externalScriptId: s.tag,
+      repoConnectionUuid: s.repo,
+      buildTokenUuid: s.token,
+      kind: "production",
+    });
+    return { inputs, ...(await bt.handler.create(inputs!, ctx)) };
+  }
+
   it("resolves a script name to its tag in check and refuses an unknown name", async () => {
     const s = await seed(fx);
     const ctx = providerContext(fx);
@@ -306,16 +318,46 @@ describe("BuildTrigger: handler on the emulator", () => {
     await bt.handler.delete(id, updated, ctx); // a 404 is success
   });
 
+  it("shows out-of-band drift on every field the service's PATCH sets, under its camelCase name, and puts it back", async () => {
+    const s = await seed(fx);
+    const ctx = providerContext(fx);
+    const other = await fx.api.builds.createToken({
+      build_token_name: "other",
+      build_token_secret: "x",
+      cloudflare_token_id: "0123456789abcdef0123456789abcdef",
+    });
+    const { inputs, id, outs } = await createProduction(s, ctx);
+    // Each PATCH field of the contract, a value unlike the program's, and the input that shows it.
+    const table: [keyof TriggerUpdateBody, unknown, keyof bt.BuildTriggerInputs][] = [
+      ["trigger_name", "renamed", "triggerName"],
+      ["build_token_uuid", other.build_token_uuid, "buildTokenUuid"],
+      ["build_command", "make", "buildCommand"],
+      ["deploy_command", "npx wrangler deploy --env x", "deployCommand"],
+      ["root_directory", "/app", "rootDirectory"],
+      ["branch_includes", ["main", "release"], "branchIncludes"],
+      ["branch_excludes", ["wip"], "branchExcludes"],
+      ["path_includes", ["src/*"], "pathIncludes"],
+      ["path_excludes", ["docs/*"], "pathExcludes"],
+      ["build_caching_enabled", false, "buildCachingEnabled"],
+    ];
+    const patchable = Object.keys(TriggerUpdateBodySchema.shape).sort();
+    assert.deepEqual(table.map(([wire]) => wire).sort(), patchable, "the table covers every PATCH field");
+    let state = outs;
+    for (const [wire, value, input] of table) {
+      await fx.api.builds.updateTrigger(id, { [wire]: value });
+      const drift = await bt.handler.read(id, state, ctx);
+      assert.deepEqual(drift!.inputs[input], value, `${input} shows the change`);
+      assert.equal((await bt.handler.diff(id, drift!.props, inputs!, ctx)).changes, true, input);
+      state = (await bt.handler.update(id, drift!.props, inputs!, ctx)).outs;
+      const back = await bt.handler.read(id, state, ctx);
+      assert.deepEqual(back!.inputs, inputs, `${input} is put back`);
+    }
+  });
+
   it("keeps the resource when read fails with anything but a 404", async () => {
     const s = await seed(fx);
     const ctx = providerContext(fx);
-    const { inputs } = await checked(ctx, {
-      externalScriptId: s.tag,
-      repoConnectionUuid: s.repo,
-      buildTokenUuid: s.token,
-      kind: "production",
-    });
-    const { id, outs } = await bt.handler.create(inputs!, ctx);
+    const { id, outs } = await createProduction(s, ctx);
     fx.em.faults.add({ method: "GET", path: "/builds/", status: 500 });
     await assert.rejects(
       bt.handler.read(id, outs, ctx),

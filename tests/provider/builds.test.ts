@@ -37,6 +37,13 @@ describe("RepoConnection: check and diff without the API", () => {
       deleteBeforeReplace: false,
     });
   });
+  it("refuses a provider the service does not list, at check", async () => {
+    const r = await rc.handler.check(undefined, { ...inputs, providerType: "gitlab" }, offline);
+    assert.deepEqual(
+      r.failures!.map((f) => f.reason),
+      ["providerType: must be one of: github"],
+    );
+  });
   it("names each missing field before any request", async () => {
     const r = await rc.handler.check(undefined, { providerType: "github", repoName: "" }, offline);
     assert.deepEqual(

@@ -107,10 +107,11 @@ describe("TriggerEnvVars: handler on the emulator", () => {
     );
     const { id, outs } = await ev.handler.create(inputs!, ctx);
     assert.deepEqual(outs.keys, ["KEY", "MODE"]);
+    const at = new Date(fx.clock.now()).toISOString();
     assert.deepEqual(await fx.api.builds.getEnvironmentVariables(uuid), {
-      FOREIGN: { value: "keep", is_secret: false },
-      MODE: { value: "fast", is_secret: false },
-      KEY: { value: null, is_secret: true },
+      FOREIGN: { value: "keep", is_secret: false, created_on: at },
+      MODE: { value: "fast", is_secret: false, created_on: at },
+      KEY: { value: null, is_secret: true, created_on: at },
     });
     const clean = await ev.handler.read(id, outs, ctx);
     assert.deepEqual(clean!.inputs, inputs);
@@ -125,9 +126,9 @@ describe("TriggerEnvVars: handler on the emulator", () => {
     assert.equal((await ev.handler.diff(id, drift!.props, inputs!, ctx)).changes, true);
     await ev.handler.update(id, drift!.props, inputs!, ctx);
     assert.deepEqual(await fx.api.builds.getEnvironmentVariables(uuid), {
-      FOREIGN: { value: "keep", is_secret: false },
-      MODE: { value: "fast", is_secret: false },
-      KEY: { value: null, is_secret: true },
+      FOREIGN: { value: "keep", is_secret: false, created_on: at },
+      MODE: { value: "fast", is_secret: false, created_on: at },
+      KEY: { value: null, is_secret: true, created_on: at },
     });
 
     const smaller = { ...inputs!, variables: { MODE: { value: "fast", isSecret: false } } };

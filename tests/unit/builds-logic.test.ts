@@ -9,12 +9,20 @@ import {
   PermissionDeniedError,
   errorFromResponse,
 } from "../../sdk/errors";
+import { accountLimits, buildMinutesUsed, nextMonthStart, workerNameOf } from "../../emulator/builds/limits";
+import { tagFilter } from "../../emulator/builds/state";
 import {
+  DeployHookBodySchema,
   DeploymentCreateBodySchema,
+  EnvVarsPatchBodySchema,
+  RepoConnectionBodySchema,
   TriggerBuildBodySchema,
+  TriggerCreateBodySchema,
   productionBranchOf,
   triggerKind,
 } from "../../sdk/schemas/builds";
+import { describeIssues } from "../../sdk/validate";
+import { productionTriggerBody } from "../helpers/builds";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 
@@ -173,6 +181,202 @@ describe("builds: schemas", () => {
     assert.equal(
       ok([{ version_id: v, percentage: 99 }]).error?.issues[0]?.message,
       "percentages must add up to 100",
+    );
+  });
+});
+
+describe("builds: the contract's limits in the request schemas", () => {
+  const V = "00000000-0000-4000-8000-000000000009";
+  const rules = (schema: { safeParse(v: unknown): { error?: import("zod").ZodError } }, v: unknown) => {
+    const error = schema.safeParse(v).error;
+    return error ? describeIssues(error).map((i) => `${i.field}: ${i.rule}`) : [];
+  };
+  /** A deployment of two versions, the first at `first` percent. */
+  const split = (first: number) => ({
+    strategy: "percentage",
+    versions: [
+      { version_id: V, percentage: first },
+      { version_id: "00000000-0000-4000-8000-000000000008", percentage: 100 - first },
+    ],
+  });
+  const table: [string, Parameters<typeof rules>[0], unknown, string[]][] = [
+    [
+      "a deploy hook's name of 58",
+      DeployHookBodySchema,
+      { deploy_hook_name: "x".repeat(58), branch: "m" },
+      [],
+    ],
+    [
+      "a deploy hook's name of 59",
+      DeployHookBodySchema,
+      { deploy_hook_name: "x".repeat(59), branch: "m" },
+      ["deploy_hook_name: must be 1 to 58 characters"],
+    ],
+    ["a percentage of 0.01", DeploymentCreateBodySchema, split(0.01), []],
+    [
+      "a percentage under 0.01",
+      DeploymentCreateBodySchema,
+      split(0.001),
+      ["versions.0.percentage: must be at least 0.01"],
+    ],
+    [
+      "a deployment message of 1001 characters",
+      DeploymentCreateBodySchema,
+      {
+        strategy: "percentage",
+        versions: [{ version_id: V, percentage: 100 }],
+        annotations: { "workers/message": "x".repeat(1001) },
+      },
+      ["annotations.workers/message: must be at most 1000 characters"],
+    ],
+    [
+      "a read-only annotation",
+      DeploymentCreateBodySchema,
+      {
+        strategy: "percentage",
+        versions: [{ version_id: V, percentage: 100 }],
+        annotations: { "workers/triggered_by": "me" },
+      },
+      [
+        "annotations.workers/triggered_by: is not set by a caller (only workers/message is; workers/triggered_by is the service's)",
+      ],
+    ],
+    [
+      "a provider other than github",
+      RepoConnectionBodySchema,
+      {
+        provider_type: "gitlab",
+        provider_account_id: "a",
+        provider_account_name: "A",
+        repo_id: "1",
+        repo_name: "r",
+      },
+      ["provider_type: must be one of: github"],
+    ],
+    ["a variable without a value (kept)", EnvVarsPatchBodySchema, { A: { is_secret: true } }, []],
+    [
+      "a variable with a null value (kept)",
+      EnvVarsPatchBodySchema,
+      { A: { value: null, is_secret: false } },
+      [],
+    ],
+    [
+      "a variable without is_secret",
+      EnvVarsPatchBodySchema,
+      { A: { value: "a" } },
+      ["A.is_secret: is required"],
+    ],
+    [
+      "three seed files",
+      TriggerBuildBodySchema,
+      {
+        branch: "main",
+        seed_repo: {
+          provider: "github",
+          owner: "o",
+          repository: "r",
+          branch: "main",
+          path: "/",
+          files: [1, 2, 3].map((n) => ({ filename: `${n}`, content: "" })),
+        },
+      },
+      ["seed_repo.files: must hold at most 2 files"],
+    ],
+  ];
+  for (const [label, schema, value, expected] of table) {
+    it(`${expected.length ? "refuses" : "takes"} ${label}`, () => {
+      assert.deepEqual(rules(schema, value), expected);
+    });
+  }
+
+  it("fills the contract's default for caching (false) and the sdk's for the pattern lists", () => {
+    const body = TriggerCreateBodySchema.parse(productionTriggerBody({ tag: V, repo: V, token: V }));
+    assert.deepEqual(
+      [body.build_caching_enabled, body.branch_excludes, body.path_includes, body.path_excludes],
+      [false, [], ["*"], []],
+    );
+    assert.equal(
+      TriggerBuildBodySchema.parse({
+        branch: "b",
+        seed_repo: {
+          provider: "github",
+          owner: "o",
+          repository: "r",
+          branch: "b",
+          path: "/",
+          files: [{ filename: "f", content: "" }],
+        },
+      }).seed_repo?.files?.[0]?.isBase64,
+      false,
+    );
+  });
+});
+
+describe("builds: limits, autofill and the scripts' tags", () => {
+  const build = (created: number, over: Partial<BuildRecord> = {}): BuildRecord => ({
+    build_uuid: `00000000-0000-4000-8000-${String(created).padStart(12, "0").slice(-12)}`,
+    seq: created,
+    script_tag: "t",
+    script_name: "s",
+    kind: "production",
+    trigger: trigger(),
+    repo: null,
+    build_token_name: null,
+    branch: "main",
+    commit_hash: "abc",
+    commit_message: "m",
+    author: "a",
+    created_on: created,
+    cache_restored: false,
+    ...over,
+  });
+
+  it("refreshes at the first of the next month, across a year's end", () => {
+    assert.equal(
+      new Date(nextMonthStart(Date.parse("2026-12-31T23:59:59Z"))).toISOString(),
+      "2027-01-01T00:00:00.000Z",
+    );
+  });
+
+  it("counts this month's builds, each rounded up to a minute, a running one up to now", () => {
+    const now = Date.parse("2026-03-10T00:00:00Z");
+    const lastMonth = build(Date.parse("2026-02-28T23:00:00Z"));
+    const done = build(now - 60_000); // 14 s: one minute
+    const running = build(now - 3_000, { cancelled_on: undefined }); // still running: one minute so far
+    assert.equal(buildMinutesUsed([lastMonth, done, running], now), 2);
+    assert.deepEqual(accountLimits([lastMonth, done, running], now, 2), {
+      build_minutes_refresh_on: "2026-04-01T00:00:00.000Z",
+      has_reached_build_minutes_limit: true,
+    });
+    assert.equal(accountLimits([done], now, 2).has_reached_build_minutes_limit, false);
+  });
+
+  it("names a Worker after its repository", () => {
+    assert.deepEqual(["My Shop", "--api_v2--", "!!!"].map(workerNameOf), ["my-shop", "api-v2", "worker"]);
+  });
+
+  it("filters scripts on their tags: present, :yes, :no, all at once", () => {
+    const s = (tags?: string[]) => ({
+      name: "n",
+      tag: "t",
+      created_on: 0,
+      modified_on: 0,
+      versions: [],
+      deployments: [],
+      ...(tags ? { tags } : {}),
+    });
+    const keep = (q: string | undefined, tags?: string[]) => tagFilter(q)(s(tags));
+    assert.deepEqual(
+      [
+        keep(undefined),
+        keep("a"),
+        keep("a", ["a"]),
+        keep("a:yes", ["a"]),
+        keep("a:no", ["a"]),
+        keep("a:no"),
+        keep("a,b:no", ["a", "b"]),
+      ],
+      [true, false, true, true, false, true, false],
     );
   });
 });

@@ -70,7 +70,7 @@ describe("sdk schemas: update bodies parsed from {} stay {}", () => {
 });
 
 describe("sdk schemas: create bodies fill the API's defaults", () => {
-  it("a trigger: branch_excludes [], path_includes [*], path_excludes [], caching on", () => {
+  it("a trigger: branch_excludes [], path_includes [*], path_excludes [], caching off (the contract's default)", () => {
     const body = TriggerCreateBodySchema.parse({
       external_script_id: TAG,
       repo_connection_uuid: UUID,
@@ -83,14 +83,14 @@ describe("sdk schemas: create bodies fill the API's defaults", () => {
     });
     assert.deepEqual(
       [body.branch_excludes, body.path_includes, body.path_excludes, body.build_caching_enabled],
-      [[], ["*"], [], true],
+      [[], ["*"], [], false],
     );
     const set = TriggerCreateBodySchema.parse({
       ...body,
       path_includes: ["src/*"],
-      build_caching_enabled: false,
+      build_caching_enabled: true,
     });
-    assert.deepEqual([set.path_includes, set.build_caching_enabled], [["src/*"], false]);
+    assert.deepEqual([set.path_includes, set.build_caching_enabled], [["src/*"], true]);
   });
 
   it("a registration: auto_renew false, privacy redaction; years left to the server", () => {
