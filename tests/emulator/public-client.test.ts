@@ -139,7 +139,11 @@ describe("public client cloudflare@7.3.0 against the emulator", () => {
       assert.equal(bad.status, 400);
       assert.match(firstMessage(bad), /^value: must be "on" or "off"/);
 
-      await rejects(cf.zones.settings.get("always_online", { zone_id: zone.id }), Cloudflare.NotFoundError);
+      // other settings of the emulator's catalogue, and an id outside it
+      await cf.zones.settings.edit("always_online", { zone_id: zone.id, value: "on" });
+      const online = await cf.zones.settings.get("always_online", { zone_id: zone.id });
+      assert.equal((online as { value?: unknown }).value, "on");
+      await rejects(cf.zones.settings.get("no_such_setting", { zone_id: zone.id }), Cloudflare.NotFoundError);
     });
 
     it("gets and updates the http_config_settings entrypoint; a rule keeps its id by ref", async () => {

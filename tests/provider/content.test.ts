@@ -108,13 +108,9 @@ describe("content resources: pure planning", () => {
         ["customHostnameIds.1: must be at most 32 characters"],
       ],
       [{ zoneId: ZONE, host: "a.com", contentConverter: "yes" }, ["contentConverter: must be a boolean"]],
-      [
-        { zoneId: ZONE, host: "a.com", description: "d".repeat(501) },
-        ["description: must be at most 500 characters"],
-      ],
       [{ zoneId: ZONE, expression: "x".repeat(4097) }, ["expression: must be at most 4096 characters"]],
       [{ zoneId: ZONE, pathPrefix: `/${"x".repeat(4096)}` }, ["expression: must be at most 4096 characters"]],
-      [{ zoneId: ZONE, host: "a.com", ref: "r".repeat(65) }, ["ref: must be at most 64 characters"]],
+      [{ zoneId: ZONE, host: "a.com", ref: "" }, ["ref: must not be empty"]],
       [{ zoneId: ZONE, host: "a.com", hostname: "typo" }, ["hostname: is not a known field"]],
       [
         { zoneId: "", host: "not a host", enabled: "no", hostname: "typo" },
