@@ -50,7 +50,7 @@ describe("content end to end (real engine)", function () {
       const privateOff = new ConfigRule("private", {
         zoneId,
         pathPrefix: "/private/",
-        contentConverter: false,
+        actionParameters: { contentConverter: false },
         ref: "private",
       });
       const docs = new ConfigRule("docs", { zoneId, host: "docs.e2e.example.com", ref: "docs" });
