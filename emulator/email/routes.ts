@@ -23,7 +23,7 @@ import {
 } from "../../sdk/schemas/email";
 import type { AreaContext, AreaModule } from "../area";
 import { AccountParams, defineArea, defineControl, orEmpty } from "../define";
-import { notFound, parseJsonBody } from "../http";
+import { DomainError, notFound, parseJsonBody } from "../http";
 import { EmailFailure, EmailModel, type EmailAccountState, type OutboxEntry } from "./state";
 
 const SEND_PATH = "/accounts/:account_id/email/sending/send";
@@ -90,6 +90,9 @@ function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): 
   const area = defineArea(app, {
     envelope: "result",
     invalid: (lines) => fail(10001, ...lines),
+    // An injected 429 or 5xx speaks the email table too (its status stays the injected one).
+    fault: (status) =>
+      new DomainError(status, fail(status === 429 ? 10004 : status === 503 ? 10100 : 10002).errors),
     auth: (req, op: Operation, params: { account_id: string }) =>
       authenticate(req, ctx, model, op, params.account_id),
   });

@@ -538,6 +538,23 @@ describe("email: sending", () => {
       assert.equal((await fx.http("POST", sendPath(fx), { body: BASE })).status, 200);
     });
 
+    it("words injected faults from the table, keeping the injected status", async () => {
+      for (const [status, code] of [
+        [429, 10004],
+        [500, 10002],
+        [503, 10100],
+      ] as const) {
+        fx.em.faults.add({ path: "/email/sending/send$", status, times: 1 });
+        const res = await fx.http("POST", sendPath(fx), { body: BASE });
+        assert.equal(res.status, status);
+        const body = res.json as Envelope;
+        assert.deepEqual(
+          body.errors.map((e) => [e.code, e.message]),
+          [[code, EMAIL_ERRORS[code].message]],
+        );
+      }
+    });
+
     it("10003: a method other than POST on the send path", async () => {
       assertRow(await fx.http("GET", sendPath(fx)), 10003, "only POST is implemented");
       assertRow(await fx.http("GET", sendPath(fx), { token: null }), 10101);
