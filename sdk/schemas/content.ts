@@ -4,7 +4,7 @@
  * rule of the spec and public-api-notes; responses are loose so fields the service adds pass through.
  */
 import { z } from "zod";
-import { IdentifierSchema } from "./common";
+import { IdentifierSchema, strictShape } from "./common";
 
 /** The only phase this area uses: configuration rules. */
 export const CONFIG_PHASE = "http_config_settings";
@@ -93,58 +93,72 @@ const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(", ")}` });
 const onlyTrue = () => z.literal(true, { error: "must be true (leave it out otherwise)" });
 
+/** The `set_config` action parameters, with the types the public client gives them. */
+const SET_CONFIG_PARAMETERS = {
+  automatic_https_rewrites: bool().optional(),
+  autominify: z
+    .strictObject({ css: bool().optional(), html: bool().optional(), js: bool().optional() })
+    .optional(),
+  bic: bool().optional(),
+  content_converter: bool().optional(),
+  disable_apps: onlyTrue().optional(),
+  disable_pay_per_crawl: onlyTrue().optional(),
+  disable_rum: onlyTrue().optional(),
+  disable_zaraz: onlyTrue().optional(),
+  email_obfuscation: bool().optional(),
+  fonts: bool().optional(),
+  hotlink_protection: bool().optional(),
+  mirage: bool().optional(),
+  opportunistic_encryption: bool().optional(),
+  polish: enumOf(["off", "lossless", "lossy", "webp"]).optional(),
+  redirects_for_ai_training: bool().optional(),
+  request_body_buffering: enumOf(["none", "standard", "full"]).optional(),
+  response_body_buffering: enumOf(["none", "standard"]).optional(),
+  rocket_loader: bool().optional(),
+  security_level: enumOf(["off", "essentially_off", "low", "medium", "high", "under_attack"]).optional(),
+  server_side_excludes: bool().optional(),
+  ssl: enumOf(["off", "flexible", "full", "strict", "origin_pull"]).optional(),
+  sxg: bool().optional(),
+  webmcp_enabled: bool().optional(),
+  webmcp_packs: z.array(z.string({ error: "must be a string" })).optional(),
+};
+
+const atLeastOne = {
+  message: "must set at least one configuration parameter",
+  // Only about a body that is otherwise fine: a typo's parameter is named by its own issue.
+  when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0,
+};
+
 /**
- * The `set_config` action parameters, with the types the public client gives them. Unknown
- * parameters pass through: the service adds parameters over time, and a read-modify-write of a
- * shared entrypoint must write back every rule it read.
+ * As the sdk sends them: unknown parameters pass through, since the service adds parameters over
+ * time and a read-modify-write of a shared entrypoint must write back every rule it read.
  */
 export const SetConfigParametersSchema = z
-  .looseObject({
-    automatic_https_rewrites: bool().optional(),
-    autominify: z
-      .strictObject({ css: bool().optional(), html: bool().optional(), js: bool().optional() })
-      .optional(),
-    bic: bool().optional(),
-    content_converter: bool().optional(),
-    disable_apps: onlyTrue().optional(),
-    disable_pay_per_crawl: onlyTrue().optional(),
-    disable_rum: onlyTrue().optional(),
-    disable_zaraz: onlyTrue().optional(),
-    email_obfuscation: bool().optional(),
-    fonts: bool().optional(),
-    hotlink_protection: bool().optional(),
-    mirage: bool().optional(),
-    opportunistic_encryption: bool().optional(),
-    polish: enumOf(["off", "lossless", "lossy", "webp"]).optional(),
-    redirects_for_ai_training: bool().optional(),
-    request_body_buffering: enumOf(["none", "standard", "full"]).optional(),
-    response_body_buffering: enumOf(["none", "standard"]).optional(),
-    rocket_loader: bool().optional(),
-    security_level: enumOf(["off", "essentially_off", "low", "medium", "high", "under_attack"]).optional(),
-    server_side_excludes: bool().optional(),
-    ssl: enumOf(["off", "flexible", "full", "strict", "origin_pull"]).optional(),
-    sxg: bool().optional(),
-    webmcp_enabled: bool().optional(),
-    webmcp_packs: z.array(z.string({ error: "must be a string" })).optional(),
-  })
-  .refine((p) => Object.keys(p).length > 0, { message: "must set at least one configuration parameter" });
+  .looseObject(SET_CONFIG_PARAMETERS)
+  .refine((p) => Object.keys(p).length > 0, atLeastOne);
 export type SetConfigParameters = z.infer<typeof SetConfigParametersSchema>;
+
+/** As a program gives them (ConfigRule): a parameter the sdk does not know is a typo until typed. */
+export const SetConfigParametersStrictSchema = strictShape(SET_CONFIG_PARAMETERS).refine(
+  (p) => Object.keys(p).length > 0,
+  atLeastOne,
+);
 
 const text = () => z.string({ error: "must be a string" });
 const seconds = () =>
   z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be at least 0");
 
 /** The rule's logging switch (contract: `logging.enabled`, required within the object). */
-export const RuleLoggingSchema = z.strictObject({ enabled: bool() });
+const LOGGING = { enabled: bool() };
 
 /** Exposed-credential checking (contract; shape from the public client). */
-export const ExposedCredentialCheckSchema = z.strictObject({
+const EXPOSED_CREDENTIAL_CHECK = {
   username_expression: text().min(1, "must not be empty"),
   password_expression: text().min(1, "must not be empty"),
-});
+};
 
 /** Rate limit of a rule (contract; shape from the public client). */
-export const RuleRatelimitSchema = z.strictObject({
+const RATELIMIT = {
   characteristics: z.array(text().min(1, "must not be empty"), { error: "must be an array of strings" }),
   period: seconds(),
   counting_expression: text().optional(),
@@ -153,7 +167,12 @@ export const RuleRatelimitSchema = z.strictObject({
   requests_to_origin: bool().optional(),
   score_per_period: seconds().optional(),
   score_response_header_name: text().optional(),
-});
+};
+
+/** The nested objects of a rule, strict: what a program (ConfigRule) may give. */
+export const RuleLoggingSchema = strictShape(LOGGING);
+export const ExposedCredentialCheckSchema = strictShape(EXPOSED_CREDENTIAL_CHECK);
+export const RuleRatelimitSchema = strictShape(RATELIMIT);
 
 /** A configuration rule's wire fields (spec C; the public contract's SetConfigRule). */
 export const ConfigRuleFields = {
@@ -168,14 +187,15 @@ export const ConfigRuleFields = {
   action_parameters: SetConfigParametersSchema,
   description: text().optional(),
   enabled: bool().optional(),
-  logging: RuleLoggingSchema.optional(),
+  // Loose in the sdk, like action_parameters: a rule read back is written back whole.
+  logging: z.looseObject(LOGGING).optional(),
   categories: z
     .array(text().min(1, "must not be empty"), { error: "must be an array of strings" })
     .min(1, "must list at least one category (leave it out otherwise)")
     .refine((c) => new Set(c).size === c.length, "must not repeat a category")
     .optional(),
-  exposed_credential_check: ExposedCredentialCheckSchema.optional(),
-  ratelimit: RuleRatelimitSchema.optional(),
+  exposed_credential_check: z.looseObject(EXPOSED_CREDENTIAL_CHECK).optional(),
+  ratelimit: z.looseObject(RATELIMIT).optional(),
   /** Echoes of a read (the server's own): accepted so a rule read can be sent back, and ignored. */
   version: text().optional(),
   last_updated: text().optional(),
@@ -341,6 +361,18 @@ export type CreateCustomHostnameRequest = z.infer<typeof CreateCustomHostnameReq
 export const PatchCustomHostnameRequestSchema = z.strictObject(CustomHostnameFields);
 export type PatchCustomHostnameRequest = z.infer<typeof PatchCustomHostnameRequestSchema>;
 
+/** A DCV or validation record of a certificate (contract). */
+const ValidationRecordSchema = z.looseObject({
+  cname: z.string().optional(),
+  cname_target: z.string().optional(),
+  emails: z.array(z.string()).optional(),
+  http_body: z.string().optional(),
+  http_url: z.string().optional(),
+  status: z.string().optional(),
+  txt_name: z.string().optional(),
+  txt_value: z.string().optional(),
+});
+
 /** As returned: `id` and `hostname` always (contract); everything else when the service has it. */
 export const CustomHostnameSchema = z.looseObject({
   id: z.string(),
@@ -354,15 +386,39 @@ export const CustomHostnameSchema = z.looseObject({
       type: z.string().optional(),
       bundle_method: z.string().optional(),
       certificate_authority: z.string().optional(),
-      settings: z.looseObject({}).optional(),
+      cloudflare_branding: z.boolean().optional(),
+      custom_certificate: z.string().optional(),
+      custom_csr_id: z.string().optional(),
+      settings: z
+        .looseObject({
+          ciphers: z.array(z.string()).optional(),
+          early_hints: z.string().optional(),
+          http2: z.string().optional(),
+          min_tls_version: z.string().optional(),
+          tls_1_3: z.string().optional(),
+        })
+        .optional(),
       wildcard: z.boolean().optional(),
+      hosts: z.array(z.string()).optional(),
+      issuer: z.string().optional(),
+      serial_number: z.string().optional(),
+      signature: z.string().optional(),
+      expires_on: z.string().optional(),
+      uploaded_on: z.string().optional(),
+      dcv_delegation_records: z.array(ValidationRecordSchema).optional(),
+      validation_records: z.array(ValidationRecordSchema).optional(),
+      validation_errors: z.array(z.looseObject({ message: z.string().optional() })).optional(),
     })
     .optional(),
   custom_metadata: z.record(z.string(), z.string()).optional(),
   custom_origin_server: z.string().optional(),
   custom_origin_sni: z.string().optional(),
-  ownership_verification: z.looseObject({}).optional(),
-  ownership_verification_http: z.looseObject({}).optional(),
+  ownership_verification: z
+    .looseObject({ name: z.string().optional(), type: z.string().optional(), value: z.string().optional() })
+    .optional(),
+  ownership_verification_http: z
+    .looseObject({ http_body: z.string().optional(), http_url: z.string().optional() })
+    .optional(),
   verification_errors: z.array(z.string()).optional(),
   created_at: z.string().optional(),
 });

@@ -124,6 +124,10 @@ describe("content resources: pure planning", () => {
         { zoneId: ZONE, host: "a.com", actionParameters: {} },
         ["actionParameters: must set at least one configuration parameter"],
       ],
+      [
+        { zoneId: ZONE, host: "a.com", actionParameters: { contentConvertr: true } },
+        ["actionParameters.contentConvertr: is not a known field"],
+      ],
       [{ zoneId: ZONE, host: "a.com", logging: {} }, ["logging.enabled: must be a boolean"]],
       [
         { zoneId: ZONE, host: "a.com", categories: [] },
@@ -303,6 +307,27 @@ describe("content resources: pure planning", () => {
         ],
       );
       assert.deepEqual(planned[1]!.action_parameters, { content_converter: false, polish: "lossless" });
+    });
+
+    it("writes a foreign rule back whole, fields the sdk does not type included", () => {
+      const foreign: LiveRule = {
+        ...live("f"),
+        action_parameters: { content_converter: true, future_param: "x" },
+        ratelimit: { characteristics: ["ip.src"], period: 10, future_field: 1 },
+        logging: { enabled: true },
+        categories: ["a"],
+      };
+      const [back] = planUpsert([foreign], mine)!;
+      assert.deepEqual(back!.action_parameters, { content_converter: true, future_param: "x" });
+      assert.deepEqual(back!.ratelimit, { characteristics: ["ip.src"], period: 10, future_field: 1 });
+      assert.deepEqual(back!.logging, { enabled: true });
+      assert.deepEqual(back!.categories, ["a"]);
+      // and an own rule that already has every wanted field plans nothing
+      const full = { ...mine, logging: { enabled: true }, categories: ["docs"] };
+      assert.equal(
+        planUpsert([{ ...live("mine", mine.expression), ...full, id: "id-mine" }], full),
+        undefined,
+      );
     });
 
     it("replaces its own rule in place, and plans nothing when it is already as wanted", () => {

@@ -26,7 +26,7 @@ import {
   HostnameSchema,
   RuleLoggingSchema,
   RuleRatelimitSchema,
-  SetConfigParametersSchema,
+  SetConfigParametersStrictSchema,
   ZoneIdSchema,
 } from "../../../sdk/schemas/content";
 import {
@@ -72,7 +72,7 @@ export const ConfigRuleSpec = defineResource({
      */
     actionParameters: wire(
       "action_parameters",
-      camelCased(SetConfigParametersSchema).default({ contentConverter: true }),
+      camelCased(SetConfigParametersStrictSchema).default({ contentConverter: true }),
       {},
       CAMEL_CODEC,
     ),
