@@ -1,5 +1,10 @@
 import { strict as assert } from "node:assert";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator } from "../../emulator";
 import {
+  AccountApi,
   AuthenticationError,
   BadRequestError,
   ConflictError,
@@ -790,5 +795,44 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       });
       assert.equal(res.status, 403);
     });
+  });
+});
+
+describe("content area: a state file of an earlier emulator", () => {
+  it("reads its one content_converter setting per zone as today's map of settings", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "content-state-"));
+    const stateFile = join(dir, "state.json");
+    const opts = { env: {}, stateFile, accountId: "acct", token: "tok" };
+    const client = (url: string) =>
+      new AccountApi({ baseUrl: url, token: "tok", accountId: "acct", retry: { maxRetries: 0 }, env: {} });
+    try {
+      let em = await startEmulator(opts);
+      let api = client(em.url);
+      const zone = await api.content.createZone({ name: "legacy.com" });
+      await api.close();
+      await em.stop();
+      // What an earlier emulator saved: `settings[zoneId]` was content_converter's `{ value, modified_on }`.
+      const saved = JSON.parse(readFileSync(stateFile, "utf8")) as {
+        areas: { content: { settings: Record<string, unknown> } };
+      };
+      saved.areas.content.settings[zone.id] = { value: "on", modified_on: "2025-12-31T00:00:00.000Z" };
+      writeFileSync(stateFile, JSON.stringify(saved));
+
+      em = await startEmulator(opts);
+      api = client(em.url);
+      const converter = await api.content.getContentConverter({ zoneId: zone.id });
+      assert.deepEqual([converter.value, converter.modified_on], ["on", "2025-12-31T00:00:00.000Z"]);
+      assert.equal((await api.content.getZoneSetting({ zoneId: zone.id, settingId: "brotli" })).value, "on");
+      await api.content.editZoneSetting({ zoneId: zone.id, settingId: "polish", value: "lossy" });
+      assert.equal(
+        (await api.content.getContentConverter({ zoneId: zone.id })).value,
+        "on",
+        "kept beside others",
+      );
+      await api.close();
+      await em.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
