@@ -9,7 +9,12 @@ import { pageStyle, type PagedGenerator } from "./paging";
 import {
   CONFIG_PHASE,
   CONTENT_CONVERTER_SETTING,
+  ContentConverterSettingSchema,
   ContentConverterValueSchema,
+  EditZoneSettingRequestSchema,
+  SettingIdSchema,
+  ZONE_SETTINGS,
+  settingIssues,
   CreateCustomHostnameRequestSchema,
   CreateZoneRequestSchema,
   CustomHostnameSchema,
@@ -22,26 +27,35 @@ import {
   ZoneSchema,
   ZoneSettingSchema,
   type ConfigRuleRequest,
+  type ContentConverterSetting,
   type ContentConverterValue,
   type CreateCustomHostnameRequest,
   type CustomHostname,
+  type EditZoneSettingRequest,
   type PatchCustomHostnameRequest,
+  type PutConfigRulesetRequest,
   type Ruleset,
   type Zone,
   type ZoneSetting,
 } from "./schemas/content";
 import { IdentifierSchema } from "./schemas/common";
+import { ValidationError } from "./errors";
 import { validate } from "./validate";
 
 export type {
   ConfigRule,
   ConfigRuleRequest,
+  ContentConverterSetting,
   ContentConverterValue,
   CreateCustomHostnameRequest,
   CustomHostname,
+  CustomHostnameSslRequest,
   CustomMetadata,
+  EditZoneSettingRequest,
   PatchCustomHostnameRequest,
+  PutConfigRulesetRequest,
   Ruleset,
+  SetConfigParameters,
   Zone,
   ZoneSetting,
 } from "./schemas/content";
@@ -59,6 +73,7 @@ export type MarkdownFetchResult =
   | { converted: false; response: { status: number; headers: Record<string, string>; body: string } };
 
 const ZoneParamsSchema = z.looseObject({ zoneId: ZoneIdSchema });
+const SettingParamsSchema = z.looseObject({ zoneId: ZoneIdSchema, settingId: SettingIdSchema });
 const HostnameParamsSchema = z.looseObject({ zoneId: ZoneIdSchema, customHostnameId: IdentifierSchema });
 const PER_PAGE = 50;
 
@@ -115,14 +130,54 @@ export class ContentApi {
     });
   }
 
-  // ---- the content_converter setting -----------------------------------------------------------
+  // ---- zone settings ---------------------------------------------------------------------------
 
-  async getContentConverter(params: { zoneId: string }, options: CallOptions = {}): Promise<ZoneSetting> {
+  /** Any zone setting, as the service returns it (`value`, or `enabled` for a switch setting). */
+  async getZoneSetting(
+    params: { zoneId: string; settingId: string },
+    options: CallOptions = {},
+  ): Promise<ZoneSetting> {
+    const { zoneId, settingId } = validate(SettingParamsSchema, params, "getZoneSetting");
+    return this.client.request({
+      method: "GET",
+      path: path`/zones/${zoneId}/settings/${settingId}`,
+      schema: ZoneSettingSchema,
+      ...options,
+    });
+  }
+
+  /**
+   * Edits one zone setting. A setting of the catalogue (`ZONE_SETTINGS`) has its value checked
+   * locally; any other id is sent as it is, for the service to judge.
+   */
+  async editZoneSetting(
+    params: { zoneId: string; settingId: string } & EditZoneSettingRequest,
+    options: CallOptions = {},
+  ): Promise<ZoneSetting> {
+    const { zoneId, settingId, ...rest } = params;
+    validate(SettingParamsSchema, { zoneId, settingId }, "editZoneSetting");
+    const body = validate(EditZoneSettingRequestSchema, rest, "editZoneSetting");
+    const shape = ZONE_SETTINGS[settingId];
+    const issues = shape ? settingIssues(shape, body) : [];
+    if (issues.length) throw new ValidationError(`editZoneSetting (${settingId})`, issues);
+    return this.client.request({
+      method: "PATCH",
+      path: path`/zones/${zoneId}/settings/${settingId}`,
+      body,
+      schema: ZoneSettingSchema,
+      ...options,
+    });
+  }
+
+  async getContentConverter(
+    params: { zoneId: string },
+    options: CallOptions = {},
+  ): Promise<ContentConverterSetting> {
     const { zoneId } = validate(ZoneParamsSchema, params, "getContentConverter");
     return this.client.request({
       method: "GET",
       path: path`/zones/${zoneId}/settings/${CONTENT_CONVERTER_SETTING}`,
-      schema: ZoneSettingSchema,
+      schema: ContentConverterSettingSchema,
       ...options,
     });
   }
@@ -130,14 +185,14 @@ export class ContentApi {
   async setContentConverter(
     params: { zoneId: string; value: ContentConverterValue },
     options: CallOptions = {},
-  ): Promise<ZoneSetting> {
+  ): Promise<ContentConverterSetting> {
     const { zoneId } = validate(ZoneParamsSchema, params, "setContentConverter");
     const value = validate(ContentConverterValueSchema, params.value, "setContentConverter: value");
     return this.client.request({
       method: "PATCH",
       path: path`/zones/${zoneId}/settings/${CONTENT_CONVERTER_SETTING}`,
       body: { value },
-      schema: ZoneSettingSchema,
+      schema: ContentConverterSettingSchema,
       ...options,
     });
   }
@@ -162,13 +217,17 @@ export class ContentApi {
     );
   }
 
-  /** Replaces every rule of the entrypoint; rules named by `id` or `ref` keep their identity. */
+  /**
+   * Replaces every rule of the entrypoint; rules named by `id` or `ref` keep their identity. `name`
+   * and `description` of the entrypoint are kept when left out.
+   */
   async putConfigRuleset(
-    params: { zoneId: string; rules: readonly ConfigRuleRequest[] },
+    params: { zoneId: string; rules: readonly ConfigRuleRequest[] } & Omit<PutConfigRulesetRequest, "rules">,
     options: CallOptions = {},
   ): Promise<Ruleset> {
-    const { zoneId } = validate(ZoneParamsSchema, params, "putConfigRuleset");
-    const body = validate(PutConfigRulesetRequestSchema, { rules: params.rules }, "putConfigRuleset");
+    const { zoneId, ...rest } = params;
+    validate(ZoneParamsSchema, { zoneId }, "putConfigRuleset");
+    const body = validate(PutConfigRulesetRequestSchema, rest, "putConfigRuleset");
     return this.client.request({
       method: "PUT",
       path: path`/zones/${zoneId}/rulesets/phases/${CONFIG_PHASE}/entrypoint`,
@@ -240,7 +299,10 @@ export class ContentApi {
     });
   }
 
-  /** `custom_metadata` replaces the whole map (`{ content_converter: "enabled" }` opts the hostname in). */
+  /**
+   * Edits a custom hostname: every field is optional. `custom_metadata` replaces the whole map
+   * (`{ content_converter: "enabled" }` opts the hostname in); `ssl` replaces the certificate settings.
+   */
   async updateCustomHostname(
     params: { zoneId: string; customHostnameId: string } & PatchCustomHostnameRequest,
     options: CallOptions = {},

@@ -1,4 +1,7 @@
-/** Client for the email area: one send operation, validated locally before anything goes on the wire. */
+/**
+ * Client for the email area: a send built from fields and a send of a whole MIME message, each
+ * validated locally before anything goes on the wire.
+ */
 import { z } from "zod";
 import { path, type ApiClient } from "./client";
 import type { CallOptions } from "./core";
@@ -9,9 +12,12 @@ import {
   EmailErrorCode,
   SendEmailResultSchema,
   SendEmailSchema,
+  SendRawEmailSchema,
   emailBodyBytes,
   isEmailErrorCode,
   type SendEmailBody,
+  type SendEmailResultWire,
+  type SendRawEmailBody,
 } from "./schemas/email";
 import { validate } from "./validate";
 
@@ -23,9 +29,11 @@ export {
   type Address,
   type Attachment,
   type SendEmailBody,
+  type SendRawEmailBody,
 } from "./schemas/email";
 
 export type SendEmailParams = SendEmailBody & { accountId?: string };
+export type SendRawEmailParams = SendRawEmailBody & { accountId?: string };
 
 export interface SendEmailResult {
   /** Delivered immediately. */
@@ -35,6 +43,8 @@ export interface SendEmailResult {
   /** Accepted; delivery will be attempted later. */
   queued: string[];
   messageId?: string;
+  /** Dropped because they are on the account's suppression list. */
+  suppressedRecipients?: string[];
 }
 
 export type { CallOptions } from "./core";
@@ -69,6 +79,16 @@ export function emailError(err: unknown, code?: EmailErrorCode): EmailErrorInfo 
   return { code: err.apiCode, status: row.status, message: row.message, condition: row.condition, details };
 }
 
+function resultOf(wire: SendEmailResultWire): SendEmailResult {
+  return {
+    delivered: wire.delivered,
+    permanentBounces: wire.permanent_bounces,
+    queued: wire.queued,
+    ...(wire.message_id !== undefined ? { messageId: wire.message_id } : {}),
+    ...(wire.suppressed_recipients !== undefined ? { suppressedRecipients: wire.suppressed_recipients } : {}),
+  };
+}
+
 export class EmailApi {
   constructor(readonly client: ApiClient) {}
 
@@ -81,9 +101,30 @@ export class EmailApi {
   async sendEmail(params: SendEmailParams, options: CallOptions = {}): Promise<SendEmailResult> {
     const { accountId, ...rest } = params;
     const body = validate(SendEmailSchema, rest, "sendEmail");
+    return this.#send("send", "sendEmail", body, accountId, options);
+  }
+
+  /**
+   * Sends a whole MIME message to `recipients` (the envelope; the message's own To and Cc headers
+   * only say what the reader sees). Checked locally first (addresses, a header block with From, the
+   * 5 MiB limit); never retried, like `sendEmail`.
+   */
+  async sendRawEmail(params: SendRawEmailParams, options: CallOptions = {}): Promise<SendEmailResult> {
+    const { accountId, ...rest } = params;
+    const body = validate(SendRawEmailSchema, rest, "sendRawEmail");
+    return this.#send("send_raw", "sendRawEmail", body, accountId, options);
+  }
+
+  async #send(
+    operation: "send" | "send_raw",
+    what: string,
+    body: SendEmailBody | SendRawEmailBody,
+    accountId: string | undefined,
+    options: CallOptions,
+  ): Promise<SendEmailResult> {
     const bytes = emailBodyBytes(body);
     if (bytes > EMAIL_MAX_BYTES) {
-      throw new ValidationError("sendEmail", [
+      throw new ValidationError(what, [
         {
           field: "body",
           rule: `must be at most ${EMAIL_MAX_BYTES} bytes (5 MiB) as sent, attachments included; it is ${bytes} bytes`,
@@ -93,17 +134,12 @@ export class EmailApi {
     const account = this.client.account(accountId);
     const result = await this.client.request({
       method: "POST",
-      path: path`/accounts/${account}/email/sending/send`,
+      path: path`/accounts/${account}/email/sending/${operation}`,
       body,
       schema: SendEmailResultSchema,
       idempotent: false,
       ...options,
     });
-    return {
-      delivered: result.delivered,
-      permanentBounces: result.permanent_bounces,
-      queued: result.queued,
-      ...(result.message_id !== undefined ? { messageId: result.message_id } : {}),
-    };
+    return resultOf(result);
   }
 }

@@ -11,8 +11,8 @@ import {
   CreateZoneRequestSchema,
   CustomHostnameSchema,
   DeletedSchema,
+  EditZoneSettingRequestSchema,
   PatchCustomHostnameRequestSchema,
-  PatchZoneSettingRequestSchema,
   PutConfigRulesetRequestSchema,
   RulesetSchema,
   ZoneSchema,
@@ -104,11 +104,13 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
     "/zones/:zone_id/settings/:setting_id",
     {
       params: Setting,
-      body: PatchZoneSettingRequestSchema,
+      // The body's shape is the same for every setting; its value is judged per setting by the model,
+      // after the setting id (an unknown id is a 404 whatever the body says).
+      body: EditZoneSettingRequestSchema,
       response: ZoneSettingSchema,
       permissions: EDIT_SETTING,
     },
-    ({ auth: zone, params, body }) => model.patchSetting(zone.id, params.setting_id, body.value),
+    ({ auth: zone, params, body }) => model.patchSetting(zone.id, params.setting_id, body),
   );
 
   zoneArea.get(
@@ -129,10 +131,10 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
     ({ auth: zone, params, query, body }) => {
       // Public API: `dry_run=true` validates everything and answers `result: null`, persisting nothing.
       if (query.dry_run === "true") {
-        model.checkEntrypoint(zone.id, params.phase, body.rules);
+        model.checkEntrypoint(zone.id, params.phase, body);
         return null;
       }
-      return model.putEntrypoint(zone.id, params.phase, body.rules);
+      return model.putEntrypoint(zone.id, params.phase, body);
     },
   );
 

@@ -3,7 +3,7 @@
  * entrypoint, custom hostnames and each zone's origin. Plain JSON (the store persists it); never sees
  * HTTP. Domain errors carry their status and code and the server renders them.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { Clock } from "../clock";
 import { iso } from "../clock";
 import { DomainError, conflict, notFound } from "../http";
@@ -11,10 +11,15 @@ import { dict, type Store } from "../store";
 import {
   CONFIG_PHASE,
   CONTENT_CONVERTER_SETTING,
+  ZONE_SETTINGS,
+  settingIssues,
   type ConfigRuleRequest,
-  type ContentConverterValue,
   type CreateCustomHostnameRequest,
+  type CustomHostnameSslRequest,
+  type EditZoneSettingRequest,
   type PatchCustomHostnameRequest,
+  type PutConfigRulesetRequest,
+  type SettingShape,
 } from "../../sdk/schemas/content";
 import { ExpressionError, evaluate, parseExpression, type RequestFacts } from "./expression";
 
@@ -38,10 +43,21 @@ export type ZoneRecord = {
   modified_on: string;
 };
 
+/** A zone setting changed through the API: `value`, or `enabled` for a switch setting. */
 export interface SettingRecord {
-  value: ContentConverterValue;
-  modified_on: string | null;
+  value?: unknown;
+  enabled?: boolean;
+  modified_on: string;
 }
+
+/** A zone setting as the API shows it. */
+export type SettingView = {
+  id: string;
+  value?: unknown;
+  enabled?: boolean;
+  editable: boolean;
+  modified_on: string | null;
+};
 
 /** JSON with sorted keys: equal parameters compare equal whatever order they came in. */
 function canonical(value: unknown): string {
@@ -53,16 +69,23 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-export type RuleRecord = {
-  id: string;
+/** The fields of a rule that make up its content: a change to any of them moves its version. */
+type RuleContent = Pick<
+  ConfigRuleRequest,
+  "logging" | "categories" | "exposed_credential_check" | "ratelimit"
+> & {
   ref: string;
-  version: string;
   expression: string;
   action: "set_config";
   /** `content_converter` drives the edge; the service's other set_config parameters are kept as sent. */
   action_parameters: { content_converter?: boolean; [parameter: string]: unknown };
   description: string;
   enabled: boolean;
+};
+
+export type RuleRecord = RuleContent & {
+  id: string;
+  version: string;
   last_updated: string;
 };
 
@@ -77,12 +100,23 @@ export type RulesetRecord = {
   rules: RuleRecord[];
 };
 
+/** A custom hostname's certificate as shown: the request's settings without its private keys. */
+export type SslRecord = Omit<CustomHostnameSslRequest, "custom_key" | "custom_cert_bundle"> & {
+  id: string;
+  status: "active";
+  method: string;
+  type: string;
+  bundle_method: string;
+};
+
 export type CustomHostnameRecord = {
   id: string;
   hostname: string;
   status: "active";
-  ssl: { status: "active"; method: string; type: string };
+  ssl: SslRecord;
   custom_metadata?: Record<string, string>;
+  custom_origin_server?: string;
+  custom_origin_sni?: string;
   created_at: string;
 };
 
@@ -97,7 +131,8 @@ export interface CustomHostnameFilter {
 export interface ContentState {
   /** Zones by id, in creation order. */
   zones: Record<string, ZoneRecord>;
-  settings: Record<string, SettingRecord>;
+  /** Settings changed through the API, per zone id, by setting id (others read as the catalogue's). */
+  settings: Record<string, Record<string, SettingRecord>>;
   /** http_config_settings entrypoint per zone id. */
   entrypoints: Record<string, RulesetRecord>;
   /** Custom hostnames per zone id, by id, in creation order. */
@@ -107,6 +142,21 @@ export interface ContentState {
 }
 
 const newId = (): string => randomBytes(16).toString("hex");
+const newUuid = (): string => randomUUID();
+
+/**
+ * State saved by earlier emulators kept one setting per zone (content_converter's `{ value,
+ * modified_on }`); today's keeps a map per zone. Brought over once, in place.
+ */
+function upgradeSettings(settings: Record<string, Record<string, SettingRecord>>): void {
+  for (const [zoneId, entry] of Object.entries(settings)) {
+    if (typeof Reflect.get(entry, "value") !== "string") continue;
+    const legacy: unknown = entry;
+    const { value, modified_on } = legacy as { value: string; modified_on: string | null };
+    settings[zoneId] = dict();
+    if (modified_on !== null) settings[zoneId][CONTENT_CONVERTER_SETTING] = { value, modified_on };
+  }
+}
 
 export class ContentModel {
   constructor(
@@ -122,6 +172,13 @@ export class ContentModel {
       hostnames: dict(),
       origins: dict(),
     }));
+  }
+
+  /** The changed settings of every zone, in today's shape whatever state file they came from. */
+  get #settings(): Record<string, Record<string, SettingRecord>> {
+    const settings = this.#s.settings;
+    upgradeSettings(settings);
+    return settings;
   }
 
   #now(): string {
@@ -161,31 +218,39 @@ export class ContentModel {
     return zone;
   }
 
-  // ---- setting ---------------------------------------------------------------------------------
+  // ---- settings --------------------------------------------------------------------------------
 
-  #checkSetting(settingId: string): void {
-    if (settingId !== CONTENT_CONVERTER_SETTING)
-      throw notFound(`zone setting ${settingId}`, CONTENT_CODES.notFound);
+  #shape(settingId: string): SettingShape {
+    const shape = ZONE_SETTINGS[settingId];
+    if (!shape) throw notFound(`zone setting ${settingId}`, CONTENT_CODES.notFound);
+    return shape;
   }
 
-  getSetting(
-    zoneId: string,
-    settingId: string,
-  ): { id: string; value: string; editable: boolean; modified_on: string | null } {
+  /** A setting of the catalogue: as last changed, else the value a fresh zone has. */
+  getSetting(zoneId: string, settingId: string): SettingView {
     this.getZone(zoneId);
-    this.#checkSetting(settingId);
-    const s = this.#s.settings[zoneId] ?? { value: "off", modified_on: null };
-    return { id: settingId, value: s.value, editable: true, modified_on: s.modified_on };
+    const shape = this.#shape(settingId);
+    const stored = this.#settings[zoneId]?.[settingId];
+    return {
+      id: settingId,
+      [shape.key]: stored ? stored[shape.key] : shape.initial,
+      editable: true,
+      modified_on: stored?.modified_on ?? null,
+    };
   }
 
-  patchSetting(
-    zoneId: string,
-    settingId: string,
-    value: ContentConverterValue,
-  ): ReturnType<ContentModel["getSetting"]> {
+  /** Changes a setting of the catalogue: an unknown id is a 404, a value its setting refuses a 400. */
+  patchSetting(zoneId: string, settingId: string, body: EditZoneSettingRequest): SettingView {
     this.getZone(zoneId);
-    this.#checkSetting(settingId);
-    this.#s.settings[zoneId] = { value, modified_on: this.#now() };
+    const shape = this.#shape(settingId);
+    const issues = settingIssues(shape, body);
+    if (issues.length)
+      throw new DomainError(
+        400,
+        issues.map((i) => ({ code: CONTENT_CODES.badRequest, message: `${i.field}: ${i.rule}` })),
+      );
+    const zone = (this.#settings[zoneId] ??= dict());
+    zone[settingId] = { [shape.key]: body[shape.key], modified_on: this.#now() };
     return this.getSetting(zoneId, settingId);
   }
 
@@ -212,8 +277,9 @@ export class ContentModel {
    * Replaces the entrypoint's rules. A rule keeps its identity (id) when the request names its id or
    * its ref; its own version moves only when its content changed. The ruleset version moves on every PUT.
    */
-  putEntrypoint(zoneId: string, phase: string, rules: readonly ConfigRuleRequest[]): RulesetRecord {
+  putEntrypoint(zoneId: string, phase: string, body: PutConfigRulesetRequest): RulesetRecord {
     this.getZone(zoneId);
+    const rules = body.rules;
     this.#checkPhase(phase);
     const errors = rules.flatMap((r, i) => {
       try {
@@ -245,32 +311,26 @@ export class ContentModel {
           throw badField(`rules.${i}`, `names the same existing rule as rules.${other}`);
         claimed.set(old.id, i);
       }
-      const content = {
+      const content: Omit<RuleContent, "ref"> & { ref: string | undefined } = {
         ref: r.ref ?? old?.ref,
         expression: r.expression,
         action: "set_config" as const,
         action_parameters: { ...r.action_parameters },
         description: r.description ?? "",
         enabled: r.enabled ?? true,
+        ...(r.logging ? { logging: r.logging } : {}),
+        ...(r.categories ? { categories: r.categories } : {}),
+        ...(r.exposed_credential_check ? { exposed_credential_check: r.exposed_credential_check } : {}),
+        ...(r.ratelimit ? { ratelimit: r.ratelimit } : {}),
       };
       if (!old) {
         const id = newId();
         return { id, ...content, ref: content.ref ?? id, version: "1", last_updated: now };
       }
-      const changed =
-        content.ref !== old.ref ||
-        content.expression !== old.expression ||
-        canonical(content.action_parameters) !== canonical(old.action_parameters) ||
-        content.description !== old.description ||
-        content.enabled !== old.enabled;
-      if (!changed) return old;
-      return {
-        ...old,
-        ...content,
-        ref: content.ref ?? old.ref,
-        version: String(Number(old.version) + 1),
-        last_updated: now,
-      };
+      const next = { ...content, ref: content.ref ?? old.ref };
+      const { id: _id, version: _v, last_updated: _l, ...before } = old;
+      if (canonical(next) === canonical(before)) return old;
+      return { ...next, id: old.id, version: String(Number(old.version) + 1), last_updated: now };
     });
     const refs = new Map<string, number>();
     next.forEach((r, i) => {
@@ -279,27 +339,26 @@ export class ContentModel {
         throw badField(`rules.${i}.ref`, `must be unique within the ruleset (rules.${j} has it)`);
       refs.set(r.ref, i);
     });
-    const ruleset: RulesetRecord = previous
-      ? { ...previous, version: String(Number(previous.version) + 1), last_updated: now, rules: next }
-      : {
-          id: newId(),
-          name: "default",
-          description: "",
-          kind: "zone",
-          phase,
-          version: "1",
-          last_updated: now,
-          rules: next,
-        };
+    // `name` and `description` are kept when left out; `id` and `version` of the body are echoes of a read.
+    const ruleset: RulesetRecord = {
+      id: previous?.id ?? newId(),
+      name: body.name ?? previous?.name ?? "default",
+      description: body.description ?? previous?.description ?? "",
+      kind: "zone",
+      phase,
+      version: previous ? String(Number(previous.version) + 1) : "1",
+      last_updated: now,
+      rules: next,
+    };
     this.#s.entrypoints[zoneId] = ruleset;
     return ruleset;
   }
 
   /** Every check of putEntrypoint, with the entrypoint left as it was. */
-  checkEntrypoint(zoneId: string, phase: string, rules: readonly ConfigRuleRequest[]): void {
+  checkEntrypoint(zoneId: string, phase: string, body: PutConfigRulesetRequest): void {
     const previous = this.#s.entrypoints[zoneId];
     try {
-      this.putEntrypoint(zoneId, phase, rules);
+      this.putEntrypoint(zoneId, phase, body);
     } finally {
       // putEntrypoint never mutates the previous ruleset, it replaces it: putting it back undoes it.
       if (previous) this.#s.entrypoints[zoneId] = previous;
@@ -327,14 +386,15 @@ export class ContentModel {
     if (this.#findHostname(hostname)) {
       throw conflict(`custom hostname ${hostname} already exists`, CONTENT_CODES.hostnameExists);
     }
+    const { hostname: _h, ssl, ...settable } = req;
     const record: CustomHostnameRecord = {
       id: newId(),
       hostname,
       status: "active",
-      ssl: { status: "active", method: req.ssl?.method ?? "http", type: req.ssl?.type ?? "dv" },
-      ...(req.custom_metadata ? { custom_metadata: { ...req.custom_metadata } } : {}),
+      ssl: sslRecord(ssl),
       created_at: this.#now(),
     };
+    applyHostnameFields(record, settable);
     all[record.id] = record;
     return record;
   }
@@ -358,15 +418,16 @@ export class ContentModel {
     return record;
   }
 
-  /** `custom_metadata` replaces the whole map; an empty map removes it. */
+  /**
+   * Every field is optional: `custom_metadata` replaces the whole map (an empty map removes it),
+   * `ssl` replaces the certificate settings (a new certificate, at once active), the origin fields
+   * replace theirs.
+   */
   patchCustomHostname(zoneId: string, id: string, patch: PatchCustomHostnameRequest): CustomHostnameRecord {
     const record = this.getCustomHostname(zoneId, id);
-    if (patch.ssl)
-      record.ssl = { status: "active", method: patch.ssl.method, type: patch.ssl.type ?? record.ssl.type };
-    if (patch.custom_metadata) {
-      if (Object.keys(patch.custom_metadata).length) record.custom_metadata = { ...patch.custom_metadata };
-      else delete record.custom_metadata;
-    }
+    const { ssl, ...settable } = patch;
+    if (ssl) record.ssl = sslRecord(ssl);
+    applyHostnameFields(record, settable);
     return record;
   }
 
@@ -413,7 +474,7 @@ export class ContentModel {
    * entrypoint whose expression matches, in order; a matching rule's content_converter overrides.
    */
   conversionEnabled(zoneId: string, facts: RequestFacts): boolean {
-    let on = (this.#s.settings[zoneId]?.value ?? "off") === "on";
+    let on = this.#settings[zoneId]?.[CONTENT_CONVERTER_SETTING]?.value === "on";
     for (const rule of this.#s.entrypoints[zoneId]?.rules ?? []) {
       if (!rule.enabled) continue;
       const param = rule.action_parameters.content_converter;
@@ -425,4 +486,30 @@ export class ContentModel {
 
 function badField(field: string, rule: string): DomainError {
   return new DomainError(400, { code: CONTENT_CODES.badRequest, message: `${field}: ${rule}` });
+}
+
+/** The certificate a custom hostname shows for these settings: issued at once, its keys never shown. */
+function sslRecord(ssl: CustomHostnameSslRequest = {}): SslRecord {
+  const { custom_key: _key, custom_cert_bundle: _bundle, ...shown } = ssl;
+  return {
+    ...shown,
+    id: newUuid(),
+    status: "active",
+    method: ssl.method ?? "http",
+    type: ssl.type ?? "dv",
+    bundle_method: ssl.bundle_method ?? "ubiquitous",
+  };
+}
+
+/** Metadata and origin fields of a create or an edit, onto a stored custom hostname. */
+function applyHostnameFields(
+  record: CustomHostnameRecord,
+  fields: Omit<PatchCustomHostnameRequest, "ssl">,
+): void {
+  if (fields.custom_metadata) {
+    if (Object.keys(fields.custom_metadata).length) record.custom_metadata = { ...fields.custom_metadata };
+    else delete record.custom_metadata;
+  }
+  if (fields.custom_origin_server !== undefined) record.custom_origin_server = fields.custom_origin_server;
+  if (fields.custom_origin_sni !== undefined) record.custom_origin_sni = fields.custom_origin_sni;
 }

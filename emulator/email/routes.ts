@@ -15,15 +15,19 @@ import {
   EMAIL_MAX_BYTES,
   SendEmailResultSchema,
   SendEmailShapeSchema,
+  SendRawEmailShapeSchema,
   emailContentIssues,
+  rawContentIssues,
+  type ContentIssue,
   type EmailErrorCode,
 } from "../../sdk/schemas/email";
 import type { AreaContext, AreaModule } from "../area";
 import { AccountParams, defineArea, defineControl, orEmpty } from "../define";
-import { notFound, parseJsonBody } from "../http";
-import { EmailFailure, EmailModel, type EmailAccountState } from "./state";
+import { DomainError, notFound, parseJsonBody } from "../http";
+import { EmailFailure, EmailModel, type EmailAccountState, type OutboxEntry } from "./state";
 
 const SEND_PATH = "/accounts/:account_id/email/sending/send";
+const SEND_RAW_PATH = "/accounts/:account_id/email/sending/send_raw";
 /** Every route needs email:send; only a send may meet a forced upstream outage. */
 type Operation = "send" | "refuse";
 
@@ -86,53 +90,65 @@ function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): 
   const area = defineArea(app, {
     envelope: "result",
     invalid: (lines) => fail(10001, ...lines),
+    // An injected 429 or 5xx speaks the email table too (its status stays the injected one).
+    fault: (status) =>
+      new DomainError(status, fail(status === 429 ? 10004 : status === 503 ? 10100 : 10002).errors),
     auth: (req, op: Operation, params: { account_id: string }) =>
       authenticate(req, ctx, model, op, params.account_id),
   });
 
-  area.post(
-    SEND_PATH,
-    {
-      params: AccountParams,
-      body: SendEmailShapeSchema,
-      response: SendEmailResultSchema,
-      permissions: "send",
-      // Everything up to the size check is decided before the body is read.
-      beforeBody: (req, { account_id: accountId }) => {
-        model.takeForced(accountId, ["internal", "not_implemented"]);
-        model.admit(accountId);
-        const length = req.headers["content-length"];
-        if (length === undefined)
-          throw fail(10201, "content-length: header required (chunked bodies are refused)");
-        if (Number(length) > EMAIL_MAX_BYTES) {
-          throw fail(10200, `body: must be at most ${EMAIL_MAX_BYTES} bytes; it is ${length} bytes`);
-        }
-        const type = req.headers["content-type"] ?? "";
-        if (Number(length) > 0 && !/^application\/json\s*(;|$)/i.test(type)) {
-          throw fail(10001, "content-type: must be application/json");
-        }
-      },
-    },
-    ({ params, body, req }) => {
-      const content = emailContentIssues(body);
-      if (content.length)
-        throw fail(10202, ...content.map((i) => `${i.path.join(".") || "body"}: ${i.message}`));
-      const bytes = sizes.get(req) ?? Number(req.headers["content-length"] ?? 0);
-      const entry = model.send(params.account_id, body, bytes);
-      // The emulator keeps no suppression list, so `suppressed_recipients` (public client's field) is empty.
-      return { ...entry.result, suppressed_recipients: [], message_id: entry.message_id };
-    },
-  );
+  /** Everything up to the size check is decided before the body is read. */
+  const beforeBody = (req: FastifyRequest, { account_id: accountId }: { account_id: string }): void => {
+    model.takeForced(accountId, ["internal", "not_implemented"]);
+    model.admit(accountId);
+    const length = req.headers["content-length"];
+    if (length === undefined)
+      throw fail(10201, "content-length: header required (chunked bodies are refused)");
+    if (Number(length) > EMAIL_MAX_BYTES) {
+      throw fail(10200, `body: must be at most ${EMAIL_MAX_BYTES} bytes; it is ${length} bytes`);
+    }
+    const type = req.headers["content-type"] ?? "";
+    if (Number(length) > 0 && !/^application\/json\s*(;|$)/i.test(type)) {
+      throw fail(10001, "content-type: must be application/json");
+    }
+  };
+  const contentFailure = (issues: readonly ContentIssue[]): void => {
+    if (issues.length) throw fail(10202, ...issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`));
+  };
+  const bytesOf = (req: FastifyRequest): number =>
+    sizes.get(req) ?? Number(req.headers["content-length"] ?? 0);
+  // The emulator keeps no suppression list, so `suppressed_recipients` (public client's field) is empty.
+  const answerOf = (entry: OutboxEntry) => ({
+    ...entry.result,
+    suppressed_recipients: [],
+    message_id: entry.message_id,
+  });
 
-  // The send path answers only POST; other methods are an operation the service does not implement.
-  area.route(
-    ["GET", "PUT", "PATCH", "DELETE"],
-    SEND_PATH,
-    { params: AccountParams, permissions: "refuse" },
-    ({ req }) => {
-      throw fail(10003, `${req.method}: only POST is implemented on this path`);
-    },
-  );
+  const sending = {
+    params: AccountParams,
+    response: SendEmailResultSchema,
+    permissions: "send",
+    beforeBody,
+  } as const;
+  area.post(SEND_PATH, { ...sending, body: SendEmailShapeSchema }, ({ params, body, req }) => {
+    contentFailure(emailContentIssues(body));
+    return answerOf(model.send(params.account_id, body, bytesOf(req)));
+  });
+  area.post(SEND_RAW_PATH, { ...sending, body: SendRawEmailShapeSchema }, ({ params, body, req }) => {
+    contentFailure(rawContentIssues(body));
+    return answerOf(model.sendRaw(params.account_id, body, bytesOf(req)));
+  });
+
+  // The send paths answer only POST; other methods are an operation the service does not implement.
+  for (const url of [SEND_PATH, SEND_RAW_PATH])
+    area.route(
+      ["GET", "PUT", "PATCH", "DELETE"],
+      url,
+      { params: AccountParams, permissions: "refuse" },
+      ({ req }) => {
+        throw fail(10003, `${req.method}: only POST is implemented on this path`);
+      },
+    );
 
   // Anything else under email/sending is a resource the service does not have.
   area.route(

@@ -10,6 +10,7 @@ import {
   domainOf,
   type EmailErrorCode,
   type SendEmailBody,
+  type SendRawEmailBody,
 } from "../../sdk/schemas/email";
 import { DomainError } from "../http";
 import { dict, type Store } from "../store";
@@ -32,13 +33,18 @@ export interface OutboxEntry {
   message_id: string;
   accepted_at: string;
   bytes: number;
+  /** Which operation sent it: fields (`send`) or a whole MIME message (`send_raw`). */
+  kind: "send" | "raw";
   from: string;
+  /** For a raw send, its envelope `recipients`. */
   to: string[];
   cc: string[];
   bcc: string[];
   reply_to: string[];
-  /** The body as received: html and text clipped at 64 Ki characters, attachments summarised. */
-  message: Omit<SendEmailBody, "attachments"> & {
+  /** A raw send's MIME message, clipped at 64 Ki characters. */
+  mime_message?: string;
+  /** A send's body as received: html and text clipped at 64 Ki characters, attachments summarised. */
+  message?: Omit<SendEmailBody, "attachments"> & {
     attachments?: {
       filename: string;
       type: string;
@@ -179,34 +185,13 @@ export class EmailModel {
 
   /** Delivers a valid body: checks the sender domain, applies the recipient rule, records the outbox. */
   send(accountId: string, body: SendEmailBody, bytes: number): OutboxEntry {
-    const acct = this.account(accountId);
-    const from = addressOf(body.from);
-    const domain = this.senderDomain(accountId, from);
-    if (!domain)
-      throw new EmailFailure(10000, [`from: ${domainOf(from)} is not a sending domain of this account`]);
-    if (domain.sending_disabled) {
-      throw new EmailFailure(10203, [`from: sending is disabled for the domain ${domain.domain}`]);
-    }
-    const result: OutboxEntry["result"] = { delivered: [], permanent_bounces: [], queued: [] };
-    const seen = new Set<string>();
-    for (const address of [...addressesOf(body.to), ...addressesOf(body.cc), ...addressesOf(body.bcc)]) {
-      const key = address.toLowerCase();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      result[fateOf(address)].push(address);
-    }
-    const n = this.store.next("email.message");
-    const now = this.now();
     const { attachments, ...message } = body;
-    const entry: OutboxEntry = {
-      message_id: `<${n}.emulator@${domainOf(from)}>`,
-      accepted_at: new Date(now).toISOString(),
-      bytes,
-      from,
+    return this.#deliver(accountId, addressOf(body.from), bytes, {
+      kind: "send",
       to: addressesOf(body.to),
       cc: addressesOf(body.cc),
       bcc: addressesOf(body.bcc),
-      reply_to: addressesOf(body.reply_to),
+      reply_to: body.reply_to === undefined ? [] : [addressOf(body.reply_to)],
       message: {
         ...message,
         ...(message.html !== undefined ? { html: clip(message.html) } : {}),
@@ -223,6 +208,50 @@ export class EmailModel {
             }
           : {}),
       },
+    });
+  }
+
+  /** Delivers a valid raw message to its envelope recipients, under the same rules as `send`. */
+  sendRaw(accountId: string, body: SendRawEmailBody, bytes: number): OutboxEntry {
+    return this.#deliver(accountId, body.from, bytes, {
+      kind: "raw",
+      to: [...body.recipients],
+      cc: [],
+      bcc: [],
+      reply_to: [],
+      mime_message: clip(body.mime_message),
+    });
+  }
+
+  #deliver(
+    accountId: string,
+    from: string,
+    bytes: number,
+    parts: Omit<OutboxEntry, "message_id" | "accepted_at" | "bytes" | "from" | "result">,
+  ): OutboxEntry {
+    const acct = this.account(accountId);
+    const domain = this.senderDomain(accountId, from);
+    if (!domain)
+      throw new EmailFailure(10000, [`from: ${domainOf(from)} is not a sending domain of this account`]);
+    if (domain.sending_disabled) {
+      throw new EmailFailure(10203, [`from: sending is disabled for the domain ${domain.domain}`]);
+    }
+    const result: OutboxEntry["result"] = { delivered: [], permanent_bounces: [], queued: [] };
+    const seen = new Set<string>();
+    for (const address of [...parts.to, ...parts.cc, ...parts.bcc]) {
+      const key = address.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      result[fateOf(address)].push(address);
+    }
+    const n = this.store.next("email.message");
+    const now = this.now();
+    const entry: OutboxEntry = {
+      message_id: `<${n}.emulator@${domainOf(from)}>`,
+      accepted_at: new Date(now).toISOString(),
+      bytes,
+      from,
+      ...parts,
       result,
     };
     if (acct.throttle) acct.recent_sends.push(now);

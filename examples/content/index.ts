@@ -43,7 +43,7 @@ export async function program(seeded: Seeded): Promise<Record<string, unknown>> 
   const accountPages = new ConfigRule("account-pages-html", {
     zoneId: seeded.zoneId,
     pathPrefix: "/account/",
-    contentConverter: false,
+    actionParameters: { contentConverter: false },
     description: "account pages stay HTML",
   });
 

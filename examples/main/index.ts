@@ -75,7 +75,7 @@ export async function program(seeded: Seeded): Promise<Record<string, unknown>> 
   new ConfigRule("private-no-markdown", {
     zoneId: seeded.zoneId,
     pathPrefix: "/private/",
-    contentConverter: false,
+    actionParameters: { contentConverter: false },
     description: "never convert private pages",
   });
 

@@ -6,7 +6,8 @@
 import type { SendEmailParams } from "../../sdk/email";
 import { toApi } from "../core/values";
 
-export type EmailAddressInput = string | { address: string; name?: string };
+/** `from` and `replyTo`: an address, or an address with the name shown beside it. */
+export type EmailAddressInput = string | { address: string; name: string };
 
 export interface EmailAttachmentInput {
   /** File content, base64. */
@@ -22,10 +23,11 @@ export interface EmailAttachmentInput {
 export interface SendEmailInputs {
   accountId?: string;
   from: EmailAddressInput;
-  to: EmailAddressInput | EmailAddressInput[];
-  cc?: EmailAddressInput | EmailAddressInput[];
-  bcc?: EmailAddressInput | EmailAddressInput[];
-  replyTo?: EmailAddressInput | EmailAddressInput[];
+  /** Recipients are bare addresses (the public contract takes no named form here). */
+  to: string | string[];
+  cc?: string | string[];
+  bcc?: string | string[];
+  replyTo?: EmailAddressInput;
   subject: string;
   html?: string;
   text?: string;

@@ -167,30 +167,31 @@ function text(what = "a string") {
   return z.string({ error: (iss) => (iss.input === undefined ? "is required" : `must be ${what}`) });
 }
 
-/** A named address: `{ address, name }`. */
+/**
+ * A named address: `{ address, name }`, both required (the public contract's shape; `from` and
+ * `reply_to` are the fields that take it).
+ */
 export const NamedAddressSchema = strictShape({
   address: EmailAddressSchema,
-  name: text()
-    .max(256, "must be at most 256 characters")
-    .refine(noLineBreaks, "must not contain line breaks")
-    .optional(),
+  name: text().refine(noLineBreaks, "must not contain line breaks"),
 });
 
-/** `from`: a string or `{ address, name }`. */
+const NAMED_RULE = "must be an email address or { address, name }";
+
+/** `from` and `reply_to`: a string or `{ address, name }`. */
 export const SenderSchema = z.union([EmailAddressSchema, NamedAddressSchema], {
-  error: (iss) => (iss.input === undefined ? "is required" : "must be an email address or { address, name }"),
+  error: (iss) => (iss.input === undefined ? "is required" : NAMED_RULE),
 });
 
-const OneRecipientSchema = z.union([EmailAddressSchema, NamedAddressSchema], {
-  error: "must be an email address or { address, name }",
-});
-
-/** `to`, `cc`, `bcc`, `reply_to`: a string, an object, or a non-empty array of those. */
+/**
+ * `to`, `cc`, `bcc`: an address or a non-empty array of addresses. The public contract takes strings
+ * only here (named forms are for `from` and `reply_to`), so an object is refused before it is sent.
+ */
 export const RecipientsSchema = z.union(
-  [OneRecipientSchema, z.array(OneRecipientSchema).min(1, "must list at least one address")],
+  [EmailAddressSchema, z.array(EmailAddressSchema).min(1, "must list at least one address")],
   {
     error: (iss) =>
-      iss.input === undefined ? "is required" : "must be an address, { address, name }, or an array of those",
+      iss.input === undefined ? "is required" : "must be an email address or an array of addresses",
   },
 );
 
@@ -199,42 +200,27 @@ const MEDIA_TYPE_RE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!
 export const AttachmentSchema = strictShape({
   /** The file, base64 (checked as content: a bad encoding is 10202, not 10001). */
   content: text("a base64 string"),
-  filename: text()
-    .min(1, "must not be empty")
-    .max(255, "must be at most 255 characters")
-    .refine(noLineBreaks, "must not contain line breaks"),
+  filename: text().min(1, "must not be empty").refine(noLineBreaks, "must not contain line breaks"),
   type: text("a media type (type/subtype)").regex(MEDIA_TYPE_RE, "must be a media type (type/subtype)"),
   disposition: z.enum(["attachment", "inline"], {
     error: (iss) => (iss.input === undefined ? "is required" : "must be one of attachment, inline"),
   }),
-  /** Required for (and only for) inline attachments: the `cid:` the HTML refers to. */
+  /** Required for inline attachments: the `cid:` the HTML refers to (public-api-notes). */
   content_id: text()
     .min(1, "must not be empty")
-    .max(255, "must be at most 255 characters")
     .refine(noLineBreaks, "must not contain line breaks")
     .optional(),
 }).superRefine((a, ctx) => {
   if (a.disposition === "inline" && a.content_id === undefined) {
     ctx.addIssue({ code: "custom", message: "is required when disposition is inline", path: ["content_id"] });
   }
-  if (a.disposition === "attachment" && a.content_id !== undefined) {
-    ctx.addIssue({
-      code: "custom",
-      message: "is only allowed when disposition is inline",
-      path: ["content_id"],
-    });
-  }
 });
 export type Attachment = z.infer<typeof AttachmentSchema>;
 
 export const EmailHeadersSchema = z
-  .record(
-    text(),
-    text().max(998, "must be at most 998 characters").refine(noLineBreaks, "must not contain line breaks"),
-    {
-      error: "must be an object mapping header names to strings",
-    },
-  )
+  .record(text(), text().refine(noLineBreaks, "must not contain line breaks"), {
+    error: "must be an object mapping header names to strings",
+  })
   .superRefine((headers, ctx) => {
     for (const name of Object.keys(headers)) {
       const rule = headerRule(name);
@@ -251,11 +237,8 @@ export const SendEmailShapeSchema = strictShape({
   to: RecipientsSchema,
   cc: RecipientsSchema.optional(),
   bcc: RecipientsSchema.optional(),
-  reply_to: RecipientsSchema.optional(),
-  subject: text()
-    .min(1, "must not be empty")
-    .max(998, "must be at most 998 characters")
-    .refine(noLineBreaks, "must not contain line breaks"),
+  reply_to: SenderSchema.optional(),
+  subject: text().min(1, "must not be empty").refine(noLineBreaks, "must not contain line breaks"),
   html: text().optional(),
   text: text().optional(),
   attachments: z.array(AttachmentSchema, { error: "must be an array of attachments" }).optional(),
@@ -313,12 +296,65 @@ export function domainOf(address: string): string {
   return address.slice(address.lastIndexOf("@") + 1).toLowerCase();
 }
 
-// ---- response ----
+// ---- send_raw: a whole MIME message, routed by the envelope fields ----
+
+/**
+ * The raw send body (public contract: `send_raw`). `from` and `recipients` are the SMTP envelope;
+ * the MIME message's own From/To headers only say what the recipient's client displays.
+ */
+export const SendRawEmailShapeSchema = strictShape({
+  from: EmailAddressSchema,
+  recipients: z
+    .array(EmailAddressSchema, {
+      error: (iss) => (iss.input === undefined ? "is required" : "must be an array of addresses"),
+    })
+    .min(1, "must list at least one address"),
+  mime_message: text().min(1, "must not be empty"),
+});
+export type SendRawEmailBody = z.infer<typeof SendRawEmailShapeSchema>;
+
+/** One header line (`Name: value`) or the folded continuation of the one before (RFC 5322 2.2). */
+const HEADER_LINE_RE = /^(?:[!-9;-~]+:.*|[ \t].*)$/;
+
+/** The header names of a MIME message, lower-cased, or a reason it has no readable header block. */
+export function mimeHeaders(message: string): { names: string[] } | { problem: string } {
+  const text = message.replace(/\r\n/g, "\n");
+  const end = text.indexOf("\n\n");
+  if (end < 0) return { problem: "must separate the header block from the body with an empty line" };
+  const lines = text.slice(0, end).split("\n");
+  const bad = lines.findIndex((l) => !HEADER_LINE_RE.test(l));
+  if (bad >= 0 || /^[ \t]/.test(lines[0] ?? ""))
+    return { problem: `line ${Math.max(bad, 0) + 1} of the header block is not a "Name: value" header` };
+  return {
+    names: lines.filter((l) => !/^[ \t]/.test(l)).map((l) => l.slice(0, l.indexOf(":")).toLowerCase()),
+  };
+}
+
+/**
+ * Content rules of a raw message (emulator code 10202): a readable RFC 5322 header block with the
+ * From header every message needs (RFC 5322 3.6).
+ */
+export function rawContentIssues(body: SendRawEmailBody): ContentIssue[] {
+  const parsed = mimeHeaders(body.mime_message);
+  if ("problem" in parsed) return [{ path: ["mime_message"], message: parsed.problem }];
+  if (!parsed.names.includes("from"))
+    return [{ path: ["mime_message"], message: "must carry a From header (RFC 5322 3.6)" }];
+  return [];
+}
+
+/** Shape and content together: what the sdk checks before a raw send. */
+export const SendRawEmailSchema = SendRawEmailShapeSchema.superRefine((body, ctx) => {
+  for (const issue of rawContentIssues(body)) ctx.addIssue({ code: "custom", ...issue });
+});
+
+// ---- response (both sends) ----
 
 export const SendEmailResultSchema = z.looseObject({
   delivered: z.array(z.string()),
   permanent_bounces: z.array(z.string()),
   queued: z.array(z.string()),
   message_id: z.string().optional(),
+  /** Dropped because they are on the suppression list (public client's field). */
+  suppressed_recipients: z.array(z.string()).optional(),
 });
 export type SendEmailResultWire = z.infer<typeof SendEmailResultSchema>;

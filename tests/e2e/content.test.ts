@@ -50,7 +50,7 @@ describe("content end to end (real engine)", function () {
       const privateOff = new ConfigRule("private", {
         zoneId,
         pathPrefix: "/private/",
-        contentConverter: false,
+        actionParameters: { contentConverter: false },
         ref: "private",
       });
       const docs = new ConfigRule("docs", { zoneId, host: "docs.e2e.example.com", ref: "docs" });
@@ -80,7 +80,8 @@ describe("content end to end (real engine)", function () {
 
     await stack.preview({ expectNoChanges: true });
 
-    // out of band: the setting off, the docs rule pointed elsewhere, the hostname opted out
+    // out of band: the setting off, the docs rule pointed elsewhere, the private rule given logging and
+    // another parameter, the hostname opted out
     await api.content.setContentConverter({ zoneId, value: "off" });
     await api.content.putConfigRuleset({
       zoneId,
@@ -88,8 +89,12 @@ describe("content end to end (real engine)", function () {
         id: r.id,
         expression: r.ref === "docs" ? 'http.host eq "elsewhere.e2e.example.com"' : r.expression,
         action: "set_config" as const,
-        action_parameters: { content_converter: r.action_parameters!.content_converter! },
+        action_parameters: {
+          content_converter: r.action_parameters!.content_converter!,
+          ...(r.ref === "private" ? { polish: "lossy" as const } : {}),
+        },
         description: r.description ?? "",
+        ...(r.ref === "private" ? { logging: { enabled: true } } : {}),
       })),
     });
     await api.content.updateCustomHostname({
@@ -100,12 +105,15 @@ describe("content end to end (real engine)", function () {
 
     const refresh = await stack.refresh();
     assert.ok(
-      (refresh.summary.resourceChanges?.update ?? 0) >= 3,
+      (refresh.summary.resourceChanges?.update ?? 0) >= 4,
       JSON.stringify(refresh.summary.resourceChanges),
     );
 
     const fix = await stack.up();
-    assert.equal(fix.summary.resourceChanges?.update, 3);
+    assert.equal(fix.summary.resourceChanges?.update, 4);
+    const privateRule = (await rules()).find((r) => r.ref === "private")!;
+    assert.deepEqual(privateRule.action_parameters, { content_converter: false });
+    assert.equal(privateRule.logging, undefined, "up took the out-of-band logging away again");
     assert.equal((await api.content.getContentConverter({ zoneId })).value, "on");
     const docs = (await rules()).find((r) => r.ref === "docs")!;
     assert.equal(docs.expression, 'http.host eq "docs.e2e.example.com"');
@@ -137,6 +145,23 @@ describe("content end to end (real engine)", function () {
     assert.ok(
       stack.output.some((l) => l.includes("set off (a zone setting cannot be deleted)")),
       "the destroy output says the setting was turned off",
+    );
+  });
+
+  it("refuses the earlier input name at preview, naming the new one", async () => {
+    const stack = await e2e.stack(async () => {
+      // A program written for the earlier release (a JavaScript program would not see the type).
+      const earlier: Record<string, unknown> = { contentConverter: false };
+      new ConfigRule("earlier", { zoneId, pathPrefix: "/old/", ...earlier });
+      return {};
+    });
+    await assert.rejects(stack.preview(), (e: Error) =>
+      /contentConverter: was renamed to actionParameters\.contentConverter/.test(e.message),
+    );
+    assert.deepEqual(
+      (await rules()).filter((r) => r.ref !== "hand").map((r) => r.ref),
+      [],
+      "nothing was written",
     );
   });
 

@@ -1,5 +1,10 @@
 import { strict as assert } from "node:assert";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator } from "../../emulator";
 import {
+  AccountApi,
   AuthenticationError,
   BadRequestError,
   ConflictError,
@@ -8,7 +13,8 @@ import {
   ValidationError,
   collect,
 } from "../../sdk";
-import type { ConfigRuleRequest } from "../../sdk/content";
+import type { ConfigRuleRequest, CustomHostnameSslRequest } from "../../sdk/content";
+import { ZONE_SETTINGS } from "../../sdk/schemas/content";
 import { useEmulator } from "../helpers/emulator";
 
 type Envelope = { success: boolean; errors: { code: number; message: string }[]; result: unknown };
@@ -174,15 +180,103 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       assert400(res, 'value: must be "on" or "off"');
     });
 
-    it("answers 404 for an unknown setting or zone", async () => {
+    it("answers 404 for an unknown setting or zone, before any rule of a value", async () => {
       const zone = await fx.api.content.createZone({ name: "s.com" });
-      const res = await fx.http("GET", `/zones/${zone.id}/settings/brotli`);
+      const res = await fx.http("GET", `/zones/${zone.id}/settings/no_such_setting`);
       assert.equal(res.status, 404);
-      assert.equal((res.json as Envelope).errors[0]!.message, "zone setting brotli not found");
+      assert.equal((res.json as Envelope).errors[0]!.message, "zone setting no_such_setting not found");
+      // content_converter's rule ("on" or "off") is not what judges another id: it is unknown first
+      const patch = await fx.http("PATCH", `/zones/${zone.id}/settings/no_such_setting`, {
+        body: { value: 17 },
+      });
+      assert.equal(patch.status, 404);
+      // the sdk sends an id outside its catalogue as it is, for the service to judge
+      await assert.rejects(
+        fx.api.content.editZoneSetting({ zoneId: zone.id, settingId: "no_such_setting", value: "on" }),
+        (e: unknown) =>
+          e instanceof NotFoundError && /zone setting no_such_setting not found/.test(e.message),
+      );
       await assert.rejects(
         fx.api.content.setContentConverter({ zoneId: "f".repeat(32), value: "on" }),
         (e: unknown) => e instanceof NotFoundError && /zone f{32} not found/.test(e.message),
       );
+    });
+  });
+
+  describe("any zone setting of the catalogue", () => {
+    it("reads a fresh zone's value and edits it, by value or by enabled", async () => {
+      const zone = await fx.api.content.createZone({ name: "cat.com" });
+      assert.deepEqual(await fx.api.content.getZoneSetting({ zoneId: zone.id, settingId: "brotli" }), {
+        id: "brotli",
+        value: "on",
+        editable: true,
+        modified_on: null,
+      });
+      fx.clock.advance(1_000);
+      const ttl = await fx.api.content.editZoneSetting({
+        zoneId: zone.id,
+        settingId: "browser_cache_ttl",
+        value: 7200,
+      });
+      assert.deepEqual(ttl, {
+        id: "browser_cache_ttl",
+        value: 7200,
+        editable: true,
+        modified_on: "2026-01-01T00:00:01.000Z",
+      });
+      const ciphers = ["ECDHE-RSA-AES128-GCM-SHA256", "AES128-SHA"];
+      await fx.api.content.editZoneSetting({ zoneId: zone.id, settingId: "ciphers", value: ciphers });
+      assert.deepEqual(
+        (await fx.api.content.getZoneSetting({ zoneId: zone.id, settingId: "ciphers" })).value,
+        ciphers,
+      );
+      const recommender = await fx.api.content.editZoneSetting({
+        zoneId: zone.id,
+        settingId: "ssl_recommender",
+        enabled: true,
+      });
+      assert.equal(recommender.enabled, true);
+      assert.equal(recommender.value, undefined);
+      // one setting's change leaves the others, and the content converter, as they were
+      assert.equal((await fx.api.content.getContentConverter({ zoneId: zone.id })).value, "off");
+    });
+
+    it("refuses a value its setting does not take, locally and on the wire, naming the field", async () => {
+      const zone = await fx.api.content.createZone({ name: "cat.com" });
+      const edit = (settingId: string, body: Record<string, unknown>) =>
+        fx.http("PATCH", `/zones/${zone.id}/settings/${settingId}`, { body });
+      assert400(await edit("brotli", { value: "maybe" }), 'value: must be "on" or "off"');
+      assert400(await edit("polish", { value: "webp" }), "value: must be one of off, lossless, lossy");
+      assert400(await edit("browser_cache_ttl", { value: 17 }), /^value: must be one of 0, 30, 60/);
+      assert400(await edit("ciphers", { value: ["a", "a"] }), "value: must not repeat a cipher");
+      assert400(
+        await edit("ssl_recommender", { value: "on" }),
+        "value: this setting takes enabled, not value",
+      );
+      assert400(await edit("brotli", { enabled: true }), "enabled: this setting takes value, not enabled");
+      assert400(await edit("brotli", {}), "body: must set value or enabled");
+      assert400(await edit("brotli", { value: "on", extra: 1 }), "extra: is not a known field");
+      await assertLocal(
+        () => fx.api.content.editZoneSetting({ zoneId: zone.id, settingId: "tls_1_3", value: "yes" }),
+        /editZoneSetting \(tls_1_3\): value: must be one of on, off, zrt/,
+      );
+      await assertLocal(
+        () => fx.api.content.editZoneSetting({ zoneId: zone.id, settingId: "Bad Id", value: "on" }),
+        /settingId: must be a zone setting id/,
+      );
+      assert.equal(
+        (await fx.api.content.getZoneSetting({ zoneId: zone.id, settingId: "brotli" })).value,
+        "on",
+      );
+    });
+
+    it("serves every setting of the catalogue with its documented initial value", async () => {
+      const zone = await fx.api.content.createZone({ name: "cat.com" });
+      for (const [id, shape] of Object.entries(ZONE_SETTINGS)) {
+        const got = await fx.api.content.getZoneSetting({ zoneId: zone.id, settingId: id });
+        assert.deepEqual(got[shape.key], shape.initial, id);
+        assert.equal(shape.schema.safeParse(shape.initial).success, true, `${id}: initial fits its rule`);
+      }
     });
   });
 
@@ -347,14 +441,105 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
           }),
         /rules\.1\.ref: must be unique within the ruleset/,
       );
-      await assertLocal(
-        () =>
-          fx.api.content.putConfigRuleset({
-            zoneId: zone.id,
-            rules: [rule('http.host eq "a"', true, { description: "d".repeat(501) })],
-          }),
-        /rules\.0\.description: must be at most 500 characters/,
+    });
+  });
+
+  describe("every field of a set_config rule and of the entrypoint", () => {
+    const full: ConfigRuleRequest = {
+      ref: "full",
+      expression: 'http.host eq "full.r.com"',
+      action: "set_config",
+      action_parameters: {
+        content_converter: true,
+        polish: "lossless",
+        autominify: { css: true, html: false, js: true },
+        security_level: "high",
+        disable_zaraz: true,
+        webmcp_packs: ["search"],
+      },
+      description: "every field",
+      enabled: false,
+      logging: { enabled: true },
+      categories: ["docs", "markdown"],
+      exposed_credential_check: {
+        username_expression: 'http.request.body.form["user"][0]',
+        password_expression: 'http.request.body.form["pass"][0]',
+      },
+      ratelimit: {
+        characteristics: ["ip.src"],
+        period: 60,
+        requests_per_period: 100,
+        mitigation_timeout: 600,
+      },
+    };
+
+    it("stores and returns each one, and moves the rule's version when any changes", async () => {
+      const zone = await fx.api.content.createZone({ name: "r.com" });
+      const first = await fx.api.content.putConfigRuleset({
+        zoneId: zone.id,
+        name: "markdown rules",
+        description: "managed by tests",
+        rules: [full],
+      });
+      assert.equal(first.name, "markdown rules");
+      assert.equal(first.description, "managed by tests");
+      const { id, version, last_updated, ...stored } = first.rules[0]!;
+      assert.match(id, /^[0-9a-f]{32}$/);
+      assert.equal(version, "1");
+      assert.equal(last_updated, "2026-01-01T00:00:00.000Z");
+      assert.deepEqual(stored, full);
+
+      // the same rule again, with the echoes of a read: nothing moves but the ruleset's version
+      const same = await fx.api.content.putConfigRuleset({
+        zoneId: zone.id,
+        id: first.id,
+        version: first.version,
+        rules: [{ ...full, id, version, last_updated }],
+      });
+      assert.equal(same.version, "2");
+      assert.equal(same.rules[0]!.version, "1");
+      assert.equal(same.name, "markdown rules", "name is kept when left out");
+
+      for (const [n, change] of [
+        [2, { logging: { enabled: false } }],
+        [3, { categories: ["docs"] }],
+        [4, { ratelimit: { characteristics: ["ip.src"], period: 10 } }],
+        [5, { action_parameters: { ...full.action_parameters, polish: "lossy" } }],
+      ] as [number, Partial<ConfigRuleRequest>][]) {
+        const rs = await fx.api.content.putConfigRuleset({
+          zoneId: zone.id,
+          rules: [{ ...full, ...change }],
+        });
+        assert.equal(rs.rules[0]!.version, String(n), JSON.stringify(change));
+      }
+    });
+
+    it("refuses what the contract refuses, naming the field", async () => {
+      const zone = await fx.api.content.createZone({ name: "r.com" });
+      const put = (patch: Record<string, unknown>) =>
+        fx.http("PUT", `/zones/${zone.id}/rulesets/phases/http_config_settings/entrypoint`, {
+          body: { rules: [{ ...full, ...patch }] },
+        });
+      assert400(await put({ logging: {} }), "rules.0.logging.enabled: must be a boolean");
+      assert400(await put({ categories: [] }), /^rules\.0\.categories: must list at least one category/);
+      assert400(await put({ categories: ["a", "a"] }), "rules.0.categories: must not repeat a category");
+      assert400(await put({ ratelimit: { period: 10 } }), /^rules\.0\.ratelimit\.characteristics: /);
+      assert400(
+        await put({ action_parameters: { polish: "jpeg" } }),
+        "rules.0.action_parameters.polish: must be one of off, lossless, lossy, webp",
       );
+      assert400(
+        await put({ action_parameters: { disable_rum: false } }),
+        "rules.0.action_parameters.disable_rum: must be true (leave it out otherwise)",
+      );
+      const named = await fx.http(
+        "PUT",
+        `/zones/${zone.id}/rulesets/phases/http_config_settings/entrypoint`,
+        {
+          body: { name: "", rules: [] },
+        },
+      );
+      assert400(named, "name: must not be empty");
     });
   });
 
@@ -368,7 +553,9 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       });
       assert.equal(created.hostname, "shop.customer.net");
       assert.equal(created.status, "active");
-      assert.deepEqual(created.ssl, { status: "active", method: "txt", type: "dv" });
+      const { id: sslId, ...ssl } = created.ssl ?? {};
+      assert.match(sslId ?? "", /^[0-9a-f-]{36}$/);
+      assert.deepEqual(ssl, { status: "active", method: "txt", type: "dv", bundle_method: "ubiquitous" });
       assert.equal(created.custom_metadata, undefined);
 
       const patched = await fx.api.content.updateCustomHostname({
@@ -415,6 +602,69 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       );
     });
 
+    it("edits every field of the contract, each optional, and never shows a private key", async () => {
+      const zone = await fx.api.content.createZone({ name: "saas.com" });
+      const created = await fx.api.content.createCustomHostname({
+        zoneId: zone.id,
+        hostname: "app.customer.net",
+        custom_origin_server: "origin.saas.com",
+      });
+      assert.equal(created.custom_origin_server, "origin.saas.com");
+      const same = await fx.api.content.updateCustomHostname({
+        zoneId: zone.id,
+        customHostnameId: created.id,
+      });
+      assert.deepEqual(same, created, "an empty edit changes nothing");
+
+      const ssl: CustomHostnameSslRequest = {
+        bundle_method: "force",
+        certificate_authority: "lets_encrypt",
+        cloudflare_branding: false,
+        custom_certificate: "-----BEGIN CERTIFICATE-----",
+        custom_key: "-----BEGIN PRIVATE KEY-----",
+        custom_csr_id: "csr-1",
+        method: "email",
+        settings: {
+          ciphers: ["AES128-SHA"],
+          early_hints: "on",
+          http2: "off",
+          min_tls_version: "1.2",
+          tls_1_3: "on",
+        },
+        type: "dv",
+        wildcard: true,
+      };
+      const edited = await fx.api.content.updateCustomHostname({
+        zoneId: zone.id,
+        customHostnameId: created.id,
+        ssl,
+        custom_origin_sni: ":request_host_header:",
+        custom_metadata: { plan: "gold" },
+      });
+      const { custom_key: _key, ...shown } = ssl;
+      const { id: sslId, status, ...rest } = edited.ssl ?? {};
+      assert.deepEqual(rest, shown);
+      assert.equal(status, "active");
+      assert.notEqual(sslId, created.ssl?.id, "a new certificate");
+      assert.equal(JSON.stringify(edited).includes("PRIVATE KEY"), false);
+      assert.equal(edited.custom_origin_server, "origin.saas.com", "left out, kept");
+      assert.equal(edited.custom_origin_sni, ":request_host_header:");
+      assert.deepEqual(edited.custom_metadata, { plan: "gold" });
+
+      const bundle = await fx.api.content.updateCustomHostname({
+        zoneId: zone.id,
+        customHostnameId: created.id,
+        ssl: {
+          custom_cert_bundle: [
+            { custom_certificate: "RSA", custom_key: "K1" },
+            { custom_certificate: "EC", custom_key: "K2" },
+          ],
+        },
+      });
+      assert.equal(JSON.stringify(bundle).includes("K1"), false);
+      assert.equal(bundle.ssl?.method, "http");
+    });
+
     it("refuses a hostname that exists already, in any zone", async () => {
       const a = await fx.api.content.createZone({ name: "a.com" });
       const b = await fx.api.content.createZone({ name: "b.com" });
@@ -443,12 +693,22 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       );
       assert400(
         await fx.http("POST", base, { body: { hostname: "ok.com", ssl: { method: "dns" } } }),
-        'ssl.method: must be "http", "txt" or "email"',
+        "ssl.method: must be one of http, txt, email",
       );
       const created = await fx.api.content.createCustomHostname({ zoneId: zone.id, hostname: "ok.com" });
       assert400(
-        await fx.http("PATCH", `${base}/${created.id}`, { body: {} }),
-        "body: must set at least one of ssl, custom_metadata",
+        await fx.http("PATCH", `${base}/${created.id}`, { body: { custom_origin_sni: "not a host" } }),
+        "custom_origin_sni: must be a hostname or :request_host_header:",
+      );
+      assert400(
+        await fx.http("PATCH", `${base}/${created.id}`, { body: { ssl: { custom_certificate: "PEM" } } }),
+        "ssl.custom_key: custom_certificate and custom_key go together",
+      );
+      assert400(
+        await fx.http("PATCH", `${base}/${created.id}`, {
+          body: { ssl: { custom_cert_bundle: [], settings: { min_tls_version: "1.4" } } },
+        }),
+        "ssl.custom_cert_bundle: must hold one or two certificates",
       );
       await assertLocal(
         () =>
@@ -535,5 +795,44 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       });
       assert.equal(res.status, 403);
     });
+  });
+});
+
+describe("content area: a state file of an earlier emulator", () => {
+  it("reads its one content_converter setting per zone as today's map of settings", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "content-state-"));
+    const stateFile = join(dir, "state.json");
+    const opts = { env: {}, stateFile, accountId: "acct", token: "tok" };
+    const client = (url: string) =>
+      new AccountApi({ baseUrl: url, token: "tok", accountId: "acct", retry: { maxRetries: 0 }, env: {} });
+    try {
+      let em = await startEmulator(opts);
+      let api = client(em.url);
+      const zone = await api.content.createZone({ name: "legacy.com" });
+      await api.close();
+      await em.stop();
+      // What an earlier emulator saved: `settings[zoneId]` was content_converter's `{ value, modified_on }`.
+      const saved = JSON.parse(readFileSync(stateFile, "utf8")) as {
+        areas: { content: { settings: Record<string, unknown> } };
+      };
+      saved.areas.content.settings[zone.id] = { value: "on", modified_on: "2025-12-31T00:00:00.000Z" };
+      writeFileSync(stateFile, JSON.stringify(saved));
+
+      em = await startEmulator(opts);
+      api = client(em.url);
+      const converter = await api.content.getContentConverter({ zoneId: zone.id });
+      assert.deepEqual([converter.value, converter.modified_on], ["on", "2025-12-31T00:00:00.000Z"]);
+      assert.equal((await api.content.getZoneSetting({ zoneId: zone.id, settingId: "brotli" })).value, "on");
+      await api.content.editZoneSetting({ zoneId: zone.id, settingId: "polish", value: "lossy" });
+      assert.equal(
+        (await api.content.getContentConverter({ zoneId: zone.id })).value,
+        "on",
+        "kept beside others",
+      );
+      await api.close();
+      await em.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

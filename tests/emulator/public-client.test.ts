@@ -139,7 +139,11 @@ describe("public client cloudflare@7.3.0 against the emulator", () => {
       assert.equal(bad.status, 400);
       assert.match(firstMessage(bad), /^value: must be "on" or "off"/);
 
-      await rejects(cf.zones.settings.get("always_online", { zone_id: zone.id }), Cloudflare.NotFoundError);
+      // other settings of the emulator's catalogue, and an id outside it
+      await cf.zones.settings.edit("always_online", { zone_id: zone.id, value: "on" });
+      const online = await cf.zones.settings.get("always_online", { zone_id: zone.id });
+      assert.equal((online as { value?: unknown }).value, "on");
+      await rejects(cf.zones.settings.get("no_such_setting", { zone_id: zone.id }), Cloudflare.NotFoundError);
     });
 
     it("gets and updates the http_config_settings entrypoint; a rule keeps its id by ref", async () => {
@@ -263,7 +267,8 @@ describe("public client cloudflare@7.3.0 against the emulator", () => {
       const sent = await cf.emailSending.send({
         account_id,
         from: { address: "news@example.net", name: "News" },
-        to: ["one@example.org", { address: "two@example.org", name: "Two" }],
+        // The public contract takes bare addresses in `to` (named forms are for from and reply_to).
+        to: ["one@example.org", "two@example.org"],
         subject: "Hello",
         text: "Hi there",
       });
@@ -291,6 +296,16 @@ describe("public client cloudflare@7.3.0 against the emulator", () => {
         Cloudflare.BadRequestError,
       );
       assert.equal(invalid.status, 400);
+
+      const raw = await cf.emailSending.sendRaw({
+        account_id,
+        from: "news@example.net",
+        recipients: ["one@example.org", "bounce@example.org"],
+        mime_message: "From: news@example.net\r\nSubject: raw\r\n\r\nHi",
+      });
+      assert.deepEqual(raw.delivered, ["one@example.org"]);
+      assert.deepEqual(raw.permanent_bounces, ["bounce@example.org"]);
+      assert.match(raw.message_id, /@example\.net>$/);
     });
   });
 

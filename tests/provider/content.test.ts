@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { UNKNOWN } from "../../provider/core/values";
 import {
   METADATA_EXPRESSION,
+  asRequest,
   handler as rule,
   planRemoval,
   planUpsert,
@@ -25,6 +26,7 @@ import type { ConfigRule as LiveRule, ConfigRuleRequest } from "../../sdk/conten
 import { useEmulator } from "../helpers/emulator";
 import { offlineContext as offline, providerContext } from "../helpers/provider-context";
 import { SlotClaims } from "../../provider/slot-claims";
+import { handlerFor } from "../../provider/registry";
 
 const live = (ref: string, expression = `http.host eq "${ref}.com"`, on = true): LiveRule => ({
   id: `id-${ref}`,
@@ -107,14 +109,50 @@ describe("content resources: pure planning", () => {
         { zoneId: ZONE, customHostnameMetadata: true, customHostnameIds: ["a", "x".repeat(33)] },
         ["customHostnameIds.1: must be at most 32 characters"],
       ],
-      [{ zoneId: ZONE, host: "a.com", contentConverter: "yes" }, ["contentConverter: must be a boolean"]],
       [
-        { zoneId: ZONE, host: "a.com", description: "d".repeat(501) },
-        ["description: must be at most 500 characters"],
+        { zoneId: ZONE, host: "a.com", actionParameters: { contentConverter: "yes" } },
+        ["actionParameters.contentConverter: must be a boolean"],
+      ],
+      [
+        { zoneId: ZONE, host: "a.com", actionParameters: { polish: "jpeg", disableRum: false } },
+        [
+          "actionParameters.polish: must be one of off, lossless, lossy, webp",
+          "actionParameters.disableRum: must be true (leave it out otherwise)",
+        ],
+      ],
+      [
+        { zoneId: ZONE, host: "a.com", actionParameters: {} },
+        ["actionParameters: must set at least one configuration parameter"],
+      ],
+      [
+        { zoneId: ZONE, host: "a.com", actionParameters: { contentConvertr: true } },
+        ["actionParameters.contentConvertr: is not a known field"],
+      ],
+      [{ zoneId: ZONE, host: "a.com", logging: {} }, ["logging.enabled: must be a boolean"]],
+      [
+        { zoneId: ZONE, host: "a.com", categories: [] },
+        ["categories: must list at least one category (leave it out otherwise)"],
+      ],
+      [
+        { zoneId: ZONE, host: "a.com", ratelimit: { period: 10, burst: 5 } },
+        ["ratelimit.characteristics: must be an array of strings", "ratelimit.burst: is not a known field"],
+      ],
+      [
+        { zoneId: ZONE, host: "a.com", exposedCredentialCheck: { usernameExpression: "" } },
+        [
+          "exposedCredentialCheck.usernameExpression: must not be empty",
+          "exposedCredentialCheck.passwordExpression: must be a string",
+        ],
+      ],
+      [
+        { zoneId: ZONE, host: "a.com", contentConverter: false },
+        [
+          "contentConverter: was renamed to actionParameters.contentConverter (write actionParameters: { contentConverter: … })",
+        ],
       ],
       [{ zoneId: ZONE, expression: "x".repeat(4097) }, ["expression: must be at most 4096 characters"]],
       [{ zoneId: ZONE, pathPrefix: `/${"x".repeat(4096)}` }, ["expression: must be at most 4096 characters"]],
-      [{ zoneId: ZONE, host: "a.com", ref: "r".repeat(65) }, ["ref: must be at most 64 characters"]],
+      [{ zoneId: ZONE, host: "a.com", ref: "" }, ["ref: must not be empty"]],
       [{ zoneId: ZONE, host: "a.com", hostname: "typo" }, ["hostname: is not a known field"]],
       [
         { zoneId: "", host: "not a host", enabled: "no", hostname: "typo" },
@@ -137,7 +175,14 @@ describe("content resources: pure planning", () => {
       const first = (await rule.check(undefined, { zoneId: ZONE, host: "a.com" }, offline)).inputs!;
       assert.deepEqual(
         { ...first, ref: "" },
-        { zoneId: ZONE, host: "a.com", contentConverter: true, description: "", enabled: true, ref: "" },
+        {
+          zoneId: ZONE,
+          host: "a.com",
+          actionParameters: { contentConverter: true },
+          description: "",
+          enabled: true,
+          ref: "",
+        },
       );
       assert.match(first.ref!, /^pulumi-[0-9a-f]{16}$/);
       const again = await rule.check(first, { zoneId: ZONE, host: "b.com" }, offline);
@@ -220,7 +265,16 @@ describe("content resources: pure planning", () => {
       const ins = (
         await rule.check(
           undefined,
-          { zoneId: "z", pathPrefix: "/d/", ref: "r", contentConverter: false },
+          {
+            zoneId: "z",
+            pathPrefix: "/d/",
+            ref: "r",
+            actionParameters: { contentConverter: false, rocketLoader: true, autominify: { css: true } },
+            logging: { enabled: true },
+            categories: ["docs"],
+            exposedCredentialCheck: { usernameExpression: "u", passwordExpression: "p" },
+            ratelimit: { characteristics: ["ip.src"], period: 60, requestsPerPeriod: 10 },
+          },
           offline,
         )
       ).inputs!;
@@ -228,9 +282,13 @@ describe("content resources: pure planning", () => {
         ref: "r",
         expression: 'starts_with(http.request.uri.path, "/d/")',
         action: "set_config",
-        action_parameters: { content_converter: false },
+        action_parameters: { content_converter: false, rocket_loader: true, autominify: { css: true } },
         description: "",
         enabled: true,
+        logging: { enabled: true },
+        categories: ["docs"],
+        exposed_credential_check: { username_expression: "u", password_expression: "p" },
+        ratelimit: { characteristics: ["ip.src"], period: 60, requests_per_period: 10 },
       });
     });
 
@@ -249,6 +307,27 @@ describe("content resources: pure planning", () => {
         ],
       );
       assert.deepEqual(planned[1]!.action_parameters, { content_converter: false, polish: "lossless" });
+    });
+
+    it("writes a foreign rule back whole, fields the sdk does not type included", () => {
+      const foreign: LiveRule = {
+        ...live("f"),
+        action_parameters: { content_converter: true, future_param: "x" },
+        ratelimit: { characteristics: ["ip.src"], period: 10, future_field: 1 },
+        logging: { enabled: true },
+        categories: ["a"],
+      };
+      const [back] = planUpsert([foreign], mine)!;
+      assert.deepEqual(back!.action_parameters, { content_converter: true, future_param: "x" });
+      assert.deepEqual(back!.ratelimit, { characteristics: ["ip.src"], period: 10, future_field: 1 });
+      assert.deepEqual(back!.logging, { enabled: true });
+      assert.deepEqual(back!.categories, ["a"]);
+      // and an own rule that already has every wanted field plans nothing
+      const full = { ...mine, logging: { enabled: true }, categories: ["docs"] };
+      assert.equal(
+        planUpsert([{ ...live("mine", mine.expression), ...full, id: "id-mine" }], full),
+        undefined,
+      );
     });
 
     it("replaces its own rule in place, and plans nothing when it is already as wanted", () => {
@@ -292,7 +371,12 @@ describe("content resources: pure planning", () => {
       replaces: [],
       deleteBeforeReplace: false,
     });
-    const moved = await inputs({ zoneId: "z", pathPrefix: "/d/", ref: "r", contentConverter: false });
+    const moved = await inputs({
+      zoneId: "z",
+      pathPrefix: "/d/",
+      ref: "r",
+      actionParameters: { contentConverter: false },
+    });
     assert.deepEqual(await rule.diff("z/r", olds, moved, offline), {
       changes: true,
       replaces: [],
@@ -455,8 +539,10 @@ describe("content resources against the emulator", () => {
           ref: r.ref!,
           expression: 'starts_with(http.request.uri.path, "/blog/")',
           action: "set_config" as const,
-          action_parameters: { content_converter: false },
+          action_parameters: { content_converter: false, polish: "lossy" },
           description: "docs",
+          logging: { enabled: true },
+          categories: ["hand"],
         })),
       });
       const drifted = (await rule.read(id, outs, ctx))!;
@@ -464,9 +550,11 @@ describe("content resources against the emulator", () => {
         zoneId,
         ref: ins.ref,
         expression: 'starts_with(http.request.uri.path, "/blog/")',
-        contentConverter: false,
+        actionParameters: { contentConverter: false, polish: "lossy" },
         description: "docs",
         enabled: true,
+        logging: { enabled: true },
+        categories: ["hand"],
       });
       assert.equal((await rule.diff(id, drifted.props, ins, ctx)).changes, true);
       const { outs: fixed } = await rule.update(id, drifted.props, ins, ctx);
@@ -474,6 +562,76 @@ describe("content resources against the emulator", () => {
       assert.equal(fixed.ruleId, outs.ruleId, "the rule kept its id");
       assert.equal(fixed.ruleVersion, "3");
       assert.deepEqual((await rule.read(id, fixed, ctx))!.inputs, ins);
+      const restored = (await fx.api.content.getConfigRuleset({ zoneId }))!.rules[0]!;
+      assert.deepEqual(restored.action_parameters, { content_converter: true });
+      assert.equal(restored.logging, undefined, "a field the program does not set is taken away again");
+      assert.equal(restored.categories, undefined);
+    });
+
+    it("reads back every field it sets, with no drift, and shows a change to any of them", async () => {
+      const ins = await checked({
+        zoneId,
+        host: "full.example.com",
+        actionParameters: { contentConverter: true, rocketLoader: false, securityLevel: "high" },
+        logging: { enabled: true },
+        categories: ["docs", "markdown"],
+        exposedCredentialCheck: { usernameExpression: "u", passwordExpression: "p" },
+        ratelimit: { characteristics: ["ip.src"], period: 60, requestsPerPeriod: 100 },
+        enabled: false,
+      });
+      const { id, outs } = await rule.create(ins, ctx);
+      const read = (await rule.read(id, outs, ctx))!;
+      assert.deepEqual(read.inputs, ins);
+      assert.equal((await rule.diff(id, read.props, ins, ctx)).changes, false);
+      const rs = (await fx.api.content.getConfigRuleset({ zoneId }))!;
+      const [mine] = rs.rules;
+      await fx.api.content.putConfigRuleset({
+        zoneId,
+        rules: [{ ...asRequest(mine!), ratelimit: { characteristics: ["ip.src"], period: 10 } }],
+      });
+      const drifted = (await rule.read(id, outs, ctx))!;
+      assert.deepEqual(drifted.inputs.ratelimit, { characteristics: ["ip.src"], period: 10 });
+      assert.deepEqual((await rule.diff(id, drifted.props, ins, ctx)).changes, true);
+    });
+
+    it("upgrades a state of the earlier release (contentConverter) without a change or a replace", async () => {
+      const ins = await checked({
+        zoneId,
+        pathPrefix: "/old/",
+        actionParameters: { contentConverter: false },
+      });
+      const { id, outs } = await rule.create(ins, ctx);
+      // What the earlier release stored: the parameter flat, no actionParameters. The runtime hands
+      // stored state over untyped.
+      const untyped = handlerFor("ConfigRule");
+      const { actionParameters: _ap, ...rest } = outs;
+      const stored: Record<string, unknown> = { ...rest, contentConverter: false };
+      assert.deepEqual(await untyped.diff(id, stored, ins, ctx), {
+        changes: false,
+        replaces: [],
+        deleteBeforeReplace: false,
+      });
+      const read = (await untyped.read(id, stored, ctx))!;
+      assert.deepEqual(read.inputs, ins);
+      assert.equal("contentConverter" in read.props, false);
+      // the program of the earlier release is told the new name at check, before anything happens
+      const old = await untyped.check(
+        stored,
+        { zoneId, pathPrefix: "/old/", contentConverter: false },
+        offline,
+      );
+      assert.deepEqual(
+        old.failures?.map((f) => f.reason),
+        [
+          "contentConverter: was renamed to actionParameters.contentConverter (write actionParameters: { contentConverter: … })",
+        ],
+      );
+      // a changed value on top of an old state is an update in place
+      const news = await checked({ zoneId, pathPrefix: "/old/", ref: ins.ref });
+      const diff = await untyped.diff(id, stored, news, ctx);
+      assert.deepEqual(diff, { changes: true, replaces: [], deleteBeforeReplace: false });
+      await untyped.delete(id, stored, ctx);
+      assert.deepEqual((await fx.api.content.getConfigRuleset({ zoneId }))!.rules, []);
     });
 
     it("is gone on read when its rule, the entrypoint or the zone is gone; other failures propagate", async () => {

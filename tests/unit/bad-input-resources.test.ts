@@ -100,7 +100,11 @@ const CASES: Record<ResourceKind, Case[]> = {
     ["pathPrefix", /must start with "\/"/, { pathPrefix: "docs" }],
     ["pathPrefix", /must start with "\/"/, { pathPrefix: 3 }],
     ["customHostnameMetadata", /boolean/, { customHostnameMetadata: "yes" }],
-    ["contentConverter", /boolean/, { contentConverter: "on" }],
+    ["contentConverter", /renamed to actionParameters\.contentConverter/, { contentConverter: "on" }],
+    ["actionParameters.contentConverter", /boolean/, { actionParameters: { contentConverter: "on" } }],
+    ["actionParameters.polish", /one of off, lossless/, { actionParameters: { polish: "max" } }],
+    ["logging.enabled", /boolean/, { logging: { enabled: "yes" } }],
+    ["ratelimit.period", /number/, { ratelimit: { characteristics: ["ip.src"], period: "1m" } }],
     ["enabled", /boolean/i, { enabled: 1 }],
     [
       "customHostnameIds",

@@ -14,6 +14,7 @@ import {
   ConfigRuleRequestSchema,
 } from "../../../sdk/schemas/content";
 import { fromWire, toWire, type InputsOf } from "../../core/define";
+import { deepEqual, isRecord } from "../../core/values";
 import type { Hooks, InputIssue, Known } from "../../core/pipeline";
 import { PartialCreateError, inputError } from "../../errors";
 import type { HandlerContext } from "../../types";
@@ -60,28 +61,44 @@ export function ruleBody(i: ConfigRuleInputs): ConfigRuleRequest {
   });
 }
 
-/** A live rule written back as it is, keeping its identity and every parameter (polish, …). */
+/** The fields of a rule besides its identity and the server's stamps: what a PUT writes. */
+const RULE_CONTENT = [
+  "ref",
+  "expression",
+  "action",
+  "action_parameters",
+  "description",
+  "enabled",
+  "logging",
+  "categories",
+  "exposed_credential_check",
+  "ratelimit",
+] as const;
+
+/** A live rule written back as it is, keeping its identity and every field (polish, logging, …). */
 export function asRequest(r: LiveRule): ConfigRuleRequest {
+  const content = Object.fromEntries(RULE_CONTENT.flatMap((k) => (r[k] === undefined ? [] : [[k, r[k]]])));
   return ConfigRuleRequestSchema.parse({
     id: r.id,
-    ...(r.ref !== undefined ? { ref: r.ref } : {}),
-    expression: r.expression,
-    action: r.action,
+    ...content,
     action_parameters: { ...r.action_parameters },
     description: r.description ?? "",
     enabled: r.enabled ?? true,
   });
 }
 
+/** The content of a rule as a PUT would write it, with the API's defaults filled in. */
+function contentOf(r: ConfigRuleRequest): Record<string, unknown> {
+  const filled: Record<string, unknown> = {
+    ...r,
+    description: r.description ?? "",
+    enabled: r.enabled ?? true,
+  };
+  return Object.fromEntries(RULE_CONTENT.map((k) => [k, filled[k]]));
+}
+
 function sameContent(live: LiveRule, want: ConfigRuleRequest): boolean {
-  return (
-    live.ref === want.ref &&
-    live.expression === want.expression &&
-    live.action === want.action &&
-    live.action_parameters?.content_converter === want.action_parameters.content_converter &&
-    (live.description ?? "") === (want.description ?? "") &&
-    (live.enabled ?? true) === (want.enabled ?? true)
-  );
+  return deepEqual(contentOf(asRequest(live)), contentOf(want));
 }
 
 /**
@@ -380,7 +397,8 @@ export const hooks: Hooks<Spec, PlacedRule> = {
   },
   /**
    * The old matchers while the live expression is still the one they stand for, else the live
-   * expression itself (so the drift shows and `up` restores it); the hostnames still opted in.
+   * expression itself (so the drift shows and `up` restores it); every other field exactly as the
+   * live rule has it (a field removed out of band drops out); the hostnames still opted in.
    */
   project(live, previous, fromTable) {
     const {
@@ -389,19 +407,46 @@ export const hooks: Hooks<Spec, PlacedRule> = {
       customHostnameMetadata,
       expression,
       customHostnameIds: _ids,
+      logging,
+      categories,
+      exposedCredentialCheck,
+      ratelimit,
       ...rest
     } = fromTable;
     const matchers =
       live.expression === ruleExpression(previous)
         ? { host, pathPrefix, customHostnameMetadata, expression }
         : { expression: live.expression };
+    // fromTable holds the live value where the live rule has the field, else the previous input: a
+    // field removed out of band must drop out instead.
     return {
       ...rest,
       ...Object.fromEntries(Object.entries(matchers).filter(([, v]) => v !== undefined)),
-      contentConverter: live.action_parameters?.content_converter ?? false,
+      ...(live.logging === undefined ? {} : { logging }),
+      ...(live.categories === undefined ? {} : { categories }),
+      ...(live.exposed_credential_check === undefined ? {} : { exposedCredentialCheck }),
+      ...(live.ratelimit === undefined ? {} : { ratelimit }),
+      actionParameters: live.action_parameters === undefined ? {} : rest.actionParameters,
       description: live.description ?? "",
       enabled: live.enabled ?? true,
       ...(live.opted_in ? { customHostnameIds: live.opted_in } : {}),
     };
   },
+  upgrade,
 };
+
+/**
+ * State of earlier releases kept the one action parameter as `contentConverter`; today it is
+ * `actionParameters.contentConverter`, the contract's name. Moved over, so the rule is not replaced
+ * and shows no change.
+ */
+export function upgrade(state: Record<string, unknown>): Record<string, unknown> {
+  if (!("contentConverter" in state)) return state;
+  const { contentConverter, ...rest } = state;
+  const had = isRecord(rest.actionParameters) ? rest.actionParameters : undefined;
+  return {
+    ...rest,
+    actionParameters:
+      had ?? (typeof contentConverter === "boolean" ? { contentConverter } : { contentConverter: true }),
+  };
+}

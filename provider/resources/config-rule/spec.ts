@@ -1,6 +1,8 @@
 /**
- * ConfigRule: one `set_config` rule with `content_converter` in a zone's `http_config_settings`
- * entrypoint (spec C), matching a host, a path prefix, custom-hostname metadata, or a raw expression.
+ * ConfigRule: one `set_config` rule in a zone's `http_config_settings` entrypoint (spec C), matching a
+ * host, a path prefix, custom-hostname metadata, or a raw expression. Every settable field of the
+ * contract's rule is an input in camelCase (`actionParameters.contentConverter`, `logging`,
+ * `categories`, `exposedCredentialCheck`, `ratelimit`, …), each read back for drift.
  *
  * The entrypoint is one document shared by every rule of the zone, and the API can only replace it
  * whole. So each write is a read-modify-write that keeps every rule this resource does not own (its
@@ -18,20 +20,35 @@
  * which is taken over in place (it keeps its id and position and gets this resource's ref).
  */
 import { z } from "zod";
-import { ConfigRuleRequestSchema, HostnameSchema, ZoneIdSchema } from "../../../sdk/schemas/content";
-import { defineResource, local, output, requiredString, wire, type Codec } from "../../core/define";
-import { isRecord } from "../../core/values";
+import {
+  ConfigRuleRequestSchema,
+  ExposedCredentialCheckSchema,
+  HostnameSchema,
+  RuleLoggingSchema,
+  RuleRatelimitSchema,
+  SetConfigParametersStrictSchema,
+  ZoneIdSchema,
+} from "../../../sdk/schemas/content";
+import {
+  CAMEL_CODEC,
+  camelCased,
+  defineResource,
+  local,
+  output,
+  requiredString,
+  wire,
+} from "../../core/define";
 
 const W = ConfigRuleRequestSchema.shape;
 
 const boolean = () => z.boolean({ error: "must be a boolean" });
 
-/** The action parameter this resource manages, inside the rule's `action_parameters`. */
-const CONTENT_CONVERTER: Codec = {
-  toWire: (v) => ({ content_converter: v }),
-  // A rule that does not say converts nothing.
-  fromWire: (p) => (isRecord(p) && typeof p.content_converter === "boolean" ? p.content_converter : false),
-};
+/**
+ * An input of an earlier release that has a new name: refused at check with a message that names the
+ * new one (the stored state is moved over by the `upgrade` hook, so nothing is replaced).
+ */
+const renamed = (to: string, example: string) =>
+  local(z.undefined({ error: `was renamed to ${to} (write ${example})` }).optional());
 
 export const ConfigRuleSpec = defineResource({
   kind: "ConfigRule",
@@ -48,12 +65,38 @@ export const ConfigRuleSpec = defineResource({
     customHostnameMetadata: local(boolean().optional()),
     /** Any other expression, instead of host / pathPrefix / customHostnameMetadata. */
     expression: local(W.expression.optional()),
-    /** The action parameter: true (default) converts, false keeps the original. */
-    contentConverter: wire("action_parameters", boolean().default(true), {}, CONTENT_CONVERTER),
+    /**
+     * The `set_config` parameters, in camelCase: `contentConverter` (true converts, false keeps the
+     * original) and any other the service takes (`polish`, `rocketLoader`, `securityLevel`, …).
+     * Default `{ contentConverter: true }`.
+     */
+    actionParameters: wire(
+      "action_parameters",
+      camelCased(SetConfigParametersStrictSchema).default({ contentConverter: true }),
+      {},
+      CAMEL_CODEC,
+    ),
     description: wire("description", W.description.unwrap().default("")),
     enabled: wire("enabled", W.enabled.unwrap().default(true)),
     /** The rule's identity in the entrypoint; generated when absent, then kept. */
     ref: wire("ref", W.ref, { identity: true }),
+    /** `{ enabled }`: log the requests the rule matches. */
+    logging: wire("logging", camelCased(RuleLoggingSchema).optional(), {}, CAMEL_CODEC),
+    categories: wire("categories", W.categories),
+    /** `{ usernameExpression, passwordExpression }`. */
+    exposedCredentialCheck: wire(
+      "exposed_credential_check",
+      camelCased(ExposedCredentialCheckSchema).optional(),
+      {},
+      CAMEL_CODEC,
+    ),
+    /** `{ characteristics, period, requestsPerPeriod?, mitigationTimeout?, … }`. */
+    ratelimit: wire("ratelimit", camelCased(RuleRatelimitSchema).optional(), {}, CAMEL_CODEC),
+    /** @deprecated Renamed to `actionParameters.contentConverter`. */
+    contentConverter: renamed(
+      "actionParameters.contentConverter",
+      "actionParameters: { contentConverter: … }",
+    ),
     /** Custom hostnames (ids in this zone) to opt in through metadata; needs customHostnameMetadata. */
     customHostnameIds: local(
       z

@@ -2,7 +2,7 @@
  * What ZoneContentConverter's description cannot say: its id is its zone's (so must an importId
  * be), the setting is read and written through the zone, and delete turns it off.
  */
-import type { ZoneSetting } from "../../../sdk/content";
+import type { ContentConverterSetting } from "../../../sdk/content";
 import type { ContentConverterValue } from "../../../sdk/schemas/content";
 import type { InputsOf } from "../../core/define";
 import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
@@ -18,10 +18,13 @@ export function rules(i: ZoneContentConverterInputs, known: Known): InputIssue[]
   return [];
 }
 
-const set = (zoneId: string, value: ContentConverterValue, ctx: HandlerContext): Promise<ZoneSetting> =>
-  ctx.api.content.setContentConverter({ zoneId, value });
+const set = (
+  zoneId: string,
+  value: ContentConverterValue,
+  ctx: HandlerContext,
+): Promise<ContentConverterSetting> => ctx.api.content.setContentConverter({ zoneId, value });
 
-export const hooks: Hooks<Spec, ZoneSetting> = {
+export const hooks: Hooks<Spec, ContentConverterSetting> = {
   noun: "zone",
   rules,
   idOf: (_live, i) => i.zoneId,

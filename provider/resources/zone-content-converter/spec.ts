@@ -8,10 +8,14 @@
  * Import: `importId` is the zone id, and must equal `zoneId`.
  */
 import { z } from "zod";
-import { ZoneIdSchema, ZoneSettingFields as W, ZoneSettingSchema } from "../../../sdk/schemas/content";
+import {
+  ContentConverterSettingSchema,
+  ZoneIdSchema,
+  ZoneSettingFields as W,
+} from "../../../sdk/schemas/content";
 import { defineResource, local, output, wire } from "../../core/define";
 
-const R = ZoneSettingSchema.shape;
+const R = ContentConverterSettingSchema.shape;
 
 export const ZoneContentConverterSpec = defineResource({
   kind: "ZoneContentConverter",

@@ -10,16 +10,16 @@ import type { EmailAddressInput, EmailAttachmentInput } from "../../functions/em
 import { TRIGGERS_FIELD, resultOutput, runInput } from "../run";
 
 // Shapes only: every rule of a send is the sdk's, applied to the whole message by hooks.rules.
-const addresses = z.custom<EmailAddressInput | EmailAddressInput[]>();
+const recipients = z.custom<string | string[]>();
 
 export const EmailSendSpec = defineResource({
   kind: "EmailSend",
   fields: {
     from: runInput(z.custom<EmailAddressInput>()),
-    to: runInput(addresses),
-    cc: runInput(addresses.optional()),
-    bcc: runInput(addresses.optional()),
-    replyTo: runInput(addresses.optional()),
+    to: runInput(recipients),
+    cc: runInput(recipients.optional()),
+    bcc: runInput(recipients.optional()),
+    replyTo: runInput(z.custom<EmailAddressInput>().optional()),
     subject: runInput(z.custom<string>()),
     html: runInput(z.string().optional()),
     text: runInput(z.string().optional()),
