@@ -85,7 +85,11 @@ function todaysProgram(buildTokenUuid: string, zoneId: string) {
         },
       },
     });
-    new SearchInstance("kb", { instanceId: "kb", type: "web-crawler", source: "https://upgrade.example.com/docs/" });
+    new SearchInstance("kb", {
+      instanceId: "kb",
+      type: "web-crawler",
+      source: "https://upgrade.example.com/docs/",
+    });
   };
 }
 
@@ -105,8 +109,14 @@ describe("upgrade: a stack of release 0.1.0 goes up with this release without a 
     mkdirSync(join(REPO_ROOT, ".pulumi-test"), { recursive: true });
     scratch = mkdtempSync(join(REPO_ROOT, ".pulumi-test", "upgrade-"));
     copyFileSync(join(FIXTURE, "emulator.json"), join(scratch, "emulator.json"));
-    // The state file keeps the release's account and token.
-    em = await startEmulator({ env: {}, stateFile: join(scratch, "emulator.json") });
+    const exported = JSON.parse(readFileSync(join(FIXTURE, "stack.json"), "utf8")) as Deployment;
+    // A refresh reads with the configuration stored with the provider, as the engine does for any
+    // stack: the emulator answers where the release's did. The state file keeps its account and token.
+    const stored = JSON.stringify(exported).match(
+      /"account-api:baseUrl":"http:\/\/127\.0\.0\.1:(\d+)\/client\/v4"/,
+    );
+    assert.ok(stored?.[1], "the fixture's provider holds its base URL");
+    em = await startEmulator({ env: {}, stateFile: join(scratch, "emulator.json"), port: Number(stored[1]) });
     assert.equal(em.accountId, "upgrade-acct");
     api = new AccountApi({ baseUrl: em.url, token: em.token, accountId: em.accountId, env: {} });
     const [token] = await api.builds.listTokens();
@@ -121,7 +131,10 @@ describe("upgrade: a stack of release 0.1.0 goes up with this release without a 
         workDir,
         pulumiCommand: await PulumiCommand.get({ root: join(REPO_ROOT, ".engine"), skipVersionCheck: true }),
         // The fixture's secrets are encrypted with this passphrase.
-        envVars: { ...engineEnv(join(scratch, "backend"), join(scratch, "home")), PULUMI_CONFIG_PASSPHRASE: "upgrade" },
+        envVars: {
+          ...engineEnv(join(scratch, "backend"), join(scratch, "home")),
+          PULUMI_CONFIG_PASSPHRASE: "upgrade",
+        },
         projectSettings: { name: PROJECT, runtime: "nodejs" },
       },
     );
@@ -131,7 +144,6 @@ describe("upgrade: a stack of release 0.1.0 goes up with this release without a 
       "account-api:apiToken": { value: em.token, secret: true },
       [`${PROJECT}:apiKey`]: { value: "upgrade-secret-key", secret: true },
     });
-    const exported = JSON.parse(readFileSync(join(FIXTURE, "stack.json"), "utf8")) as Deployment;
     await stack.importStack(exported);
   });
 
@@ -145,12 +157,20 @@ describe("upgrade: a stack of release 0.1.0 goes up with this release without a 
     const preview = await stack.preview({ onOutput, refresh: true });
     const planned = { ...preview.changeSummary };
     for (const op of ["create", "replace", "create-replacement", "delete-replaced", "delete"])
-      assert.equal(planned[op as keyof typeof planned] ?? 0, 0, `${op} in the preview: ${JSON.stringify(planned)}`);
+      assert.equal(
+        planned[op as keyof typeof planned] ?? 0,
+        0,
+        `${op} in the preview: ${JSON.stringify(planned)}`,
+      );
 
     const up = await stack.up({ onOutput, refresh: true });
     const changes = { ...up.summary.resourceChanges };
     for (const op of ["create", "replace", "create-replacement", "delete-replaced", "delete"])
-      assert.equal(changes[op as keyof typeof changes] ?? 0, 0, `${op} in the up: ${JSON.stringify(changes)}`);
+      assert.equal(
+        changes[op as keyof typeof changes] ?? 0,
+        0,
+        `${op} in the up: ${JSON.stringify(changes)}`,
+      );
     console.log(`      [figure] upgrade up: ${JSON.stringify(changes)}`);
 
     await stack.preview({ onOutput, expectNoChanges: true, refresh: true });
