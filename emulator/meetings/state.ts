@@ -100,6 +100,17 @@ export function view(m: StoredMeeting): MeetingView {
   };
 }
 
+/**
+ * State files of earlier emulators kept the bucket under api.md's interface name; the service's wire
+ * name is `realtimekit_bucket_config`, so a loaded meeting answers it under that name.
+ */
+function upgradeStored(m: StoredMeeting): void {
+  const rc: unknown = m.fields.recording_config;
+  if (rc === null || typeof rc !== "object" || !Object.hasOwn(rc, "media_bucket_config")) return;
+  const { media_bucket_config: bucket, ...rest } = rc as Record<string, unknown>;
+  Reflect.set(m.fields, "recording_config", { realtimekit_bucket_config: bucket, ...rest });
+}
+
 export class MeetingsModel {
   constructor(
     private readonly store: Store,
@@ -109,7 +120,9 @@ export class MeetingsModel {
   private app(accountId: string, appId: string): AppMeetings {
     const state = this.store.area<MeetingsState>("meetings", () => ({ accounts: dict() }));
     const account = (state.accounts[accountId] ??= { apps: dict() });
-    return (account.apps[appId] ??= { meetings: dict(), order: [] });
+    const app = (account.apps[appId] ??= { meetings: dict(), order: [] });
+    for (const m of Object.values(app.meetings)) upgradeStored(m);
+    return app;
   }
 
   create(accountId: string, appId: string, fields: MeetingCreate): StoredMeeting {
