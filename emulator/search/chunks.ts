@@ -4,7 +4,8 @@
  * - words are runs of non-space characters; a chunk holds `chunk_size` words and the next one starts
  *   `chunk_size − overlap` words later, where overlap is `chunk_overlap` percent of `chunk_size`
  *   (rounded down); with `chunk: false` the whole text is one chunk;
- * - terms are the lowercase runs of letters and digits of a text.
+ * - terms are the lowercase runs of letters and digits of a text; a query's terms leave out common
+ *   English words (STOPWORDS), unless nothing else is left.
  */
 import { createHash } from "node:crypto";
 
@@ -44,6 +45,21 @@ export function chunkText(text: string, s: ChunkSettings): TextChunk[] {
 /** Lowercase runs of letters and digits. */
 export function terms(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Words a question is made of rather than about. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    "a an and are as at be by can do does for from how i in is it me my of on or our that the this to " +
+    "was we what when where which who why will with you your"
+  ).split(" "),
+);
+
+/** The terms a query asks for. */
+export function queryTerms(text: string): string[] {
+  const all = terms(text);
+  const kept = all.filter((t) => !STOPWORDS.has(t));
+  return kept.length ? kept : all;
 }
 
 /** A short stable hex digest (checksums, ids). */

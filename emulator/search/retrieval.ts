@@ -2,13 +2,13 @@
  * Search and chat over an instance's indexed chunks, with no model: a documented term-frequency
  * score (docs/areas/search.md, "Retrieval") and a reply built from the best chunk.
  *
- * For a query with distinct terms Q and a chunk where m of them occur, f times in all:
+ * For a query with distinct terms Q (stopwords left out) and a chunk where m of them occur, f times in all:
  *   score = (m / |Q|) × f / (f + 1), rounded to 4 decimals.
  * Candidates hold every term (`keyword_match_mode: "and"`, the default) or any (`"or"`); those under
  * the match threshold drop out; the rest are ranked by score, ties by chunk id, and cut to
  * `max_num_results`.
  */
-import { terms, type TextChunk } from "./chunks";
+import { queryTerms, terms, type TextChunk } from "./chunks";
 
 export interface Candidate {
   /** Stable chunk id (`{item id}-{index}`). */
@@ -48,7 +48,7 @@ export type Ranked = {
 export class FilterError extends Error {}
 
 export function rank(query: string, candidates: readonly Candidate[], o: RetrievalOptions): Ranked[] {
-  const wanted = [...new Set(terms(query))];
+  const wanted = [...new Set(queryTerms(query))];
   if (wanted.length === 0) return [];
   const scored: { c: Candidate; score: number; tf: number }[] = [];
   for (const c of candidates) {

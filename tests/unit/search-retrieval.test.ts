@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { chunkText, terms } from "../../emulator/search/chunks";
+import { chunkText, queryTerms, terms } from "../../emulator/search/chunks";
 import {
   FilterError,
   lastUserText,
@@ -47,6 +47,11 @@ describe("search emulator: chunking", () => {
 
   it("tokenizes lowercase runs of letters and digits", () => {
     assert.deepEqual(terms("Retry-After: 2 Times, ÉTÉ!"), ["retry", "after", "2", "times", "été"]);
+  });
+
+  it("leaves stopwords out of a query, unless nothing else is left", () => {
+    assert.deepEqual(queryTerms("How do I purge the cache?"), ["purge", "cache"]);
+    assert.deepEqual(queryTerms("what is it"), ["what", "is", "it"]);
   });
 });
 
