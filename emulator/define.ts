@@ -22,6 +22,7 @@ import type {
 import { z } from "zod";
 import { IdentifierSchema, envelopeOf } from "../sdk/schemas/common";
 import {
+  type DomainError,
   GENERIC_CODES,
   envelope,
   invalidWith,
@@ -36,6 +37,10 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** How the route's area words a 400; unknown routes and the core control API use the generic one. */
     invalid?: InvalidRenderer;
+    /** How the route's area words a failure injected with this status (fault injection, 429 and 5xx). */
+    fault?: (status: number) => DomainError;
+    /** The body of the route's error answers, where its area's contract shows another envelope. */
+    errorBody?: (error: DomainError) => unknown;
   }
 }
 
@@ -116,6 +121,10 @@ export interface AreaOptions<P, A, AP> {
   invalidCode?: number;
   /** Or the area's own wording of a 400 (email keeps its table's message and puts the rule in `detail`). */
   invalid?: InvalidRenderer;
+  /** How the area words an injected 429/5xx (the generic code 10004/10002 "injected fault" otherwise). */
+  fault?: (status: number) => DomainError;
+  /** The body of an error answer (the standard `{success: false, errors, messages, result: null}` otherwise). */
+  errorBody?: (error: DomainError) => unknown;
   /** Who the caller is and whether it may do this; throws the area's 401/403. Runs before the body is read. */
   auth: (req: FastifyRequest, permissions: P, params: AP) => A;
 }
@@ -171,7 +180,11 @@ export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<
     app.route({
       method,
       url,
-      config: { invalid },
+      config: {
+        invalid,
+        ...(options.fault ? { fault: options.fault } : {}),
+        ...(options.errorBody ? { errorBody: options.errorBody } : {}),
+      },
       schema: {
         params: spec.params,
         ...(spec.querystring ? { querystring: spec.querystring } : {}),

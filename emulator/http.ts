@@ -4,7 +4,7 @@
  */
 import type { FastifyError } from "fastify";
 import { z } from "zod";
-import { describeIssues } from "../sdk/validate";
+import { describeIssues, MAX_BODY_DEPTH, TOO_DEEP_RULE } from "../sdk/validate";
 
 export interface ErrorItem {
   code: number;
@@ -45,7 +45,6 @@ export const GENERIC_CODES = {
   conflict: 1003,
   unauthorized: 10000,
   forbidden: 9109,
-  tooLarge: 1004,
   unsupportedMediaType: 1005,
   internal: 1000,
 } as const;
@@ -171,18 +170,19 @@ function fastifyCode(error: unknown): { code?: string; statusCode?: number } {
 
 /**
  * The one error renderer. A model's DomainError renders as itself; zod issues (a request that does
- * not fit the sdk's schema) and malformed bodies become a 400 in the area's words; fastify's size and
- * media-type refusals keep their status; anything else is a 500 whose message names the cause.
+ * not fit the sdk's schema), malformed, too deep and too large bodies become a 400 in the area's words;
+ * fastify's media-type refusal keeps its 415; anything else is a 500 whose message names the cause.
  */
-export function renderError(error: unknown, invalid: InvalidRenderer): DomainError {
+export function renderError(error: unknown, invalid: InvalidRenderer, bodyLimit?: number): DomainError {
   if (error instanceof DomainError) return error;
   if (error instanceof z.ZodError) return invalid(issueLines(error));
   if (error instanceof RequestValidationError) return invalid(issueLines(error.issues));
   if (error instanceof MalformedBodyError) return invalid([error.message]);
   const { code, statusCode } = fastifyCode(error);
   const message = error instanceof Error ? error.message : String(error);
+  // A 400 in the area's words: the public contract documents no 413 on any operation.
   if (code === "FST_ERR_CTP_BODY_TOO_LARGE")
-    return new DomainError(413, { code: GENERIC_CODES.tooLarge, message: "request body too large" });
+    return invalid([`body: too large${bodyLimit ? `: must be at most ${bodyLimit} bytes` : ""}`]);
   if (code === "FST_ERR_CTP_INVALID_MEDIA_TYPE")
     return new DomainError(415, {
       code: GENERIC_CODES.unsupportedMediaType,
@@ -193,12 +193,32 @@ export function renderError(error: unknown, invalid: InvalidRenderer): DomainErr
   return new DomainError(500, { code: GENERIC_CODES.internal, message: `internal error: ${message}` });
 }
 
+/** Whether JSON text nests objects and arrays deeper than `limit`: one pass, no recursion, strings skipped. */
+export function jsonTooDeep(text: string, limit = MAX_BODY_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 /**
- * A JSON request body: empty is absent; anything but an object is refused, and so is a `__proto__`
- * key anywhere (no field of the API has that name, and zod's records would drop it without a word).
+ * A JSON request body: empty is absent; deeper than MAX_BODY_DEPTH is refused before parsing; anything
+ * but an object is refused, and so is a `__proto__` key anywhere (no field of the API has that name,
+ * and zod's records would drop it without a word).
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return undefined;
+  if (jsonTooDeep(text)) throw new MalformedBodyError("body", TOO_DEEP_RULE);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -33,6 +33,27 @@ export interface EmulatorOptions {
   bodyLimit?: number;
   /** The service's global rate limit per caller, counted on the emulator's clock; off when absent. */
   rateLimit?: RateLimit;
+  /** More areas mounted after the six (tests of the server's own behaviour mount a small one). */
+  extraAreas?: readonly AreaModule[];
+  /** Sees every API exchange as answered (the conformance suite records them here, whoever the caller). */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+/** One API request and the answer sent to it, as the emulator saw them. */
+export interface Exchange {
+  method: string;
+  /** Path and query as requested, with the API prefix. */
+  url: string;
+  /** Request headers, without authorization. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The parsed body (JSON), the raw bytes (multipart and other parsers), or undefined. */
+  body: unknown;
+  status: number;
+  responseHeaders: Readonly<Record<string, unknown>>;
+  /** The serialized answer (a string for JSON), as it leaves the server. */
+  payload: unknown;
+  /** An injected fault that kept the answer from the client. */
+  fault?: "drop";
 }
 
 export interface RequestLogEntry {
@@ -56,6 +77,14 @@ export interface Emulator {
   token: string;
   requestLog: RequestLogEntry[];
   rateLimit: RateLimitSwitch;
+  /** Every route served (API, control and edge), as fastify registered them. */
+  routes: readonly RouteEntry[];
+}
+
+export interface RouteEntry {
+  method: string;
+  /** With its prefix and `:param` placeholders, e.g. `/client/v4/accounts/:account_id/...`. */
+  url: string;
 }
 
 /** The rate limit in force, changed at run time (the control API's `/__emulator/rate-limit`). */
@@ -124,6 +153,11 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   });
 
+  const routes: RouteEntry[] = [];
+  app.addHook("onRoute", (r) => {
+    for (const method of [r.method].flat()) if (method !== "HEAD") routes.push({ method, url: r.url });
+  });
+
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -176,14 +210,30 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     if (action.kind === "drop") dropped.add(req);
     if (action.kind === "status") {
-      if (action.retryAfter !== undefined) reply.header("retry-after", action.retryAfter);
-      return reply
-        .code(action.status)
-        .send(errorEnvelope([{ code: action.status === 429 ? 10004 : 10002, message: "injected fault" }]));
+      // Thrown, not sent: it renders through the one error handler, in the route's area's words.
+      const worded = req.routeOptions.config.fault?.(action.status);
+      const item = { code: action.status === 429 ? 10004 : 10002, message: "injected fault" };
+      const fault = worded ?? new DomainError(action.status, item);
+      const headers: Record<string, string> = { ...fault.headers };
+      if (action.retryAfter !== undefined) headers["retry-after"] = action.retryAfter;
+      throw new DomainError(fault.status, fault.errors, headers);
     }
   });
 
   app.addHook("onSend", async (req, reply, payload) => {
+    if (options.onExchange && req.url.startsWith(`${API_PREFIX}/`)) {
+      const { authorization: _token, ...headers } = req.headers;
+      options.onExchange({
+        method: req.method,
+        url: req.url,
+        headers,
+        body: req.body,
+        status: reply.statusCode,
+        responseHeaders: reply.getHeaders(),
+        payload,
+        ...(dropped.has(req) ? { fault: "drop" as const } : {}),
+      });
+    }
     if (dropped.has(req)) {
       // The handler ran and its change is kept; the client never hears back.
       log(req, reply.statusCode, "drop");
@@ -199,9 +249,11 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
 
   app.setErrorHandler((error, req, reply) => {
-    const e = renderError(error, req.routeOptions.config.invalid ?? invalidWith(GENERIC_CODES.badRequest));
+    const invalid = req.routeOptions.config.invalid ?? invalidWith(GENERIC_CODES.badRequest);
+    const e = renderError(error, invalid, req.routeOptions.bodyLimit);
     for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-    return reply.code(e.status).send(errorEnvelope(e.errors));
+    const body = req.routeOptions.config.errorBody?.(e) ?? errorEnvelope(e.errors);
+    return reply.code(e.status).send(body);
   });
 
   app.setNotFoundHandler((req, reply) =>
@@ -225,9 +277,10 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     token,
     requestLog,
     rateLimit,
+    routes,
   };
   await app.register(async (control) => registerControl(control, emulator), { prefix: CONTROL_PREFIX });
-  for (const area of AREAS) await mountArea(app, area, ctx);
+  for (const area of [...AREAS, ...(options.extraAreas ?? [])]) await mountArea(app, area, ctx);
   await app.ready();
   return emulator;
 }

@@ -20,6 +20,7 @@ import {
 } from "./errors";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version";
 import { FreshReads } from "./fresh-reads";
+import { TOO_DEEP_RULE, tooDeep } from "./validate";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -827,6 +828,7 @@ async function encodeBody(
   if (body instanceof Uint8Array) return { payload: body, contentType: "application/octet-stream" };
   if (body instanceof ArrayBuffer)
     return { payload: new Uint8Array(body), contentType: "application/octet-stream" };
+  if (tooDeep(body)) throw new ValidationError("request", [{ field: "body", rule: TOO_DEEP_RULE }]);
   return { payload: JSON.stringify(body), contentType: "application/json" };
 }
 

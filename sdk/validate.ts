@@ -28,8 +28,33 @@ export function prototypeKeys(value: unknown, path: string[] = []): string[] {
   );
 }
 
+/**
+ * Deepest nesting of objects and arrays a request body may have (the emulator refuses deeper ones with
+ * a 400 too). The contract's deepest request body declares 6 levels (a search instance's settings);
+ * far past this, recursive walks (ours, zod's) would meet the call stack.
+ */
+export const MAX_BODY_DEPTH = 64;
+export const TOO_DEEP_RULE = `too deep: objects and arrays may nest at most ${MAX_BODY_DEPTH} levels`;
+
+/** Whether a value nests objects and arrays deeper than `limit`. Iterative, so no depth overflows it. */
+export function tooDeep(value: unknown, limit = MAX_BODY_DEPTH): boolean {
+  // An object reached again only counts when reached deeper: a cycle ends past the limit.
+  const reached = new Map<object, number>();
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [v, depth] = next;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth + 1 > limit) return true;
+    if ((reached.get(v) ?? -1) >= depth) continue;
+    reached.set(v, depth);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Parses `value` or throws a ValidationError whose message says where and why. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown, context: string): z.infer<S> {
+  if (tooDeep(value)) throw new ValidationError(context, [{ field: "body", rule: TOO_DEEP_RULE }]);
   const hostile = prototypeKeys(value);
   if (hostile.length)
     throw new ValidationError(

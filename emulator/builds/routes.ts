@@ -24,7 +24,8 @@ import {
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
 import { AccountParams, NoParams, PageQuery, answer, defineArea, defineControl, orEmpty } from "../define";
-import { DomainError, paginate, parseWith } from "../http";
+import { DomainError, jsonTooDeep, paginate, parseWith } from "../http";
+import { TOO_DEEP_RULE } from "../../sdk/validate";
 import { dict } from "../store";
 import { MultipartError, boundaryOf, parseMultipart, type Part } from "./multipart";
 import * as render from "./render";
@@ -122,8 +123,10 @@ function uploadMetadata(req: FastifyRequest): Record<string, unknown> {
       throw buildErrors.invalid("metadata", "the multipart body must include a metadata part");
     let json: unknown;
     if (metaPart) {
+      const text = metaPart.body.toString("utf8");
+      if (jsonTooDeep(text)) throw buildErrors.invalid("metadata", TOO_DEEP_RULE);
       try {
-        json = JSON.parse(metaPart.body.toString("utf8"));
+        json = JSON.parse(text);
       } catch {
         throw buildErrors.invalid("metadata", "must be JSON");
       }

@@ -1,0 +1,96 @@
+/**
+ * The conformance suite: each area's scenario (tests/conformance/scenarios/<area>.ts) drives its
+ * operations through the sdk against a fresh emulator; every exchange is validated against the public
+ * contract (../shared/spec/openapi/public-subset.json) and the override table of docs/assumptions.md.
+ * Fails for every operation that does not conform and for every area without a scenario; prints
+ * `FIGURE conformance {...}`.
+ */
+import { readFileSync } from "node:fs";
+import { API_SPEC_PATH, loadContract, operationKey, operationsOf, type Contract } from "./contract";
+import { evaluate, failureText, figureLine, type AreaReport, type Figure } from "./coverage";
+import { loadScenario, openKit, probeFaults } from "./harness";
+import { AREAS, type Area } from "./kit";
+import { ASSUMPTIONS_PATH, checkRows, Overrides, type TableProblem } from "./overrides";
+import { ContractValidator } from "./validator";
+
+function printReport(area: Area, report: AreaReport): void {
+  const lines = [`conformance ${area}: ${report.conforming}/${report.total} operations conform`];
+  for (const r of report.operations) {
+    lines.push(`  ${r.conforming ? "✓" : "✗"} ${r.key} (${r.exchanges} exchanges)`);
+    for (const n of r.notes) lines.push(`      note: ${n}`);
+  }
+  for (const o of report.outside) lines.push(`  outside the contract: ${o}`);
+  console.log(lines.join("\n"));
+}
+
+function problemText(problems: readonly TableProblem[]): string {
+  return problems.map((p) => `docs/assumptions.md:${p.line}: ${p.message}`).join("\n");
+}
+
+describe("conformance with the public contract", function () {
+  let contract: Contract;
+  let overrides: Overrides;
+  let tableProblems: TableProblem[] = [];
+  const validator = new ContractValidator();
+  const figure: Figure = {};
+  /** Operations of the areas whose scenario ran: rows of the table are checked against these. */
+  const ran = new Set<string>();
+
+  before(function () {
+    contract = loadContract();
+    for (const area of AREAS) figure[area] = { conforming: 0, total: operationsOf(contract, area).length };
+    const loaded = Overrides.load(ASSUMPTIONS_PATH);
+    overrides = loaded.overrides;
+    tableProblems = [
+      ...loaded.problems,
+      ...checkRows(overrides.rows, contract, readFileSync(API_SPEC_PATH, "utf8")),
+    ];
+  });
+
+  after(function () {
+    console.log(figureLine(figure));
+  });
+
+  for (const area of AREAS) {
+    it(`${area}: every operation conforms`, async function () {
+      this.timeout(300_000);
+      const scenario = loadScenario(area);
+      if (typeof scenario === "string") throw new Error(scenario);
+      const operations = operationsOf(contract, area);
+      const open = await openKit();
+      let thrown: unknown;
+      try {
+        try {
+          await scenario.run(open.kit);
+        } catch (e) {
+          thrown = e;
+        }
+        await probeFaults(operations, open);
+      } finally {
+        await open.close();
+      }
+      const report = evaluate(contract, operations, open.recorder.exchanges, validator, overrides);
+      for (const op of operations) ran.add(operationKey(op));
+      figure[area] = { conforming: report.conforming, total: report.total };
+      printReport(area, report);
+      const failed = failureText(report);
+      const scenarioError =
+        thrown === undefined
+          ? ""
+          : `the scenario threw: ${thrown instanceof Error ? thrown.stack : String(thrown)}\n`;
+      if (failed || scenarioError)
+        throw new Error(
+          `${area}: ${report.total - report.conforming} of ${report.total} operations do not conform\n${scenarioError}${failed}`,
+        );
+    });
+  }
+
+  it("the override table is well-formed and every row accepted something", function () {
+    const unused = overrides.unused(ran).map((r) => ({
+      line: r.line,
+      message: `row matched no validation error: ${r.text}`,
+    }));
+    const problems = [...tableProblems, ...unused];
+    if (problems.length) throw new Error(problemText(problems));
+  });
+});
