@@ -84,7 +84,7 @@ interface Caller {
 const Instances = AccountParams.extend({ namespace: z.string().optional() });
 const Instance = Instances.extend({ id: z.string() });
 const Job = Instance.extend({ job_id: z.string() });
-const Item = Instance.extend({ item_id: z.string() });
+const Item = Instance.extend({ item_id: z.string().max(64, "must be at most 64 characters") });
 const Namespace = AccountParams.extend({ namespace: z.string() });
 
 /** The contract's 400s carry `path`: each `field: rule` line names its field, key by key. */
@@ -245,13 +245,14 @@ function instanceRoutes(area: SearchArea, base: string): void {
     `${base}/:id/jobs`,
     {
       params: Instance,
-      body: orEmpty(CreateJobBodySchema),
+      // Spec F: "no body". Left absent (not `{}`), so what was received is what is recorded.
+      body: CreateJobBodySchema.optional(),
       response: SearchJobSchema,
       permissions: "instances",
     },
     ({ auth: { model, ns }, params, body }) => {
       const inst = model.instance(ns, params.id);
-      return jobView(model, inst, model.createJob(inst, body.description));
+      return jobView(model, inst, model.createJob(inst, body?.description));
     },
   );
 

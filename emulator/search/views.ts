@@ -167,6 +167,12 @@ export function itemLogViews(inst: InstanceRecord, item: ItemState): z.input<typ
   const chunks = chunksOf(inst, item).length;
   return [...item.log].reverse().map((l) => ({
     action: l.action,
+    message:
+      l.action === "SKIP"
+        ? `Skipped ${item.key}: unchanged since last sync`
+        : l.error === null
+          ? `Indexed ${item.key}`
+          : `Failed to index ${item.key}: ${l.error}`,
     chunkCount: l.action === "INDEX" && l.error === null ? chunks : null,
     errorType: l.error,
     fileKey: item.key,

@@ -111,6 +111,7 @@ export type ItemChunk = z.infer<typeof ItemChunkSchema>;
 /** One processing record of an item (camelCase on the wire, as the contract writes it). */
 export const ItemLogSchema = z.looseObject({
   action: z.string(),
+  message: z.string().nullable().optional(),
   chunkCount: z.number().nullable(),
   errorType: z.string().nullable(),
   fileKey: z.string(),

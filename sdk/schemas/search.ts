@@ -217,12 +217,12 @@ const WEB_SOURCE =
 export interface SettingsForRules {
   type?: string | null | undefined;
   source?: string | null | undefined;
-  source_params?: { web_crawler?: unknown; prefix?: unknown } | null | undefined;
 }
 
 /**
  * Rules between fields, shared by the sdk (on the body) and the emulator (on the merged settings):
- * a source needs its type, and each type has its own source syntax and source params.
+ * a source needs its type, and each type has its own source syntax. (Which source params apply to
+ * which type the contract does not say, so none is refused for its type.)
  */
 export function settingsIssues(
   s: SettingsForRules,
@@ -242,15 +242,6 @@ export function settingsIssues(
   }
   if (type === "web-crawler" && source !== undefined && !WEB_SOURCE.test(source)) {
     issues.push({ path: ["source"], message: "must be a hostname or http(s) URL when type is web-crawler" });
-  }
-  if (type === "r2" && s.source_params?.web_crawler !== undefined) {
-    issues.push({
-      path: ["source_params", "web_crawler"],
-      message: "is only allowed when type is web-crawler",
-    });
-  }
-  if (type === "web-crawler" && s.source_params?.prefix !== undefined) {
-    issues.push({ path: ["source_params", "prefix"], message: "is only allowed when type is r2" });
   }
   return issues;
 }

@@ -92,17 +92,13 @@ describe("SearchInstance: check without the API", () => {
         ["customMetadata.0.dataType: must be one of text, number, boolean, datetime"],
       ],
       [
-        { instanceId: "kb", type: "web-crawler", source: "example.com", sourceParams: { prefix: "x/" } },
-        ["sourceParams.prefix: is only allowed when type is r2"],
-      ],
-      [
         {
           instanceId: "kb",
-          type: "r2",
-          source: "kb-bucket",
-          sourceParams: { webCrawler: { parseType: "sitemap" } },
+          type: "web-crawler",
+          source: "example.com",
+          sourceParams: { webCrawler: { parseType: "rss" } },
         },
-        ["sourceParams.webCrawler: is only allowed when type is web-crawler"],
+        ["sourceParams.webCrawler.parseType: must be one of sitemap, feed-rss, crawl"],
       ],
       [{ instanceId: "kb", indexMethod: { keyword: false } }, ["indexMethod.vector: must be a boolean"]],
       [
@@ -209,7 +205,6 @@ describe("SearchInstance: hooks", () => {
       ...shared,
     });
     assert.deepEqual(si.updateBody(ins), {
-      source: "kb-bucket",
       ...shared,
       paused: false,
       summarization: false,

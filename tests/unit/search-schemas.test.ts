@@ -81,21 +81,10 @@ describe("search schemas", () => {
         source: "https://docs.example.com/start",
         source_params: {
           web_crawler: {
+            // The crawler's limits at their edges (the scenario of tests/conformance sets every field).
             parse_type: "crawl",
-            crawl_options: {
-              depth: 3,
-              include_external_links: false,
-              include_subdomains: true,
-              max_age: 0,
-              source: "links",
-            },
-            parse_options: {
-              content_selector: [{ path: "/docs/**", selector: "main" }],
-              include_headers: { "X-Api-Key": "k" },
-              include_images: true,
-              specific_sitemaps: ["https://docs.example.com/sitemap.xml"],
-              use_browser_rendering: true,
-            },
+            crawl_options: { depth: 100_000, max_age: 604_800, source: "links" },
+            parse_options: { specific_sitemaps: new Array(10).fill("https://a.example/s.xml") },
             store_options: { storage_id: "bucket", storage_type: "r2", r2_jurisdiction: "eu" },
           },
         },

@@ -1,7 +1,7 @@
 /**
  * What SearchInstance's description cannot say: the id `<namespace>/<instanceId>` (an importId is the
- * bare instance id), "default" as the absent namespace, the rules between type, source and
- * sourceParams, the two bodies (the service's create and update take different settings), the
+ * bare instance id), "default" as the absent namespace, the rules between type and source, the two
+ * bodies (the service's create and update take different settings), the
  * credentials riding inside `source_params` on the wire, settings read from the live object alone,
  * state of earlier releases, and the stats, which take a call of their own.
  */
@@ -59,22 +59,17 @@ export function rules(i: SearchInstanceInputs, known: Known): InputIssue[] {
   const issues: InputIssue[] = [];
   if (i.importId !== undefined && known("importId") && known("instanceId") && i.importId !== i.instanceId)
     issues.push({ field: "importId", rule: "must equal instanceId (an instance's id never changes)" });
-  // The sdk's rules between type, source and source params, on the wire's names.
-  if (known("type") && known("source") && known("sourceParams")) {
-    const p = i.sourceParams;
-    const wire = {
-      type: i.type,
-      source: i.source,
-      source_params: p && { web_crawler: p.webCrawler, prefix: p.prefix },
-    };
-    for (const issue of settingsIssues(wire))
+  // The sdk's rules between type and source, on the wire's names.
+  if (known("type") && known("source")) {
+    for (const issue of settingsIssues({ type: i.type, source: i.source }))
       issues.push({ field: issue.path.map(snakeToCamel).join("."), rule: issue.message });
   }
   return issues;
 }
 
 const CREATE_KEYS = new Set(["id", ...Object.keys(createOnlyShape), ...Object.keys(sharedSettingsShape)]);
-const UPDATE_KEYS = new Set(["source", ...Object.keys(sharedSettingsShape), ...Object.keys(updateOnlyShape)]);
+/** The contract's PUT does not name `source` (fixed at create): it is not sent. */
+const UPDATE_KEYS = new Set([...Object.keys(sharedSettingsShape), ...Object.keys(updateOnlyShape)]);
 
 /** Program name of each input sent on the wire. */
 const WIRE_INPUTS = Object.entries(SearchInstanceSpec.fields).flatMap(([k, f]) =>
