@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import { z } from "zod";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
-import { boundaryOf, MultipartError, parseMultipart } from "../builds/multipart";
+import { boundaryOf, MultipartError, parseMultipart, type Part } from "../builds/multipart";
 import { AccountParams, NoParams, answer, defineArea, defineControl, orEmpty } from "../define";
 import { DomainError, paginate, parseWith, type InvalidRenderer } from "../http";
 import {
@@ -538,7 +538,7 @@ function uploadOf(req: FastifyRequest): {
   const type = req.headers["content-type"] ?? "";
   if (!/^multipart\/form-data/i.test(type) || !Buffer.isBuffer(req.body))
     throw invalid("body", "must be multipart/form-data with a file part");
-  let parts;
+  let parts: Part[];
   try {
     parts = parseMultipart(req.body, boundaryOf(type));
   } catch (e) {

@@ -120,12 +120,13 @@ function settingsOf(body: Partial<InstanceSettings>): {
   const visible: Record<string, unknown> = {};
   let credentials: StorageCredentials | undefined;
   for (const [k, v] of Object.entries(body)) {
-    if (v === null || v === undefined) continue;
-    if (k === "source_params" && typeof v === "object") {
-      const { storage_credentials, ...params } = v as NonNullable<InstanceSettings["source_params"]>;
-      credentials = storage_credentials;
-      visible[k] = structuredClone(params);
-    } else visible[k] = structuredClone(v);
+    if (v === null || v === undefined || k === "source_params") continue;
+    visible[k] = structuredClone(v);
+  }
+  if (body.source_params) {
+    const { storage_credentials, ...params } = body.source_params;
+    credentials = storage_credentials;
+    visible.source_params = structuredClone(params);
   }
   // Keys and values are the body's, nulls and credentials left out: PublicSettings by construction.
   return { visible: visible as PublicSettings, ...(credentials ? { credentials } : {}) };
