@@ -11,6 +11,8 @@ export interface ErrorItem {
   message: string;
   /** Email's table keeps its fixed message and says what is wrong here. */
   detail?: string;
+  /** The field at fault, key by key (the search contract's 400s carry it). */
+  path?: readonly string[];
 }
 
 /** Thrown by state models and guards: renders as itself (status, `errors[]`, headers). */

@@ -439,7 +439,12 @@ export class ApiClient {
     return (await this.requestWithInfo(spec)).value;
   }
 
-  async requestWithInfo<T>(spec: RequestSpec<T>): Promise<ApiResponse<T>> {
+  /** The URL and the authorized send of an API request (its path checked first). */
+  #prepare(spec: Omit<RequestSpec<unknown>, "schema" | "unwrap">): {
+    url: string;
+    displayPath: string;
+    send: () => Promise<RawResponse>;
+  } {
     if (typeof spec.path !== "string" || !spec.path.startsWith("/") || spec.path.includes("#")) {
       throw new InvalidPathError(
         `path: must start with "/" and have no fragment, got ${JSON.stringify(spec.path)}`,
@@ -457,6 +462,11 @@ export class ApiClient {
         authorized: true,
         displayPath,
       });
+    return { url, displayPath, send };
+  }
+
+  async requestWithInfo<T>(spec: RequestSpec<T>): Promise<ApiResponse<T>> {
+    const { url, displayPath, send } = this.#prepare(spec);
     const shareable =
       spec.method === "GET" &&
       spec.body === undefined &&
@@ -500,6 +510,23 @@ export class ApiClient {
       resultInfo: resultInfoOf(envelope?.result_info),
       messages: Array.isArray(envelope?.messages) ? envelope.messages : [],
     };
+  }
+
+  /**
+   * An API request whose answer is not a JSON envelope (a file download): the token, the retries and
+   * the typed errors of `request`, and the body as text.
+   */
+  async requestRaw(spec: Omit<RequestSpec<unknown>, "schema" | "unwrap">): Promise<RawResponse> {
+    const { displayPath, send } = this.#prepare(spec);
+    const res = await send();
+    if (res.status < 400) return res;
+    let json: unknown;
+    try {
+      json = JSON.parse(res.body);
+    } catch {
+      json = undefined;
+    }
+    throw this.#apiError(spec.method, displayPath, res, json);
   }
 
   /**

@@ -1,41 +1,76 @@
 /**
- * Client for search instances and their sync jobs (spec F). Every operation exists in the default
- * namespace (`/accounts/{a}/ai-search/instances/...`) and in a named one
- * (`/accounts/{a}/ai-search/namespaces/{ns}/instances/...`): pass `namespace` to address the latter.
+ * Client for search instances, their sync jobs, items and retrieval (spec F and the public contract).
+ * Every instance operation exists in the default namespace (`/accounts/{a}/ai-search/instances/...`)
+ * and in a named one (`/accounts/{a}/ai-search/namespaces/{ns}/instances/...`): pass `namespace` to
+ * address the latter. Items, moves and cache purges exist only under the namespaced paths: without a
+ * `namespace` they address `namespaces/default`.
  */
 import { z } from "zod";
 import { path, type ApiClient } from "./client";
 import { createOnce, orGone, pollUntil, type CallOptions, type WaitOptions } from "./core";
-import { pageStyle, type PagedGenerator } from "./paging";
+import { ValidationError } from "./errors";
+import { cursorStyle, pageStyle, type PagedGenerator } from "./paging";
 import {
   CancelJobBodySchema,
+  ChatCompletionBodySchema,
+  ChatCompletionSchema,
   CreateInstanceBodySchema,
+  CreateJobBodySchema,
+  DeletedItemSchema,
+  ItemChunkSchema,
+  ItemLogSchema,
+  MoveInstanceBodySchema,
+  PutItemBodySchema,
+  SearchBodySchema,
   SearchInstanceIdSchema,
   SearchInstanceSchema,
+  SearchItemIdSchema,
+  SearchItemSchema,
   SearchJobIdSchema,
   SearchJobLogSchema,
   SearchJobSchema,
   SearchNamespaceSchema,
+  SearchResultSchema,
   SearchStatsSchema,
+  SyncItemBodySchema,
   UpdateInstanceBodySchema,
+  UploadItemFieldsSchema,
+  type ChatCompletion,
+  type ChatCompletionBody,
   type CreateInstanceBody,
+  type ItemChunk,
+  type ItemListQuery,
+  type ItemLog,
+  type SearchBody,
   type SearchInstance,
+  type SearchItem,
   type SearchJob,
   type SearchJobLog,
+  type SearchResult,
   type SearchStats,
   type UpdateInstanceBody,
+  type UploadItemFields,
 } from "./schemas/search";
 import { validate } from "./validate";
 
 export type {
+  ChatCompletion,
+  ChatCompletionBody,
   CreateInstanceBody,
   InstanceSettings,
+  ItemChunk,
+  ItemLog,
+  SearchBody,
+  SearchChunk,
   SearchInstance,
+  SearchItem,
   SearchJob,
   SearchJobLog,
+  SearchResult,
   SearchStats,
   UpdateInstanceBody,
 } from "./schemas/search";
+export { JOB_LOG_TYPES } from "./schemas/search";
 
 /** Where an instance lives: the account (default: the client's) and the namespace (default: none). */
 export interface SearchScope {
@@ -51,13 +86,39 @@ export interface JobRef extends InstanceRef {
   jobId: string;
 }
 
+export interface ItemRef extends InstanceRef {
+  itemId: string;
+}
+
 export interface ListParams extends SearchScope {
   /** Page size, 1-100 (default 50). */
   perPage?: number;
+  /** Only instances whose id contains this. */
+  search?: string;
+  /** By creation time: `desc` (the service's default, newest first) or `asc`. */
+  order?: "asc" | "desc";
+}
+
+export interface ListItemsParams extends InstanceRef {
+  /** Page size, 1-50 (default 50; the service answers at least 5 per page). */
+  perPage?: number;
+  search?: string;
+  sortBy?: ItemListQuery["sort_by"];
+  status?: ItemListQuery["status"];
+  source?: string;
+  metadataFilter?: string;
+  itemId?: string;
 }
 
 export type CreateInstanceParams = SearchScope & CreateInstanceBody;
 export type UpdateInstanceParams = SearchScope & { id: string } & UpdateInstanceBody;
+export type MoveInstanceParams = InstanceRef & { new_namespace: string };
+export type CreateJobParams = InstanceRef & { description?: string };
+export type UploadItemParams = InstanceRef & UploadItemFields;
+export type CreateOrUpdateItemParams = InstanceRef & { key: string; wait_for_completion?: boolean };
+export type SyncItemParams = ItemRef & { wait_for_completion?: boolean };
+export type SearchParams = InstanceRef & SearchBody;
+export type ChatCompletionParams = InstanceRef & ChatCompletionBody;
 
 export interface JobProgress {
   job: SearchJob;
@@ -78,11 +139,14 @@ export interface WaitForJobOptions extends WaitOptions, SearchScope {
 const ListOfInstances = z.array(SearchInstanceSchema);
 const ListOfJobs = z.array(SearchJobSchema);
 const ListOfLogs = z.array(SearchJobLogSchema);
-const PerPageSchema = z
-  .number()
-  .int("must be an integer")
-  .min(1, "must be between 1 and 100")
-  .max(100, "must be between 1 and 100");
+const ListOfItems = z.array(SearchItemSchema);
+const ListOfChunks = z.array(ItemChunkSchema);
+const ListOfItemLogs = z.array(ItemLogSchema);
+/** Purge answers `{success}` and nothing the caller needs. */
+const Ignored = z.unknown();
+
+/** The contract's page-size bounds per listing. */
+const PAGE_BOUNDS = { instances: 100, jobs: 50, logs: 500, items: 50, chunks: 100, itemLogs: 100 } as const;
 
 /** POSTs repeated after a lookup proved the previous attempt did not land. */
 const CREATE_RETRIES = 2;
@@ -93,6 +157,8 @@ export function isJobRunning(job: SearchJob): boolean {
 
 export class SearchApi {
   constructor(readonly client: ApiClient) {}
+
+  // ---- instances ----
 
   /**
    * Creates an instance. POST is never blindly repeated: after a connection failure or timeout the
@@ -111,15 +177,16 @@ export class SearchApi {
     );
   }
 
-  /** Every instance of the namespace, page by page. */
+  /** Every instance of the namespace, page by page (newest first unless `order: "asc"`). */
   listInstances(params: ListParams = {}, options: CallOptions = {}): PagedGenerator<SearchInstance> {
     const base = this.#collection(params);
-    const perPage = this.#perPage(params.perPage, "search.listInstances");
+    const perPage = this.#perPage(params.perPage, PAGE_BOUNDS.instances, "search.listInstances");
+    const query = { search: params.search, order_by_direction: params.order };
     return pageStyle(async (page, per_page) => {
       const res = await this.client.requestWithInfo({
         method: "GET",
         path: base,
-        query: { page, per_page },
+        query: { ...query, page, per_page },
         schema: ListOfInstances,
         ...options,
       });
@@ -136,7 +203,7 @@ export class SearchApi {
     });
   }
 
-  /** Replaces the instance's mutable settings (omitted ones return to their defaults). */
+  /** Replaces the instance's settings (omitted ones return to their defaults). */
   updateInstance(params: UpdateInstanceParams, options: CallOptions = {}): Promise<SearchInstance> {
     const { accountId, namespace, id, ...rest } = params;
     const target = this.#instance({ accountId, namespace, id });
@@ -159,6 +226,19 @@ export class SearchApi {
     });
   }
 
+  /** Moves an instance, with its jobs and items, to another namespace (`PATCH` on the namespaced path). */
+  moveInstance(params: MoveInstanceParams, options: CallOptions = {}): Promise<SearchInstance> {
+    const { accountId, namespace, id, ...rest } = params;
+    const body = validate(MoveInstanceBodySchema, rest, "search.moveInstance");
+    return this.client.request({
+      method: "PATCH",
+      path: this.#namespaced({ accountId, namespace, id }),
+      body,
+      schema: SearchInstanceSchema,
+      ...options,
+    });
+  }
+
   /** Indexing statistics: how many items are queued, running, completed or in error. */
   instanceStats(params: InstanceRef, options: CallOptions = {}): Promise<SearchStats> {
     return this.client.request({
@@ -169,33 +249,44 @@ export class SearchApi {
     });
   }
 
+  /** Empties the instance's answer cache (chat completions answered from it so far). */
+  async purgeCache(params: InstanceRef, options: CallOptions = {}): Promise<void> {
+    await this.client.request({
+      method: "POST",
+      path: `${this.#namespaced(params)}/purge_cache`,
+      body: {},
+      schema: Ignored,
+      idempotent: true,
+      ...options,
+    });
+  }
+
+  // ---- jobs ----
+
   /**
-   * Starts a sync job (no body). Only one job runs per instance, so a second POST is refused with
-   * 409: after a connection failure we therefore look for the running job before posting again.
+   * Starts a sync job. A job already running is ended by the service (`end_reason:
+   * "new_job_has_started"`), so after a connection failure the running job is looked for first: it
+   * is the one the lost request started, or one that a repeat would only have replaced.
    */
-  async createJob(params: InstanceRef, options: CallOptions = {}): Promise<SearchJob> {
-    const jobs = `${this.#instance(params)}/jobs`;
+  async createJob(params: CreateJobParams, options: CallOptions = {}): Promise<SearchJob> {
+    const { description, ...ref } = params;
+    const jobs = `${this.#instance(ref)}/jobs`;
+    const body =
+      description === undefined
+        ? undefined
+        : validate(CreateJobBodySchema, { description }, "search.createJob");
     return createOnce(
-      () => this.client.request({ method: "POST", path: jobs, schema: SearchJobSchema, ...options }),
-      () => this.runningJob(params, options),
+      () => this.client.request({ method: "POST", path: jobs, body, schema: SearchJobSchema, ...options }),
+      () => this.runningJob(ref, options),
       { retries: CREATE_RETRIES },
     );
   }
 
-  /** Jobs of an instance, newest first, page by page. */
+  /** Jobs of an instance, newest first, page by page (1-50 per page). */
   listJobs(params: InstanceRef & { perPage?: number }, options: CallOptions = {}): PagedGenerator<SearchJob> {
     const jobs = `${this.#instance(params)}/jobs`;
-    const perPage = this.#perPage(params.perPage, "search.listJobs");
-    return pageStyle(async (page, per_page) => {
-      const res = await this.client.requestWithInfo({
-        method: "GET",
-        path: jobs,
-        query: { page, per_page },
-        schema: ListOfJobs,
-        ...options,
-      });
-      return { items: res.value, info: res.resultInfo };
-    }, perPage);
+    const perPage = this.#perPage(params.perPage, PAGE_BOUNDS.jobs, "search.listJobs");
+    return this.#pages(jobs, ListOfJobs, perPage, options);
   }
 
   /** The instance's running job, if any (the newest job is listed first). */
@@ -215,23 +306,14 @@ export class SearchApi {
     });
   }
 
-  /** Log lines of a job, oldest first, page by page. */
+  /** Log lines of a job, oldest first, page by page (1-500 per page). */
   listJobLogs(
     params: JobRef & { perPage?: number },
     options: CallOptions = {},
   ): PagedGenerator<SearchJobLog> {
     const logs = `${this.#job(params)}/logs`;
-    const perPage = this.#perPage(params.perPage, "search.listJobLogs");
-    return pageStyle(async (page, per_page) => {
-      const res = await this.client.requestWithInfo({
-        method: "GET",
-        path: logs,
-        query: { page, per_page },
-        schema: ListOfLogs,
-        ...options,
-      });
-      return { items: res.value, info: res.resultInfo };
-    }, perPage);
+    const perPage = this.#perPage(params.perPage, PAGE_BOUNDS.logs, "search.listJobLogs");
+    return this.#pages(logs, ListOfLogs, perPage, options);
   }
 
   /** Cancels a running job (`PATCH …/jobs/{job_id}` with `{action: "cancel"}`); repeating it is harmless. */
@@ -270,21 +352,218 @@ export class SearchApi {
     );
   }
 
-  #perPage(perPage: number | undefined, context: string): number {
+  // ---- items (namespaced paths only) ----
+
+  /** Items of the instance: what its sync jobs indexed and what was uploaded, page by page. */
+  listItems(params: ListItemsParams, options: CallOptions = {}): PagedGenerator<SearchItem> {
+    const items = `${this.#namespaced(params)}/items`;
+    const perPage = this.#perPage(params.perPage, PAGE_BOUNDS.items, "search.listItems");
+    const query = {
+      search: params.search,
+      sort_by: params.sortBy,
+      status: params.status,
+      source: params.source,
+      metadata_filter: params.metadataFilter,
+      item_id: params.itemId,
+    };
+    return this.#pages(items, ListOfItems, perPage, options, query);
+  }
+
+  /**
+   * Uploads a file as an item (multipart): its name is the item's key, `metadata` its custom
+   * metadata. Not repeated after a lost answer: an upload of the same key replaces the item anyway,
+   * so the caller may simply send it again.
+   */
+  uploadItem(params: UploadItemParams, options: CallOptions = {}): Promise<SearchItem> {
+    const { accountId, namespace, id, ...rest } = params;
+    const target = `${this.#namespaced({ accountId, namespace, id })}/items`;
+    const fields = validate(UploadItemFieldsSchema, rest, "search.uploadItem");
+    const form = new FormData();
+    const bytes =
+      typeof fields.file.content === "string" ? fields.file.content : new Uint8Array(fields.file.content);
+    form.append(
+      "file",
+      new Blob([bytes], { type: fields.file.type ?? "application/octet-stream" }),
+      fields.file.name,
+    );
+    if (fields.metadata !== undefined) form.append("metadata", JSON.stringify(fields.metadata));
+    if (fields.wait_for_completion !== undefined)
+      form.append("wait_for_completion", String(fields.wait_for_completion));
+    return this.client.request({
+      method: "POST",
+      path: target,
+      body: form,
+      schema: SearchItemSchema,
+      ...options,
+    });
+  }
+
+  /** Indexes (again) the item with this key, from the instance's source (`PUT …/items`). */
+  createOrUpdateItem(params: CreateOrUpdateItemParams, options: CallOptions = {}): Promise<SearchItem> {
+    const { accountId, namespace, id, ...rest } = params;
+    const target = `${this.#namespaced({ accountId, namespace, id })}/items`;
+    const body = validate(PutItemBodySchema, { ...rest, next_action: "INDEX" }, "search.createOrUpdateItem");
+    return this.client.request({ method: "PUT", path: target, body, schema: SearchItemSchema, ...options });
+  }
+
+  getItem(params: ItemRef, options: CallOptions = {}): Promise<SearchItem> {
+    return this.client.request({
+      method: "GET",
+      path: this.#item(params),
+      schema: SearchItemSchema,
+      ...options,
+    });
+  }
+
+  /** Indexes one item again now (`PATCH …/items/{item_id}` with `next_action: "INDEX"`). */
+  syncItem(params: SyncItemParams, options: CallOptions = {}): Promise<SearchItem> {
+    const { wait_for_completion, ...ref } = params;
+    const body = validate(
+      SyncItemBodySchema,
+      { next_action: "INDEX", ...(wait_for_completion !== undefined ? { wait_for_completion } : {}) },
+      "search.syncItem",
+    );
+    return this.client.request({
+      method: "PATCH",
+      path: this.#item(ref),
+      body,
+      schema: SearchItemSchema,
+      ...options,
+    });
+  }
+
+  /** Removes an item from the index (its key is returned). */
+  async deleteItem(params: ItemRef, options: CallOptions = {}): Promise<{ key: string }> {
+    const res = await this.client.request({
+      method: "DELETE",
+      path: this.#item(params),
+      schema: DeletedItemSchema,
+      ...options,
+    });
+    return { key: res.key };
+  }
+
+  /** The chunks an item was split into, in order, page by page (`limit` 1-100 per page). */
+  listItemChunks(params: ItemRef & { limit?: number }, options: CallOptions = {}): PagedGenerator<ItemChunk> {
+    const chunks = `${this.#item(params)}/chunks`;
+    const limit = this.#perPage(params.limit, PAGE_BOUNDS.chunks, "search.listItemChunks");
+    // Offset paging is page paging with the offset derived from the page.
+    return pageStyle(async (page, per) => {
+      const res = await this.client.requestWithInfo({
+        method: "GET",
+        path: chunks,
+        query: { limit: per, offset: (page - 1) * per },
+        schema: ListOfChunks,
+        ...options,
+      });
+      return { items: res.value };
+    }, limit);
+  }
+
+  /** The item's content as the index holds it, as text. */
+  async downloadItem(params: ItemRef, options: CallOptions = {}): Promise<string> {
+    const res = await this.client.requestRaw({
+      method: "GET",
+      path: `${this.#item(params)}/download`,
+      ...options,
+    });
+    return res.body;
+  }
+
+  /** Processing records of an item, newest first, by cursor (`limit` 1-100 per page). */
+  listItemLogs(params: ItemRef & { limit?: number }, options: CallOptions = {}): PagedGenerator<ItemLog> {
+    const logs = `${this.#item(params)}/logs`;
+    const limit = this.#perPage(params.limit, PAGE_BOUNDS.itemLogs, "search.listItemLogs");
+    return cursorStyle(async (cursor) => {
+      const res = await this.client.requestWithInfo({
+        method: "GET",
+        path: logs,
+        query: { limit, cursor },
+        schema: ListOfItemLogs,
+        ...options,
+      });
+      return { items: res.value, cursor: res.resultInfo?.cursor };
+    });
+  }
+
+  // ---- retrieval ----
+
+  /** Ranked chunks for a query (or the last user message). A read: safe to repeat. */
+  search(params: SearchParams, options: CallOptions = {}): Promise<SearchResult> {
+    const { accountId, namespace, id, ...rest } = params;
+    const body = validate(SearchBodySchema, rest, "search.search");
+    return this.client.request({
+      method: "POST",
+      path: `${this.#instance({ accountId, namespace, id })}/search`,
+      body,
+      schema: SearchResultSchema,
+      idempotent: true,
+      ...options,
+    });
+  }
+
+  /**
+   * An answer to the conversation from the instance's retrieved chunks (OpenAI-style body, no
+   * envelope). Streaming is not supported by this method: `stream: true` is refused before sending.
+   */
+  chatCompletions(params: ChatCompletionParams, options: CallOptions = {}): Promise<ChatCompletion> {
+    const { accountId, namespace, id, ...rest } = params;
+    const body = validate(ChatCompletionBodySchema, rest, "search.chatCompletions");
+    if (body.stream === true)
+      throw new ValidationError("search.chatCompletions", [
+        { field: "stream", rule: "must be false: this method reads one JSON answer, not a stream" },
+      ]);
+    return this.client.request({
+      method: "POST",
+      path: `${this.#instance({ accountId, namespace, id })}/chat/completions`,
+      body,
+      schema: ChatCompletionSchema,
+      unwrap: "body",
+      idempotent: true,
+      ...options,
+    });
+  }
+
+  // ---- paths and paging ----
+
+  #pages<T>(
+    at: string,
+    schema: z.ZodType<T[]>,
+    perPage: number,
+    options: CallOptions,
+    query: Record<string, string | undefined> = {},
+  ): PagedGenerator<T> {
+    return pageStyle(async (page, per_page) => {
+      const res = await this.client.requestWithInfo({
+        method: "GET",
+        path: at,
+        query: { ...query, page, per_page },
+        schema,
+        ...options,
+      });
+      return { items: res.value, info: res.resultInfo };
+    }, perPage);
+  }
+
+  #perPage(perPage: number | undefined, max: number, context: string): number {
+    const schema = z
+      .number()
+      .int("must be an integer")
+      .min(1, `must be between 1 and ${max}`)
+      .max(max, `must be between 1 and ${max}`);
     return perPage === undefined
-      ? 50
-      : validate(z.object({ perPage: PerPageSchema }), { perPage }, context).perPage;
+      ? Math.min(50, max)
+      : validate(z.object({ perPage: schema }), { perPage }, context).perPage;
   }
 
   #collection(scope: SearchScope): string {
     const account = this.client.account(scope.accountId);
     if (scope.namespace === undefined) return path`/accounts/${account}/ai-search/instances`;
-    const ns = validate(
-      z.object({ namespace: SearchNamespaceSchema }),
-      { namespace: scope.namespace },
-      "search",
-    );
-    return path`/accounts/${account}/ai-search/namespaces/${ns.namespace}/instances`;
+    return path`/accounts/${account}/ai-search/namespaces/${this.#ns(scope.namespace)}/instances`;
+  }
+
+  #ns(namespace: string): string {
+    return validate(z.object({ namespace: SearchNamespaceSchema }), { namespace }, "search").namespace;
   }
 
   #instance(ref: InstanceRef): string {
@@ -292,9 +571,19 @@ export class SearchApi {
     return this.#collection(ref) + path`/${id}`;
   }
 
+  /** The instance under the namespaced base, the default namespace named (items, move, purge). */
+  #namespaced(ref: InstanceRef): string {
+    return this.#instance({ ...ref, namespace: ref.namespace ?? "default" });
+  }
+
   #job(ref: JobRef): string {
     const { jobId } = validate(z.object({ jobId: SearchJobIdSchema }), { jobId: ref.jobId }, "search");
     return this.#instance(ref) + path`/jobs/${jobId}`;
+  }
+
+  #item(ref: ItemRef): string {
+    const { itemId } = validate(z.object({ itemId: SearchItemIdSchema }), { itemId: ref.itemId }, "search");
+    return this.#namespaced(ref) + path`/items/${itemId}`;
   }
 }
 

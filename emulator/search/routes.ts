@@ -1,33 +1,78 @@
-/** HTTP layer of the search area: one thin handler per operation over ./state. */
-import type { FastifyInstance } from "fastify";
+/** HTTP layer of the search area: one thin handler per operation over ./state, rendered by ./views. */
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
 import { z } from "zod";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
+import { boundaryOf, MultipartError, parseMultipart, type Part } from "../builds/multipart";
 import { AccountParams, NoParams, answer, defineArea, defineControl, orEmpty } from "../define";
-import { paginate } from "../http";
+import { DomainError, paginate, parseWith, type InvalidRenderer } from "../http";
 import {
   CancelJobBodySchema,
+  ChatCompletionBodySchema,
+  ChatCompletionSchema,
   CreateInstanceBodySchema,
+  CreateJobBodySchema,
+  DeletedItemSchema,
+  InstanceListQuerySchema,
+  ItemChunkSchema,
+  ItemChunksQuerySchema,
+  ItemListQuerySchema,
+  ItemLogSchema,
+  ItemLogsQuerySchema,
+  ItemMetadataSchema,
+  ITEM_PAGE,
+  CHUNK_PAGE,
+  ITEM_LOG_PAGE,
+  JobListQuerySchema,
+  JobLogListQuerySchema,
+  MoveInstanceBodySchema,
+  PutItemBodySchema,
+  SearchBodySchema,
   SearchInstanceSchema,
+  SearchItemSchema,
   SearchJobLogSchema,
   SearchJobSchema,
   SearchListQuerySchema,
+  SearchResultSchema,
   SearchStatsSchema,
+  SyncItemBodySchema,
   UpdateInstanceBodySchema,
+  type ItemListQuery,
 } from "../../sdk/schemas/search";
-import { initialState, SearchModel, type NamespaceRecord, type SearchState } from "./state";
+import { chat, search } from "./ask";
+import {
+  initialState,
+  invalid,
+  invalidItem,
+  SearchModel,
+  type NamespaceRecord,
+  type SearchState,
+} from "./state";
+import {
+  chunkViews,
+  instanceView,
+  itemLogViews,
+  itemView,
+  jobView,
+  jobViews,
+  logViews,
+  statsView,
+} from "./views";
 
 /** The same operations under the default and under a named namespace (spec F). */
-const BASES = [
-  "/accounts/:account_id/ai-search/instances",
-  "/accounts/:account_id/ai-search/namespaces/:namespace/instances",
-] as const;
+const DEFAULT_BASE = "/accounts/:account_id/ai-search/instances";
+const NAMED_BASE = "/accounts/:account_id/ai-search/namespaces/:namespace/instances";
+const BASES = [DEFAULT_BASE, NAMED_BASE] as const;
 
 /** Spec F, Authentication: a token with both search Edit and Run, for every operation. */
 const REQUIRED: readonly Permission[] = ["search:edit", "search:run"];
 
-/** Instance routes live in a namespace (the default one when the path names none). */
-type Scope = "instances" | "namespaces";
+/**
+ * Which namespace a route acts in: an instance route's path namespace must exist (404); a collection
+ * route (list, create) documents no 404, so an unknown namespace there is a 400; namespace routes
+ * name the namespace they act on themselves.
+ */
+type Scope = "instances" | "collection" | "namespaces";
 
 interface Caller {
   model: SearchModel;
@@ -39,32 +84,123 @@ interface Caller {
 const Instances = AccountParams.extend({ namespace: z.string().optional() });
 const Instance = Instances.extend({ id: z.string() });
 const Job = Instance.extend({ job_id: z.string() });
+const Item = Instance.extend({ item_id: z.string().max(64, "must be at most 64 characters") });
 const Namespace = AccountParams.extend({ namespace: z.string() });
+
+/** The contract's 400s carry `path`: each `field: rule` line names its field, key by key. */
+const INVALID: InvalidRenderer = (lines) =>
+  new DomainError(
+    400,
+    lines.map((line) => {
+      const at = line.indexOf(": ");
+      return at < 0 ? invalidItem("body", line) : invalidItem(line.slice(0, at), line.slice(at + 2));
+    }),
+  );
 
 function modelOf(ctx: AreaContext): SearchModel {
   return new SearchModel(ctx.store.area<SearchState>("search", initialState), ctx.clock.now());
 }
 
+/** The caller, and the namespace the path names, before the body is read (any route of the area). */
+function authenticate(
+  ctx: AreaContext,
+  req: FastifyRequest,
+  scope: Scope,
+  params: { account_id: string; namespace?: string | undefined },
+): Caller {
+  const token = ctx.auth.require(req, { accountId: params.account_id, all: REQUIRED });
+  const model = modelOf(ctx);
+  const name = scope === "namespaces" ? undefined : params.namespace;
+  return { model, ns: namespaceFor(model, params.account_id, name, scope), actor: token.name ?? "api-token" };
+}
+
+function namespaceFor(
+  model: SearchModel,
+  account: string,
+  name: string | undefined,
+  scope: Scope,
+): NamespaceRecord {
+  try {
+    return model.namespace(account, name);
+  } catch (err) {
+    if (scope === "collection" && err instanceof DomainError && err.status === 404)
+      throw invalid("namespace", `namespace "${name}" does not exist`);
+    throw err;
+  }
+}
+
+type SearchArea = ReturnType<typeof searchApi>;
+
+function searchApi(app: FastifyInstance, ctx: AreaContext) {
+  return defineArea(app, {
+    envelope: "result",
+    invalid: INVALID,
+    auth: (req, scope: Scope, params: { account_id: string; namespace?: string | undefined }): Caller =>
+      authenticate(ctx, req, scope, params),
+  });
+}
+
+/**
+ * A route whose answer is not the usual envelope (chat completions, a download): the same auth
+ * before the body, the same 400s, and the handler writes the reply itself.
+ */
+function bareRoute<P extends z.ZodType<{ account_id: string; namespace?: string | undefined }>>(
+  app: FastifyInstance,
+  ctx: AreaContext,
+  method: HTTPMethods,
+  url: string,
+  params: P,
+  handler: (call: { caller: Caller; params: z.output<P>; body: unknown; reply: FastifyReply }) => unknown,
+): void {
+  const early = new WeakMap<FastifyRequest, { caller: Caller; params: z.output<P> }>();
+  app.route({
+    method,
+    url,
+    config: { invalid: INVALID },
+    onRequest: async (req) => {
+      const parsed: z.output<P> = parseWith(params, req.params, INVALID);
+      early.set(req, { caller: authenticate(ctx, req, "instances", parsed), params: parsed });
+    },
+    handler: async (req, reply) => {
+      const seen = early.get(req);
+      if (!seen) throw new Error(`${method} ${url}: auth did not run`);
+      return handler({ ...seen, body: req.body ?? undefined, reply });
+    },
+  });
+}
+
 function instanceRoutes(area: SearchArea, base: string): void {
-  const list = { querystring: SearchListQuerySchema, permissions: "instances" } as const;
   area.post(
     base,
     {
       params: Instances,
       body: orEmpty(CreateInstanceBodySchema),
       response: SearchInstanceSchema,
-      permissions: "instances",
+      permissions: "collection",
     },
-    ({ auth: { model, ns, actor }, body }) => model.instanceView(ns, model.createInstance(ns, body, actor)),
+    ({ auth: { model, ns, actor }, body }) =>
+      answer(instanceView(model, ns, model.createInstance(ns, body, actor)), { status: 201 }),
   );
 
   area.get(
     base,
-    { ...list, params: Instances, response: z.array(SearchInstanceSchema) },
-    ({ auth: { model, ns }, query }) => {
-      const page = paginate(model.listInstances(ns), query);
+    {
+      querystring: InstanceListQuerySchema,
+      params: Instances,
+      response: z.array(SearchInstanceSchema),
+      permissions: "collection",
+    },
+    ({ auth: { model, ns }, params, query }) => {
+      // The default base's `namespace` query names another namespace to list.
+      const where =
+        params.namespace === undefined && query.namespace !== undefined
+          ? namespaceFor(model, params.account_id, query.namespace, "collection")
+          : ns;
+      const all = model.listInstances(where, query.search);
+      if ((query.order_by_direction ?? "desc") === "desc") all.reverse();
+      const page = paginate(all, query);
       return answer(
-        page.items.map((i) => model.instanceView(ns, i)),
+        page.items.map((i) => instanceView(model, where, i)),
         { resultInfo: page.resultInfo },
       );
     },
@@ -73,7 +209,7 @@ function instanceRoutes(area: SearchArea, base: string): void {
   area.get(
     `${base}/:id`,
     { params: Instance, response: SearchInstanceSchema, permissions: "instances" },
-    ({ auth: { model, ns }, params }) => model.instanceView(ns, model.instance(ns, params.id)),
+    ({ auth: { model, ns }, params }) => instanceView(model, ns, model.instance(ns, params.id)),
   );
 
   area.put(
@@ -85,7 +221,7 @@ function instanceRoutes(area: SearchArea, base: string): void {
       permissions: "instances",
     },
     ({ auth: { model, ns, actor }, params, body }) =>
-      model.instanceView(ns, model.updateInstance(ns, params.id, body, actor)),
+      instanceView(model, ns, model.updateInstance(ns, params.id, body, actor)),
   );
 
   area.delete(
@@ -93,7 +229,7 @@ function instanceRoutes(area: SearchArea, base: string): void {
     { params: Instance, response: SearchInstanceSchema, permissions: "instances" },
     ({ auth: { model, ns }, params }) => {
       const inst = model.instance(ns, params.id);
-      const view = model.instanceView(ns, inst);
+      const view = instanceView(model, ns, inst);
       model.deleteInstance(ns, inst.id);
       return view;
     },
@@ -102,28 +238,37 @@ function instanceRoutes(area: SearchArea, base: string): void {
   area.get(
     `${base}/:id/stats`,
     { params: Instance, response: SearchStatsSchema, permissions: "instances" },
-    ({ auth: { model, ns }, params }) => model.statsView(model.instance(ns, params.id)),
+    ({ auth: { model, ns }, params }) => statsView(model, model.instance(ns, params.id)),
   );
 
   area.post(
     `${base}/:id/jobs`,
     {
       params: Instance,
-      body: orEmpty(CreateJobBodySchema),
+      // Spec F: "no body". Left absent (not `{}`), so what was received is what is recorded.
+      body: CreateJobBodySchema.optional(),
       response: SearchJobSchema,
       permissions: "instances",
     },
     ({ auth: { model, ns }, params, body }) => {
       const inst = model.instance(ns, params.id);
-      return model.jobView(inst, model.createJob(inst, body.description));
+      return jobView(model, inst, model.createJob(inst, body?.description));
     },
   );
 
   area.get(
     `${base}/:id/jobs`,
-    { ...list, params: Instance, response: z.array(SearchJobSchema) },
+    {
+      querystring: JobListQuerySchema,
+      params: Instance,
+      response: z.array(SearchJobSchema),
+      permissions: "instances",
+    },
     ({ auth: { model, ns }, params, query }) => {
-      const page = paginate(model.jobViews(model.instance(ns, params.id)), query);
+      const page = paginate(jobViews(model, model.instance(ns, params.id)), query, {
+        perPage: 20,
+        maxPerPage: 50,
+      });
       return answer(page.items, { resultInfo: page.resultInfo });
     },
   );
@@ -133,7 +278,7 @@ function instanceRoutes(area: SearchArea, base: string): void {
     { params: Job, response: SearchJobSchema, permissions: "instances" },
     ({ auth: { model, ns }, params }) => {
       const inst = model.instance(ns, params.id);
-      return model.jobView(inst, model.job(inst, params.job_id));
+      return jobView(model, inst, model.job(inst, params.job_id));
     },
   );
 
@@ -142,30 +287,288 @@ function instanceRoutes(area: SearchArea, base: string): void {
     { params: Job, body: orEmpty(CancelJobBodySchema), response: SearchJobSchema, permissions: "instances" },
     ({ auth: { model, ns }, params }) => {
       const inst = model.instance(ns, params.id);
-      return model.jobView(inst, model.cancelJob(inst, params.job_id));
+      return jobView(model, inst, model.cancelJob(inst, params.job_id));
     },
   );
 
   area.get(
     `${base}/:id/jobs/:job_id/logs`,
-    { ...list, params: Job, response: z.array(SearchJobLogSchema) },
+    {
+      querystring: JobLogListQuerySchema,
+      params: Job,
+      response: z.array(SearchJobLogSchema),
+      permissions: "instances",
+    },
     ({ auth: { model, ns }, params, query }) => {
       const inst = model.instance(ns, params.id);
-      const page = paginate(model.logViews(inst, model.job(inst, params.job_id)), query);
+      const page = paginate(logViews(model, inst, model.job(inst, params.job_id)), query, {
+        perPage: 20,
+        maxPerPage: 500,
+      });
       return answer(page.items, { resultInfo: page.resultInfo });
+    },
+  );
+
+  area.post(
+    `${base}/:id/search`,
+    {
+      params: Instance,
+      body: orEmpty(SearchBodySchema),
+      response: SearchResultSchema,
+      permissions: "instances",
+    },
+    ({ auth: { model, ns }, params, body }) => search(model, model.instance(ns, params.id), body),
+  );
+}
+
+/** Operations the contract serves under the namespaced base only. */
+function namespacedRoutes(area: SearchArea): void {
+  const at = `${NAMED_BASE}/:id`;
+  area.patch(
+    at,
+    {
+      params: Instance,
+      body: orEmpty(MoveInstanceBodySchema),
+      response: SearchInstanceSchema,
+      permissions: "instances",
+    },
+    ({ auth: { model, ns, actor }, params, body }) => {
+      const moved = model.moveInstance(params.account_id, ns, params.id, body.new_namespace, actor);
+      return instanceView(model, model.namespace(params.account_id, body.new_namespace), moved);
+    },
+  );
+
+  area.post(
+    `${at}/purge_cache`,
+    { params: Instance, response: z.null(), permissions: "instances" },
+    ({ auth: { model, ns }, params }) => {
+      model.purgeCache(model.instance(ns, params.id));
+      return null;
+    },
+  );
+
+  area.get(
+    `${at}/items`,
+    {
+      querystring: ItemListQuerySchema,
+      params: Instance,
+      response: z.array(SearchItemSchema),
+      permissions: "instances",
+    },
+    ({ auth: { model, ns }, params, query }) => {
+      const inst = model.instance(ns, params.id);
+      const views = sortItems(
+        model.items(inst).map(({ item }) => itemView(ns, inst, item)),
+        query,
+      );
+      const perPage = Math.max(ITEM_PAGE.minPerPage, query.per_page || ITEM_PAGE.defaultPerPage);
+      const page = paginate(
+        views,
+        { page: query.page, per_page: perPage },
+        {
+          perPage: ITEM_PAGE.defaultPerPage,
+          maxPerPage: ITEM_PAGE.maxPerPage,
+        },
+      );
+      return answer(page.items, { resultInfo: page.resultInfo });
+    },
+  );
+
+  area.post(
+    `${at}/items`,
+    { params: Instance, response: SearchItemSchema, permissions: "instances" },
+    ({ auth: { model, ns }, params, req }) => {
+      const inst = model.instance(ns, params.id);
+      const upload = uploadOf(req);
+      return itemView(ns, inst, model.uploadItem(inst, upload.key, upload.text, upload.metadata));
+    },
+  );
+
+  area.put(
+    `${at}/items`,
+    {
+      params: Instance,
+      body: orEmpty(PutItemBodySchema),
+      response: SearchItemSchema,
+      permissions: "instances",
+    },
+    ({ auth: { model, ns }, params, body }) => {
+      const inst = model.instance(ns, params.id);
+      return itemView(ns, inst, model.indexKey(inst, body.key));
+    },
+  );
+
+  const item = `${at}/items/:item_id`;
+  area.get(
+    item,
+    { params: Item, response: SearchItemSchema, permissions: "instances" },
+    ({ auth: { model, ns }, params }) => {
+      const inst = model.instance(ns, params.id);
+      return itemView(ns, inst, model.item(inst, params.item_id));
+    },
+  );
+
+  area.patch(
+    item,
+    { params: Item, body: orEmpty(SyncItemBodySchema), response: SearchItemSchema, permissions: "instances" },
+    ({ auth: { model, ns }, params }) => {
+      const inst = model.instance(ns, params.id);
+      return itemView(ns, inst, model.syncItem(inst, params.item_id));
+    },
+  );
+
+  area.delete(
+    item,
+    { params: Item, response: DeletedItemSchema, permissions: "instances" },
+    ({ auth: { model, ns }, params }) => {
+      const inst = model.instance(ns, params.id);
+      return { key: model.deleteItem(inst, params.item_id).key };
+    },
+  );
+
+  area.get(
+    `${item}/chunks`,
+    {
+      querystring: ItemChunksQuerySchema,
+      params: Item,
+      response: z.array(ItemChunkSchema),
+      permissions: "instances",
+    },
+    ({ auth: { model, ns }, params, query }) => {
+      const inst = model.instance(ns, params.id);
+      const all = chunkViews(inst, model.item(inst, params.item_id));
+      const limit = query.limit ?? CHUNK_PAGE.defaultLimit;
+      const offset = query.offset ?? 0;
+      const slice = all.slice(offset, offset + limit);
+      return answer(slice, { resultInfo: { count: slice.length, limit, offset, total: all.length } });
+    },
+  );
+
+  area.get(
+    `${item}/logs`,
+    {
+      querystring: ItemLogsQuerySchema,
+      params: Item,
+      response: z.array(ItemLogSchema),
+      permissions: "instances",
+    },
+    ({ auth: { model, ns }, params, query }) => {
+      const inst = model.instance(ns, params.id);
+      const all = itemLogViews(inst, model.item(inst, params.item_id));
+      const limit = query.limit ?? ITEM_LOG_PAGE.defaultLimit;
+      const offset = query.cursor === undefined ? 0 : cursorOffset(query.cursor);
+      const slice = all.slice(offset, offset + limit);
+      const more = offset + limit < all.length;
+      return answer(slice, {
+        resultInfo: {
+          count: slice.length,
+          cursor: more ? Buffer.from(`offset:${offset + limit}`).toString("base64url") : null,
+          per_page: limit,
+          truncated: more,
+        },
+      });
     },
   );
 }
 
-/** Spec F says "no body"; the public API also takes an optional description, so an empty body is fine. */
-const CreateJobBodySchema = z.strictObject({
-  description: z
-    .string({ error: "must be a string" })
-    .max(1024, "must be at most 1024 characters")
-    .optional(),
-});
+/** Routes outside the envelope: chat completions (both bases) and an item's download. */
+function bareRoutes(app: FastifyInstance, ctx: AreaContext): void {
+  for (const base of BASES) {
+    bareRoute(
+      app,
+      ctx,
+      "POST",
+      `${base}/:id/chat/completions`,
+      Instance,
+      ({ caller: { model, ns }, params, body, reply }) => {
+        const parsed = parseWith(ChatCompletionBodySchema, body, INVALID);
+        const completion = chat(model, model.instance(ns, params.id), parsed);
+        ChatCompletionSchema.parse(completion); // an emulator bug, not the caller's, if it does not fit
+        return reply.code(200).send(completion);
+      },
+    );
+  }
+  bareRoute(
+    app,
+    ctx,
+    "GET",
+    `${NAMED_BASE}/:id/items/:item_id/download`,
+    Item,
+    ({ caller: { model, ns }, params, reply }) => {
+      const inst = model.instance(ns, params.id);
+      const item = model.item(inst, params.item_id);
+      return reply.code(200).type("application/octet-stream").send(Buffer.from(item.text));
+    },
+  );
+}
 
-const NamespaceSettingsShape = {
+function cursorOffset(cursor: string): number {
+  const m = /^offset:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!m) throw invalid("cursor", "is not a cursor this listing gave");
+  return Number(m[1]);
+}
+
+const STATUS_ORDER = ["running", "queued", "error", "completed", "skipped", "outdated"];
+
+/** The listing's filters and order: by status (then key), or newest `last_seen_at` first. */
+function sortItems<
+  T extends { id: string; key: string; status: string; source_id?: string | null; last_seen_at?: string },
+>(views: T[], q: ItemListQuery): T[] {
+  const kept = views.filter(
+    (v) =>
+      (q.search === undefined || v.key.includes(q.search)) &&
+      (q.status === undefined || v.status === q.status) &&
+      (q.source === undefined || v.source_id === q.source) &&
+      (q.item_id === undefined || v.id === q.item_id),
+  );
+  const byKey = (a: T, b: T): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return kept.sort((a, b) =>
+    q.sort_by === "modified_at"
+      ? (b.last_seen_at ?? "").localeCompare(a.last_seen_at ?? "") || byKey(a, b)
+      : STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status) || byKey(a, b),
+  );
+}
+
+/** The multipart upload: a `file` part with a filename (the key), optional `metadata` (JSON). */
+function uploadOf(req: FastifyRequest): {
+  key: string;
+  text: string;
+  metadata?: Record<string, string | number | boolean>;
+} {
+  const type = req.headers["content-type"] ?? "";
+  if (!/^multipart\/form-data/i.test(type) || !Buffer.isBuffer(req.body))
+    throw invalid("body", "must be multipart/form-data with a file part");
+  let parts: Part[];
+  try {
+    parts = parseMultipart(req.body, boundaryOf(type));
+  } catch (e) {
+    if (e instanceof MultipartError) throw invalid("body", e.message.replace(/^[a-z-]+: /, ""));
+    throw e;
+  }
+  const file = parts.find((p) => p.name === "file");
+  if (!file?.filename) throw invalid("file", "is required: a file part with a filename");
+  const meta = parts.find((p) => p.name === "metadata");
+  let metadata: Record<string, string | number | boolean> | undefined;
+  if (meta) {
+    let json: unknown;
+    try {
+      json = JSON.parse(meta.body.toString("utf8"));
+    } catch {
+      throw invalid("metadata", "must be a JSON object");
+    }
+    metadata = parseWith(ItemMetadataSchema, json, (lines) =>
+      INVALID(lines.map((l) => (l.startsWith("body") ? l.replace(/^body/, "metadata") : `metadata.${l}`))),
+    );
+  }
+  const wait = parts.find((p) => p.name === "wait_for_completion")?.body.toString("utf8");
+  if (wait !== undefined && wait !== "true" && wait !== "false")
+    throw invalid("wait_for_completion", "must be true or false");
+  return { key: file.filename, text: file.body.toString("utf8"), ...(metadata ? { metadata } : {}) };
+}
+
+/** The public namespace operations' bodies (not in the contract subset; the public client's shape). */
+const CreateNamespaceBodySchema = z.strictObject({
+  name: z.string({ error: "is required and must be a string" }),
   description: z
     .string({ error: "must be a string or null" })
     .max(1024, "must be at most 1024 characters")
@@ -175,12 +578,8 @@ const NamespaceSettingsShape = {
     .record(z.string(), z.unknown(), { error: "must be an object" })
     .nullable()
     .optional(),
-};
-const CreateNamespaceBodySchema = z.strictObject({
-  name: z.string({ error: "is required and must be a string" }),
-  ...NamespaceSettingsShape,
 });
-const UpdateNamespaceBodySchema = z.strictObject(NamespaceSettingsShape);
+const UpdateNamespaceBodySchema = CreateNamespaceBodySchema.omit({ name: true });
 
 const NamespaceSchema = z.looseObject({
   name: z.string(),
@@ -222,7 +621,7 @@ function namespaceRoutes(area: SearchArea): void {
     NS,
     {
       params: AccountParams,
-      querystring: SearchListQuerySchema.extend({ search: z.string().optional() }),
+      querystring: SearchListQuerySchema,
       response: z.array(NamespaceSchema),
       permissions: "namespaces",
     },
@@ -256,21 +655,6 @@ const NamespaceBodySchema = z.strictObject({
   name: z.string({ error: "is required and must be a string" }),
   account_id: z.string({ error: "must be a string" }).optional(),
 });
-
-type SearchArea = ReturnType<typeof searchApi>;
-
-function searchApi(app: FastifyInstance, ctx: AreaContext) {
-  return defineArea(app, {
-    envelope: "result",
-    auth: (req, scope: Scope, params: { account_id: string; namespace?: string | undefined }): Caller => {
-      const token = ctx.auth.require(req, { accountId: params.account_id, all: REQUIRED });
-      const model = modelOf(ctx);
-      // Namespace routes name the namespace they act on; instance routes live in one, looked up now.
-      const ns = model.namespace(params.account_id, scope === "instances" ? params.namespace : undefined);
-      return { model, ns, actor: token.name ?? "api-token" };
-    },
-  });
-}
 
 const AccountQuery = z.looseObject({ account_id: z.string().optional() });
 
@@ -309,8 +693,14 @@ function control(app: FastifyInstance, ctx: AreaContext): void {
 export const searchArea: AreaModule = {
   name: "search",
   api: (app, ctx) => {
+    // Item uploads are multipart; the whole body is read (uploads are small) and parsed by the route.
+    app.addContentTypeParser("multipart/form-data", { parseAs: "buffer" }, (_req, body, done) =>
+      done(null, body),
+    );
     const area = searchApi(app, ctx);
     for (const base of BASES) instanceRoutes(area, base);
+    namespacedRoutes(area);
+    bareRoutes(app, ctx);
     namespaceRoutes(area);
   },
   control,

@@ -1,33 +1,35 @@
 /**
- * State model of search instances and sync jobs. Never sees HTTP: routes.ts hands it parsed bodies
- * and the clock's time, and renders what it returns. Domain errors carry status and code.
+ * State model of search instances, sync jobs, items and the answer cache. Never sees HTTP: routes.ts
+ * hands it parsed bodies and the clock's time, and renders what it returns (./views). Domain errors
+ * carry status and code.
  *
  * State is plain JSON per account: namespaces (the "default" one always exists) holding instances,
- * each with its settings, its write-only storage credentials kept apart, and its job history.
+ * each with its settings, its write-only storage credentials kept apart, its job history, the item
+ * events made through the API, and the cached chat answers.
  */
-import { createHash, randomUUID } from "node:crypto";
-import { iso } from "../clock";
+import { randomUUID } from "node:crypto";
 import { dict } from "../store";
-import { badRequest, conflict, DomainError, GENERIC_CODES, notFound } from "../http";
-import type { z } from "zod";
+import { DomainError, GENERIC_CODES, notFound, type ErrorItem } from "../http";
 import {
   SEARCH_INSTANCE_DEFAULTS,
-  type SearchInstanceSchema,
-  type SearchJobLogSchema,
-  type SearchJobSchema,
-  type SearchStatsSchema,
   settingsIssues,
   type CreateInstanceBody,
   type InstanceSettings,
   type UpdateInstanceBody,
 } from "../../sdk/schemas/search";
+import { stableUuid } from "./chunks";
+import { sourceItemText } from "./corpus";
 import {
   endOf,
   fold,
   isRunning,
+  itemNames,
   replay,
-  statsOf,
+  sourceIdOf,
   type Baseline,
+  type ItemEvent,
+  type ItemState,
+  type ItemValues,
   type JobRecord,
   type Replay,
   type ScanTarget,
@@ -36,18 +38,23 @@ import {
 export const DEFAULT_NAMESPACE = "default";
 /** Jobs kept per instance; older ended ones are folded into the baseline. */
 export const JOB_HISTORY_LIMIT = 50;
-
-/** Filled in for settings a create or a PUT leaves out (a copy: stored state never shares objects). */
-function defaults(): Partial<InstanceSettings> {
-  const { index_method, ...scalars } = SEARCH_INSTANCE_DEFAULTS;
-  return { ...scalars, index_method: { ...index_method } };
-}
+/** Cached chat answers kept per instance (the oldest go first). */
+export const ANSWER_CACHE_LIMIT = 100;
+/** How long a cached answer lives without `cache_ttl`, in seconds. */
+export const DEFAULT_CACHE_TTL_S = 86_400;
 
 type StorageCredentials = NonNullable<NonNullable<InstanceSettings["source_params"]>["storage_credentials"]>;
-/** Settings as returned: never holds the credentials. */
-export type PublicSettings = Omit<InstanceSettings, "source_params"> & {
-  source_params?: Omit<NonNullable<InstanceSettings["source_params"]>, "storage_credentials">;
-};
+type SourceParams = Omit<NonNullable<InstanceSettings["source_params"]>, "storage_credentials">;
+/** Settings as kept and returned: never the credentials, never a null (null means unset). */
+export type PublicSettings = {
+  [K in Exclude<keyof InstanceSettings, "source_params">]?: Exclude<InstanceSettings[K], null>;
+} & { source_params?: SourceParams };
+
+/** A chat answer kept by the instance's cache. */
+export interface CachedAnswer {
+  at: number;
+  completion: Record<string, unknown>;
+}
 
 export interface InstanceRecord {
   id: string;
@@ -60,6 +67,9 @@ export interface InstanceRecord {
   modified_by: string;
   jobs: JobRecord[];
   baseline: Baseline;
+  /** Item changes made through the API, oldest first (absent in states of earlier releases). */
+  events?: ItemEvent[];
+  answers?: Record<string, CachedAnswer>;
 }
 
 export interface NamespaceRecord {
@@ -87,10 +97,45 @@ export function initialState(): SearchState {
 
 const NAMESPACE_NAME = /^[a-z0-9_-]{1,32}$/;
 
+/** A 400 naming the field (`path`, as the contract's 400s carry it) and the rule. */
+export function invalid(field: string, rule: string, code: number = GENERIC_CODES.badRequest): DomainError {
+  return new DomainError(400, invalidItem(field, rule, code));
+}
+
+export function invalidItem(field: string, rule: string, code: number = GENERIC_CODES.badRequest): ErrorItem {
+  return { code, message: `${field}: ${rule}`, path: field.split(".") };
+}
+
+/** Filled in for settings a create or a PUT leaves out (a copy: stored state never shares objects). */
+function defaults(): PublicSettings {
+  const { index_method, ...scalars } = SEARCH_INSTANCE_DEFAULTS;
+  return { ...scalars, index_method: { ...index_method } };
+}
+
+/** The body's settings without nulls (null asks for the unset value) and without the credentials. */
+function settingsOf(body: Partial<InstanceSettings>): {
+  visible: PublicSettings;
+  credentials?: StorageCredentials;
+} {
+  const visible: Record<string, unknown> = {};
+  let credentials: StorageCredentials | undefined;
+  for (const [k, v] of Object.entries(body)) {
+    if (v === null || v === undefined || k === "source_params") continue;
+    visible[k] = structuredClone(v);
+  }
+  if (body.source_params) {
+    const { storage_credentials, ...params } = body.source_params;
+    credentials = storage_credentials;
+    visible.source_params = structuredClone(params);
+  }
+  // Keys and values are the body's, nulls and credentials left out: PublicSettings by construction.
+  return { visible: visible as PublicSettings, ...(credentials ? { credentials } : {}) };
+}
+
 export class SearchModel {
   constructor(
     private readonly state: SearchState,
-    private readonly now: number,
+    readonly now: number,
   ) {}
 
   // ---- namespaces ----
@@ -107,7 +152,9 @@ export class SearchModel {
 
   /** The namespace addressed by a path; none given means the default one. */
   namespace(accountId: string, name: string = DEFAULT_NAMESPACE): NamespaceRecord {
-    const ns = this.#account(accountId).namespaces[name];
+    const ns = Object.hasOwn(this.#account(accountId).namespaces, name)
+      ? this.#account(accountId).namespaces[name]
+      : undefined;
     if (!ns) throw notFound(`namespace "${name}"`);
     return ns;
   }
@@ -117,11 +164,14 @@ export class SearchModel {
   }
 
   createNamespace(accountId: string, name: string, settings: NamespaceSettings = {}): NamespaceRecord {
-    if (!NAMESPACE_NAME.test(name)) {
-      throw badRequest("name: must be 1 to 32 lowercase letters, digits, - and _");
-    }
+    if (!NAMESPACE_NAME.test(name))
+      throw invalid("name", "must be 1 to 32 lowercase letters, digits, - and _");
     const account = this.#account(accountId);
-    if (account.namespaces[name]) throw conflict(`namespace "${name}" already exists`);
+    if (account.namespaces[name])
+      throw new DomainError(409, {
+        code: GENERIC_CODES.conflict,
+        message: `namespace "${name}" already exists`,
+      });
     const ns: NamespaceRecord = { name, created_at: this.now, instances: dict() };
     this.#applyNamespace(ns, settings);
     account.namespaces[name] = ns;
@@ -142,7 +192,7 @@ export class SearchModel {
   }
 
   deleteNamespace(accountId: string, name: string): NamespaceRecord {
-    if (name === DEFAULT_NAMESPACE) throw badRequest("name: the default namespace cannot be deleted");
+    if (name === DEFAULT_NAMESPACE) throw invalid("name", "the default namespace cannot be deleted");
     const ns = this.namespace(accountId, name);
     delete this.#account(accountId).namespaces[name];
     return ns;
@@ -154,22 +204,33 @@ export class SearchModel {
   instance(ns: NamespaceRecord, id: string): InstanceRecord {
     const inst = Object.hasOwn(ns.instances, id) ? ns.instances[id] : undefined;
     if (!inst) throw notFound(`instance "${id}" in namespace "${ns.name}"`);
+    upgradeRecord(inst);
     this.#catchUp(inst);
     return inst;
   }
 
-  listInstances(ns: NamespaceRecord): InstanceRecord[] {
-    const all = Object.values(ns.instances).sort(byCreation);
-    for (const inst of all) this.#catchUp(inst);
+  /** Oldest first; `search` keeps the ids that contain it. */
+  listInstances(ns: NamespaceRecord, search?: string): InstanceRecord[] {
+    const all = Object.values(ns.instances)
+      .filter((i) => search === undefined || i.id.includes(search))
+      .sort(byCreation);
+    for (const inst of all) {
+      upgradeRecord(inst);
+      this.#catchUp(inst);
+    }
     return all;
   }
 
   createInstance(ns: NamespaceRecord, body: CreateInstanceBody, actor: string): InstanceRecord {
-    if (Object.hasOwn(ns.instances, body.id)) {
-      throw conflict(`instance "${body.id}" already exists in namespace "${ns.name}"`);
-    }
+    // The contract's create answers 201, 400 or 403: an id in use is a 400 (with the conflict code).
+    if (Object.hasOwn(ns.instances, body.id))
+      throw invalid(
+        "id",
+        `an instance "${body.id}" already exists in namespace "${ns.name}"`,
+        GENERIC_CODES.conflict,
+      );
     const { id, ...settings } = body;
-    const { visible, credentials } = splitCredentials(settings);
+    const { visible, credentials } = settingsOf(settings);
     const inst: InstanceRecord = {
       id,
       settings: { ...defaults(), ...visible },
@@ -180,41 +241,37 @@ export class SearchModel {
       modified_by: actor,
       jobs: [],
       baseline: {},
+      events: [],
+      answers: {},
     };
     ns.instances[id] = inst;
     return inst;
   }
 
   /**
-   * PUT: replaces the mutable settings (omitted ones go back to their defaults). `type` and `source`
-   * are fixed at create; storage credentials are kept unless new ones are given.
+   * PUT: replaces the settings it takes (omitted ones go back to their defaults). `type`, `source`
+   * and `hybrid_search_enabled` are fixed at create; storage credentials are kept unless new ones
+   * are given.
    */
   updateInstance(ns: NamespaceRecord, id: string, body: UpdateInstanceBody, actor: string): InstanceRecord {
     const inst = this.instance(ns, id);
-    const { type, source, ...mutable } = body;
-    const errors = [];
-    if (type !== undefined && type !== inst.settings.type) {
-      errors.push({
-        code: GENERIC_CODES.badRequest,
-        message: "type: cannot be changed after create (create a new instance)",
-      });
+    const { source, ...mutable } = body;
+    const errors: ErrorItem[] = [];
+    const current = inst.settings;
+    if (source !== undefined && (source ?? undefined) !== current.source) {
+      errors.push(invalidItem("source", "cannot be changed after create (create a new instance)"));
     }
-    if (source !== undefined && source !== inst.settings.source) {
-      errors.push({
-        code: GENERIC_CODES.badRequest,
-        message: "source: cannot be changed after create (create a new instance)",
-      });
-    }
-    const { visible, credentials } = splitCredentials(mutable);
+    const { visible, credentials } = settingsOf(mutable);
     const next: PublicSettings = {
       ...defaults(),
-      ...(inst.settings.type !== undefined ? { type: inst.settings.type } : {}),
-      ...(inst.settings.source !== undefined ? { source: inst.settings.source } : {}),
+      ...(current.type !== undefined ? { type: current.type } : {}),
+      ...(current.source !== undefined ? { source: current.source } : {}),
+      ...(current.hybrid_search_enabled !== undefined
+        ? { hybrid_search_enabled: current.hybrid_search_enabled }
+        : {}),
       ...visible,
     };
-    for (const issue of settingsIssues(next)) {
-      errors.push({ code: GENERIC_CODES.badRequest, message: `${issue.path.join(".")}: ${issue.message}` });
-    }
+    for (const issue of settingsIssues(next)) errors.push(invalidItem(issue.path.join("."), issue.message));
     if (errors.length) throw new DomainError(400, errors);
     inst.settings = next;
     if (credentials) inst.storage_credentials = credentials;
@@ -229,12 +286,43 @@ export class SearchModel {
     return inst;
   }
 
+  /** Moves an instance with its jobs, items and cache; to its own namespace it is a no-op. */
+  moveInstance(
+    accountId: string,
+    from: NamespaceRecord,
+    id: string,
+    to: string,
+    actor: string,
+  ): InstanceRecord {
+    const inst = this.instance(from, id);
+    const target = this.namespace(accountId, to);
+    if (target === from) return inst;
+    if (Object.hasOwn(target.instances, id))
+      throw invalid(
+        "new_namespace",
+        `an instance "${id}" already exists in namespace "${to}"`,
+        GENERIC_CODES.conflict,
+      );
+    delete from.instances[id];
+    target.instances[id] = inst;
+    inst.modified_at = this.now;
+    inst.modified_by = actor;
+    return inst;
+  }
+
   // ---- jobs ----
 
-  /** Starts a user job. One job runs per instance: a second one while it runs is a conflict. */
+  /**
+   * Starts a user job. A running job is ended by it (`end_reason: "new_job_has_started"`, as the
+   * service does); a paused instance refuses.
+   */
   createJob(inst: InstanceRecord, description?: string): JobRecord {
+    if (inst.settings.paused) throw invalid("paused", `instance "${inst.id}" is paused: resume it to sync`);
     const running = inst.jobs.find((j) => isRunning(j, this.now));
-    if (running) throw conflict(`a sync job is already running for instance "${inst.id}": ${running.id}`);
+    if (running) {
+      running.cancelled_at = this.now;
+      running.superseded = true;
+    }
     return this.#startJob(inst, "user", this.now, description);
   }
 
@@ -244,75 +332,94 @@ export class SearchModel {
     return job;
   }
 
-  /** Cancelling a running job ends it now; cancelling it again is harmless; a finished job cannot be. */
+  /** Cancelling a running job ends it now; cancelling it again is harmless; an ended job cannot be. */
   cancelJob(inst: InstanceRecord, jobId: string): JobRecord {
     const job = this.job(inst, jobId);
-    if (job.cancelled_at !== undefined) return job;
-    if (!isRunning(job, this.now)) throw conflict(`job "${jobId}" has already ended`);
+    if (job.cancelled_at !== undefined && !job.superseded) return job;
+    if (!isRunning(job, this.now)) throw invalid("action", `job "${jobId}" has already ended`);
     job.cancelled_at = this.now;
     return job;
   }
 
   replay(inst: InstanceRecord): Replay {
-    return replay(inst.jobs, this.now, inst.baseline);
+    return replay(inst.jobs, this.now, inst.baseline, inst.events ?? []);
   }
 
-  // ---- views (what the API returns) ----
+  // ---- items ----
 
-  instanceView(ns: NamespaceRecord, inst: InstanceRecord): z.input<typeof SearchInstanceSchema> {
-    const r = this.replay(inst);
-    const last = r.jobs[r.jobs.length - 1];
-    const running = last !== undefined && last.ended_at === undefined;
-    return {
-      id: inst.id,
-      namespace: ns.name,
-      ...inst.settings,
-      created_at: iso(inst.created_at),
-      modified_at: iso(inst.modified_at),
-      created_by: inst.created_by,
-      modified_by: inst.modified_by,
-      status: inst.settings.paused ? "paused" : running ? "syncing" : last ? "ready" : "waiting",
-      enable: true,
-      last_activity: last ? iso(last.last_seen_at) : null,
-    };
+  /** Every item the instance knows, with its id. */
+  items(inst: InstanceRecord): { id: string; item: ItemState }[] {
+    return Object.values(this.replay(inst).items).map((item) => ({ id: itemId(inst, item.key), item }));
   }
 
-  jobView(inst: InstanceRecord, job: JobRecord): z.input<typeof SearchJobSchema> {
-    const state = this.#replayed(inst, job);
-    return {
-      id: job.id,
-      source: job.source,
-      description: job.description,
-      started_at: iso(job.started_at),
-      last_seen_at: iso(state.last_seen_at),
-      ended_at: state.ended_at !== undefined ? iso(state.ended_at) : null,
-      end_reason: state.end_reason ?? null,
-    };
+  item(inst: InstanceRecord, id: string): ItemState {
+    const found = this.items(inst).find((i) => i.id === id);
+    if (!found) throw notFound(`item "${id}" of instance "${inst.id}"`);
+    return found.item;
   }
 
-  /** Newest first. */
-  jobViews(inst: InstanceRecord): z.input<typeof SearchJobSchema>[] {
-    return [...inst.jobs].reverse().map((j) => this.jobView(inst, j));
+  /** An upload: the file's name is the key; it replaces an item of that key and is indexed now. */
+  uploadItem(inst: InstanceRecord, key: string, text: string, metadata?: ItemValues): ItemState {
+    this.#event(inst, { kind: "upload", at: this.now, key, text, ...(metadata ? { metadata } : {}) });
+    return this.#itemByKey(inst, key);
   }
 
-  logViews(inst: InstanceRecord, job: JobRecord): z.input<typeof SearchJobLogSchema>[] {
-    const state = this.#replayed(inst, job);
-    return state.logs.map((l) => ({ ...l, created_at: iso(l.created_at) }));
+  /** Indexes the item with this key now: one the index knows, or one its source lists. */
+  indexKey(inst: InstanceRecord, key: string): ItemState {
+    if (this.replay(inst).items[key]) {
+      this.#event(inst, { kind: "index", at: this.now, key });
+      return this.#itemByKey(inst, key);
+    }
+    const scan = scanOf(inst.settings);
+    const position = itemNames(scan).indexOf(key) + 1;
+    if (position === 0) throw notFound(`item "${key}" in the source of instance "${inst.id}"`);
+    this.#event(inst, { kind: "index", at: this.now, key, position, source_id: sourceIdOf(scan) });
+    return this.#itemByKey(inst, key);
   }
 
-  statsView(inst: InstanceRecord): z.input<typeof SearchStatsSchema> {
-    const r = this.replay(inst);
-    const last = r.jobs[r.jobs.length - 1];
-    return { ...statsOf(r), last_activity: last ? iso(last.last_seen_at) : null };
+  syncItem(inst: InstanceRecord, id: string): ItemState {
+    return this.indexKey(inst, this.item(inst, id).key);
+  }
+
+  deleteItem(inst: InstanceRecord, id: string): ItemState {
+    const item = this.item(inst, id);
+    this.#event(inst, { kind: "delete", at: this.now, key: item.key });
+    return item;
+  }
+
+  #itemByKey(inst: InstanceRecord, key: string): ItemState {
+    const item = this.replay(inst).items[key];
+    if (!item) throw new Error(`search: item ${key} vanished from instance ${inst.id}`);
+    return item;
+  }
+
+  #event(inst: InstanceRecord, event: ItemEvent): void {
+    (inst.events ??= []).push(event);
+  }
+
+  // ---- the answer cache ----
+
+  cachedAnswer(inst: InstanceRecord, key: string): CachedAnswer | undefined {
+    const hit = inst.answers?.[key];
+    const ttl = (inst.settings.cache_ttl ?? DEFAULT_CACHE_TTL_S) * 1000;
+    return hit && hit.at + ttl > this.now ? hit : undefined;
+  }
+
+  cacheAnswer(inst: InstanceRecord, key: string, completion: Record<string, unknown>): void {
+    const answers = (inst.answers ??= dict());
+    answers[key] = { at: this.now, completion };
+    const keys = Object.keys(answers).sort((a, b) => answers[a]!.at - answers[b]!.at);
+    for (const old of keys.slice(0, Math.max(0, keys.length - ANSWER_CACHE_LIMIT))) delete answers[old];
+  }
+
+  /** Empties the answer cache; the number of answers dropped. */
+  purgeCache(inst: InstanceRecord): number {
+    const n = Object.keys(inst.answers ?? {}).length;
+    inst.answers = dict();
+    return n;
   }
 
   // ---- internals ----
-
-  #replayed(inst: InstanceRecord, job: JobRecord): Replay["jobs"][number] {
-    const state = this.replay(inst).jobs.find((j) => j.record.id === job.id);
-    if (!state) throw new Error(`search: job ${job.id} is not in the history of instance ${inst.id}`);
-    return state;
-  }
 
   #startJob(inst: InstanceRecord, source: JobRecord["source"], at: number, description?: string): JobRecord {
     const job: JobRecord = {
@@ -353,33 +460,48 @@ export class SearchModel {
     }
   }
 
+  /** Old ended jobs, and the item events before the oldest job kept, go into the baseline. */
   #prune(inst: InstanceRecord): void {
     const excess = inst.jobs.length - JOB_HISTORY_LIMIT;
     if (excess <= 0) return;
     const old = inst.jobs.slice(0, excess).filter((j) => !isRunning(j, this.now));
-    inst.baseline = fold(inst.baseline, old);
-    inst.jobs = inst.jobs.filter((j) => !old.includes(j));
+    const kept = inst.jobs.filter((j) => !old.includes(j));
+    const cutoff = Math.min(...kept.map((j) => j.started_at));
+    const events = inst.events ?? [];
+    inst.baseline = fold(
+      inst.baseline,
+      old,
+      events.filter((e) => e.at < cutoff),
+    );
+    inst.events = events.filter((e) => e.at >= cutoff);
+    inst.jobs = kept;
   }
 }
 
-function splitCredentials<T extends { source_params?: InstanceSettings["source_params"] }>(
-  settings: T,
-): {
-  visible: Omit<T, "source_params"> & { source_params?: PublicSettings["source_params"] };
-  credentials?: StorageCredentials;
-} {
-  const { source_params, ...rest } = settings;
-  if (!source_params) return { visible: rest };
-  const { storage_credentials, ...params } = source_params;
-  return {
-    visible: { ...rest, source_params: params },
-    ...(storage_credentials ? { credentials: storage_credentials } : {}),
-  };
+/** An item's id: derived from what fixes it, so it is the same on every read and after a restart. */
+export function itemId(inst: InstanceRecord, key: string): string {
+  return stableUuid(`${inst.created_at}/${inst.id}/item/${key}`);
 }
 
-function stableUuid(seed: string): string {
-  const h = createHash("sha256").update(seed).digest("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+/** States stored by earlier releases kept only each item's status in the baseline. */
+function upgradeRecord(inst: InstanceRecord): void {
+  for (const [key, value] of Object.entries(inst.baseline)) {
+    if (typeof value !== "string") continue;
+    const status: unknown = value;
+    // The synthetic names end in the item's place in its source (`doc-3.md`, `page-3`, `item-3`).
+    const position = Number(/(\d+)(?:\.md)?$/.exec(key)?.[1] ?? "1");
+    inst.baseline[key] = {
+      key,
+      origin: "source",
+      position,
+      source_id: sourceIdOf(scanOf(inst.settings)),
+      status: status === "error" ? "error" : "completed",
+      text: sourceItemText(key, position),
+      created_at: inst.created_at,
+      last_seen_at: inst.modified_at,
+      log: [],
+    };
+  }
 }
 
 function scanOf(settings: PublicSettings): ScanTarget {

@@ -3,7 +3,6 @@
  * calls on `up`, and what a SyncJobRun performs in the provider host, which never loads Pulumi.
  */
 import type { AccountApi } from "../../sdk";
-import { ConflictError } from "../../sdk/errors";
 import type { SearchJob } from "../../sdk/search";
 
 /** A sync job in program naming. `endedAt` is null while it runs. */
@@ -27,7 +26,7 @@ export interface SyncJobTarget {
 }
 
 export interface TriggerSyncJobParams extends SyncJobTarget {
-  /** When a job is already running: reuse it (default) or fail with the API's conflict. */
+  /** When a job is already running: reuse it (default), or start a new one, which ends it. */
   reuseRunning?: boolean;
   /** Also wait for the job to end (default false). */
   wait?: boolean;
@@ -54,21 +53,15 @@ function toSyncJob(job: SearchJob, reused: boolean): SyncJob {
   };
 }
 
-/** The logic of triggerSyncJob over an sdk client (what the Pulumi wrapper calls on `up`). */
+/**
+ * The logic of triggerSyncJob over an sdk client. A new job ends a running one (the service's
+ * `end_reason: "new_job_has_started"`), so the running job is reused unless the caller asks for a
+ * fresh one.
+ */
 export async function runTriggerSyncJob(api: AccountApi, p: TriggerSyncJobParams): Promise<SyncJob> {
   const ref = { id: p.instanceId, namespace: p.namespace, accountId: p.accountId };
-  let job: SearchJob;
-  let reused = false;
-  try {
-    job = await api.search.createJob(ref);
-  } catch (err) {
-    // One job runs per instance: the running one already does what was asked.
-    const running =
-      err instanceof ConflictError && p.reuseRunning !== false ? await api.search.runningJob(ref) : undefined;
-    if (!running) throw err;
-    job = running;
-    reused = true;
-  }
+  const running = p.reuseRunning === false ? undefined : await api.search.runningJob(ref);
+  let job = running ?? (await api.search.createJob(ref));
   if (p.wait) {
     job = await api.search.waitForJob(p.instanceId, job.id, {
       namespace: p.namespace,
@@ -76,7 +69,7 @@ export async function runTriggerSyncJob(api: AccountApi, p: TriggerSyncJobParams
       ...(p.deadlineMs !== undefined ? { deadlineMs: p.deadlineMs } : {}),
     });
   }
-  return toSyncJob(job, reused);
+  return toSyncJob(job, running !== undefined);
 }
 
 /** The logic of waitForJob over an sdk client. */

@@ -1,7 +1,8 @@
 /**
  * SearchInstance and the search functions on the real engine: the full lifecycle in both namespace
- * forms with out-of-band drift, secrets kept out of plaintext state, adoption, and a sync job run
- * from a program on `up`.
+ * forms (one with reranking and hybrid search) with a clean refresh, out-of-band drift restored by
+ * `up --refresh`, secrets kept out of plaintext state, adoption, and a sync job run from a program
+ * on `up`.
  */
 import { strict as assert } from "node:assert";
 import { triggerSyncJob, waitForJob } from "../../provider/functions/search";
@@ -27,7 +28,7 @@ describe("search end to end (real engine)", function () {
     assert.equal(res.status, 200);
   });
 
-  it("creates, detects drift in both namespaces, reconciles, and destroys", async () => {
+  it("creates, refreshes clean, detects drift in both namespaces, restores it with up --refresh, destroys", async () => {
     const stack = await e2e.stack(async () => {
       const kb = new SearchInstance("kb", {
         instanceId: "kb",
@@ -36,6 +37,11 @@ describe("search end to end (real engine)", function () {
         sourceParams: { prefix: "docs/" },
         storageCredentials: { accessKeyId: "AKID-E2E", secretAccessKey: SECRET },
         chunkSize: 512,
+        hybridSearchEnabled: true,
+        reranking: true,
+        rerankingModel: "@cf/baai/bge-reranker-base",
+        fusionMethod: "max",
+        retrievalOptions: { keywordMatchMode: "or" },
       });
       const team = new SearchInstance("team", {
         namespace: "team-a",
@@ -56,15 +62,21 @@ describe("search end to end (real engine)", function () {
     assert.ok(!stack.rawState().includes(SECRET), "the storage secret is never plaintext in state");
     assert.ok(!stack.output.join("").includes(SECRET), "nor in the engine's output");
 
-    await stack.preview({ expectNoChanges: true });
+    const live = await api.search.getInstance({ id: "kb" });
+    assert.deepEqual(
+      [live.hybrid_search_enabled, live.reranking, live.reranking_model, live.fusion_method],
+      [true, true, "@cf/baai/bge-reranker-base", "max"],
+    );
+    await stack.refresh({ expectNoChanges: true });
 
-    // Out of band: one setting in each namespace.
+    // Out of band: reranking and the chunk size off in one namespace, the interval in the other.
     await api.search.updateInstance({
       id: "kb",
-      type: "r2",
-      source: "kb-bucket",
       source_params: { prefix: "docs/" },
       chunk_size: 1024,
+      reranking: false,
+      fusion_method: "max",
+      retrieval_options: { keyword_match_mode: "or" },
     });
     await api.search.updateInstance({ namespace: "team-a", id: "kb", sync_interval: 7200 });
 
@@ -77,9 +89,14 @@ describe("search end to end (real engine)", function () {
     const drift = await stack.preview();
     assert.equal(drift.changeSummary.update, 2);
 
-    const reconcile = await stack.up();
+    // `up --refresh`: reads the drift again and puts the program's settings back.
+    const reconcile = await stack.stack.up({ refresh: true, onOutput: (l) => stack.output.push(l) });
     assert.equal(reconcile.summary.result, "succeeded");
-    assert.equal((await api.search.getInstance({ id: "kb" })).chunk_size, 512);
+    const restored = await api.search.getInstance({ id: "kb" });
+    assert.deepEqual(
+      [restored.chunk_size, restored.reranking, restored.reranking_model, restored.hybrid_search_enabled],
+      [512, true, "@cf/baai/bge-reranker-base", true],
+    );
     assert.equal((await api.search.getInstance({ namespace: "team-a", id: "kb" })).sync_interval, 3600);
     await stack.preview({ expectNoChanges: true });
 

@@ -514,11 +514,12 @@ describe("public client cloudflare@7.3.0 against the emulator", () => {
         Cloudflare.NotFoundError,
       );
       assert.equal(gone.status, 404);
+      // The contract's create documents 201, 400 and 403: an id in use is a 400 (code 1003).
       const dup = await rejects(
         cf.aiSearch.instances.create({ account_id, id: "kb-1" }),
-        Cloudflare.ConflictError,
+        Cloudflare.BadRequestError,
       );
-      assert.equal(dup.status, 409);
+      assert.equal(dup.status, 400);
     });
 
     it("drives namespaces and the same operations inside a named namespace", async () => {

@@ -3,7 +3,7 @@ import { ITEM_MS, SCAN_MS, itemCount } from "../../emulator/search/sync";
 import {
   AbortedError,
   AuthenticationError,
-  ConflictError,
+  BadRequestError,
   DeadlineExceededError,
   NotFoundError,
   PermissionDeniedError,
@@ -41,9 +41,12 @@ async function seedNamespace(fx: EmulatorFixture, name: string): Promise<void> {
   assert.equal(res.status, 200, res.text);
 }
 
+/** The errors without their `path` (asserted on its own where it matters). */
 function errorsOf(res: { json: unknown }): { code: number; message: string }[] {
-  return (res.json as Envelope).errors;
+  return (res.json as Envelope).errors.map(({ code, message }) => ({ code, message }));
 }
+
+const UUID = "0f8c1e2a-4b5c-4d6e-8f90-a1b2c3d4e5f6";
 
 describe("search emulator: instances", () => {
   const fx = useEmulator();
@@ -118,7 +121,7 @@ describe("search emulator: instances", () => {
         const res = await fx.http("POST", base(fx, ns), {
           body: { id: "wire", type: "web-crawler", source: "example.com" },
         });
-        assert.equal(res.status, 200);
+        assert.equal(res.status, 201, "create answers the contract's 201");
         const env = res.json as Envelope<{ id: string; namespace: string }>;
         assert.equal(env.success, true);
         assert.deepEqual(env.errors, []);
@@ -132,24 +135,19 @@ describe("search emulator: instances", () => {
           total_count: 1,
         });
         const stats = await fx.http("GET", `${base(fx, ns)}/wire/stats`);
-        assert.deepEqual((stats.json as Envelope).result, {
-          queued: 0,
-          running: 0,
-          completed: 0,
-          error: 0,
-          last_activity: null,
-        });
+        // No job has run: `last_activity` (a date-time in the contract, never null) is left out.
+        assert.deepEqual((stats.json as Envelope).result, { queued: 0, running: 0, completed: 0, error: 0 });
       });
 
-      it("refuses a duplicate id with 409 in the same namespace", async () => {
+      it("refuses a duplicate id with a 400 (the contract's create documents no 409), code 1003", async () => {
         await fx.api.search.createInstance({ namespace: ns, id: "dup" });
         await assert.rejects(fx.api.search.createInstance({ namespace: ns, id: "dup" }), (e: unknown) => {
-          assert.ok(e instanceof ConflictError);
-          assert.equal(e.status, 409);
+          assert.ok(e instanceof BadRequestError);
+          assert.equal(e.status, 400);
           assert.equal(e.apiCode, 1003);
           assert.match(
             e.message,
-            new RegExp(`instance "dup" already exists in namespace "${ns ?? "default"}"`),
+            new RegExp(`id: an instance "dup" already exists in namespace "${ns ?? "default"}"`),
           );
           return true;
         });
@@ -164,13 +162,25 @@ describe("search emulator: instances", () => {
         const ids = (await collect(fx.api.search.listInstances({ namespace: ns, perPage: 2 }))).map(
           (i) => i.id,
         );
-        assert.deepEqual(ids, ["a1", "a2", "a3", "a4", "a5"]);
+        assert.deepEqual(ids, ["a5", "a4", "a3", "a2", "a1"], "newest first, the contract's default");
         assert.deepEqual(
           fx.em.requestLog.map((r) => new URL(r.url, "http://x").searchParams.get("page")),
           ["1", "2", "3"],
         );
         const past = await fx.http("GET", `${base(fx, ns)}?page=9&per_page=2`);
         assert.deepEqual((past.json as Envelope).result, []);
+        const oldest = await collect(
+          fx.api.search.listInstances({ namespace: ns, order: "asc", search: "a" }),
+        );
+        assert.deepEqual(
+          oldest.map((i) => i.id),
+          ["a1", "a2", "a3", "a4", "a5"],
+        );
+        const one = await collect(fx.api.search.listInstances({ namespace: ns, search: "3" }));
+        assert.deepEqual(
+          one.map((i) => i.id),
+          ["a3"],
+        );
       });
 
       it("never returns storage credentials, and keeps them across a PUT", async () => {
@@ -184,10 +194,10 @@ describe("search emulator: instances", () => {
             prefix: "docs/",
             storage_credentials: { access_key_id: "AKID", secret_access_key: secret },
           },
-          token_id: "tok-123",
+          token_id: UUID,
         });
         assert.deepEqual(created.source_params, { prefix: "docs/" });
-        assert.equal(created.token_id, "tok-123");
+        assert.equal(created.token_id, UUID);
         await fx.api.search.updateInstance({ namespace: ns, id: "creds", source_params: { prefix: "kb/" } });
         for (const path of [base(fx, ns), `${base(fx, ns)}/creds`]) {
           const res = await fx.http("GET", path);
@@ -199,28 +209,21 @@ describe("search emulator: instances", () => {
         assert.ok(stored.includes(secret), "the emulator keeps the credentials it was given");
       });
 
-      it("refuses to change type or source on PUT and checks the merged settings", async () => {
+      it("refuses to change type or source on PUT", async () => {
         await fx.api.search.createInstance({ namespace: ns, id: "fixed", type: "r2", source: SOURCE });
-        const res = await fx.http("PUT", `${base(fx, ns)}/fixed`, {
-          body: { type: "web-crawler", source: "example.org" },
-        });
+        const typed = await fx.http("PUT", `${base(fx, ns)}/fixed`, { body: { type: "web-crawler" } });
+        assert.deepEqual(errorsOf(typed), [{ code: 1001, message: "type: is not an allowed field" }]);
+        const res = await fx.http("PUT", `${base(fx, ns)}/fixed`, { body: { source: "example.org" } });
         assert.equal(res.status, 400);
-        assert.deepEqual(
-          errorsOf(res).map((e) => e.message),
-          [
-            "type: cannot be changed after create (create a new instance)",
-            "source: cannot be changed after create (create a new instance)",
-          ],
-        );
-        const merged = await fx.http("PUT", `${base(fx, ns)}/fixed`, {
-          body: { source_params: { web_crawler: { parse_type: "sitemap" } } },
-        });
-        assert.equal(merged.status, 400);
-        assert.deepEqual(errorsOf(merged), [
-          { code: 1001, message: "source_params.web_crawler: is only allowed when type is web-crawler" },
+        assert.deepEqual((res.json as Envelope).errors, [
+          {
+            code: 1001,
+            message: "source: cannot be changed after create (create a new instance)",
+            path: ["source"],
+          },
         ]);
         const same = await fx.http("PUT", `${base(fx, ns)}/fixed`, {
-          body: { type: "r2", source: SOURCE, cache: false },
+          body: { source: SOURCE, cache: false },
         });
         assert.equal(same.status, 200);
       });
@@ -237,8 +240,18 @@ describe("search emulator: instances", () => {
           ["GET", `${b}/jobs/j1`],
           ["PATCH", `${b}/jobs/j1`],
           ["GET", `${b}/jobs/j1/logs`],
+          ["POST", `${b}/search`],
+          ["POST", `${b}/chat/completions`],
         ] as const) {
-          const res = await fx.http(method, path, method === "PATCH" ? { body: { action: "cancel" } } : {});
+          const body =
+            method === "PATCH"
+              ? { action: "cancel" }
+              : path.endsWith("search")
+                ? { query: "x" }
+                : path.endsWith("completions")
+                  ? { messages: [{ role: "user", content: "x" }] }
+                  : undefined;
+          const res = await fx.http(method, path, body === undefined ? {} : { body });
           assert.equal(res.status, 404, `${method} ${path}`);
           assert.deepEqual(errorsOf(res), [
             { code: 1002, message: `instance "nope" in namespace "${ns ?? "default"}" not found` },
@@ -257,14 +270,28 @@ describe("search emulator: instances", () => {
     assert.equal((await collect(fx.api.search.listInstances({ namespace: "team-b" }))).length, 1);
   });
 
-  it("answers 404 for an unknown namespace", async () => {
+  it("answers an unknown namespace with 400 on list and create (no 404 there), else 404", async () => {
     await assert.rejects(fx.api.search.createInstance({ namespace: "ghost", id: "x" }), (e: unknown) => {
-      assert.ok(e instanceof NotFoundError);
-      assert.deepEqual(e.errors, [{ code: 1002, message: 'namespace "ghost" not found' }]);
+      assert.ok(e instanceof BadRequestError);
+      assert.deepEqual(e.errors, [{ code: 1001, message: 'namespace: namespace "ghost" does not exist' }]);
       return true;
     });
-    const res = await fx.http("GET", base(fx, "ghost"));
-    assert.equal(res.status, 404);
+    assert.equal((await fx.http("GET", base(fx, "ghost"))).status, 400);
+    const listed = await fx.http("GET", `${base(fx, undefined)}?namespace=ghost`);
+    assert.equal(listed.status, 400);
+    const got = await fx.http("GET", `${base(fx, "ghost")}/x`);
+    assert.equal(got.status, 404);
+    assert.deepEqual(errorsOf(got), [{ code: 1002, message: 'namespace "ghost" not found' }]);
+  });
+
+  it("lists another namespace from the default base with ?namespace=", async () => {
+    await seedNamespace(fx, "team-c");
+    await fx.api.search.createInstance({ namespace: "team-c", id: "there" });
+    const res = await fx.http("GET", `${base(fx, undefined)}?namespace=team-c`);
+    assert.deepEqual(
+      (res.json as Envelope<{ id: string; namespace: string }[]>).result.map((i) => `${i.namespace}/${i.id}`),
+      ["team-c/there"],
+    );
   });
 
   it("treats the namespace named default as the default one", async () => {
@@ -287,7 +314,7 @@ describe("search emulator: instances", () => {
     );
     const del = await fx.http("DELETE", "/__emulator/search/namespaces/ops");
     assert.equal(del.status, 200);
-    assert.equal((await fx.http("GET", base(fx, "ops"))).status, 404);
+    assert.equal((await fx.http("GET", `${base(fx, "ops")}/x`)).status, 404);
     assert.equal((await fx.http("DELETE", "/__emulator/search/namespaces/default")).status, 400);
   });
 
@@ -295,17 +322,36 @@ describe("search emulator: instances", () => {
     const cases: [string, unknown, string][] = [
       ["missing id", {}, "id: is required"],
       ["id pattern", { id: "Has Caps" }, "id: must contain only lowercase letters, digits, - and _"],
-      ["id length", { id: "x".repeat(33) }, "id: must be at most 32 characters"],
+      ["id length", { id: "x".repeat(65) }, "id: must be at most 64 characters"],
       [
-        "sync_interval low",
-        { id: "a", sync_interval: 899 },
-        "sync_interval: must be between 900 and 86400 seconds",
+        "sync_interval enum",
+        { id: "a", sync_interval: 1000 },
+        "sync_interval: must be one of 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400 seconds",
       ],
       [
-        "sync_interval high",
-        { id: "a", sync_interval: 86401 },
-        "sync_interval: must be between 900 and 86400 seconds",
+        "model enum",
+        { id: "a", reranking_model: "my-reranker" },
+        'reranking_model: must be one of the supported models (@cf/baai/bge-reranker-base) or "" for the default',
       ],
+      ["score_threshold", { id: "a", score_threshold: 1.5 }, "score_threshold: must be between 0 and 1"],
+      ["max_num_results", { id: "a", max_num_results: 51 }, "max_num_results: must be between 1 and 50"],
+      ["fusion_method", { id: "a", fusion_method: "sum" }, "fusion_method: must be one of max, rrf"],
+      [
+        "crawl depth",
+        {
+          id: "a",
+          type: "web-crawler",
+          source: "example.com",
+          source_params: { web_crawler: { crawl_options: { depth: 0 } } },
+        },
+        "source_params.web_crawler.crawl_options.depth: must be between 1 and 100000",
+      ],
+      [
+        "rate limit period",
+        { id: "a", public_endpoint_params: { rate_limit: { period_ms: 1000 } } },
+        "public_endpoint_params.rate_limit.period_ms: must be between 60000 and 3600000 ms",
+      ],
+      ["token_id", { id: "a", token_id: "tok" }, "token_id: must be a UUID"],
       ["type enum", { id: "a", type: "s3" }, "type: must be one of r2, web-crawler"],
       ["source without type", { id: "a", source: "b-bucket" }, "type: is required when source is set"],
       [
@@ -314,7 +360,7 @@ describe("search emulator: instances", () => {
         "source: must be an R2 bucket name (3-63 lowercase letters, digits and -) when type is r2",
       ],
       ["chunk_overlap", { id: "a", chunk_overlap: 31 }, "chunk_overlap: must be between 0 and 30"],
-      ["chunk_size", { id: "a", chunk_size: 63 }, "chunk_size: must be between 64 and 4096"],
+      ["chunk_size", { id: "a", chunk_size: 63 }, "chunk_size: must be at least 64"],
       [
         "cache_threshold",
         { id: "a", cache_threshold: "loose" },
@@ -322,24 +368,18 @@ describe("search emulator: instances", () => {
       ],
       [
         "index_method",
-        { id: "a", index_method: { keyword: false, vector: false } },
-        "index_method: at least one of keyword and vector must be true",
+        { id: "a", index_method: { keyword: true } },
+        "index_method.vector: must be a boolean",
       ],
       [
         "custom_metadata type",
         { id: "a", custom_metadata: [{ field_name: "f", data_type: "date" }] },
-        "custom_metadata.0.data_type: must be one of text, number, boolean",
+        "custom_metadata.0.data_type: must be one of text, number, boolean, datetime",
       ],
       [
-        "custom_metadata unique",
-        {
-          id: "a",
-          custom_metadata: [
-            { field_name: "f", data_type: "text" },
-            { field_name: "f", data_type: "number" },
-          ],
-        },
-        "custom_metadata.1.field_name: must be unique",
+        "custom_metadata count",
+        { id: "a", custom_metadata: new Array(6).fill({ field_name: "f", data_type: "text" }) },
+        "custom_metadata: must have at most 5 entries",
       ],
       ["unknown field", { id: "a", chunksize: 5 }, "chunksize: is not an allowed field"],
       [
@@ -347,13 +387,18 @@ describe("search emulator: instances", () => {
         { id: "a", source_params: { bucket: "b" } },
         "source_params.bucket: is not an allowed field",
       ],
-      ["paused type", { id: "a", paused: "yes" }, "paused: must be a boolean"],
+      ["update-only field", { id: "a", paused: true }, "paused: is not an allowed field"],
     ];
     for (const [label, body, message] of cases) {
       it(`create: ${label}`, async () => {
         const res = await fx.http("POST", base(fx, undefined), { body });
         assert.equal(res.status, 400);
         assert.deepEqual(errorsOf(res), [{ code: 1001, message }]);
+        const field = message.slice(0, message.indexOf(": "));
+        assert.deepEqual(
+          (res.json as Envelope<unknown> & { errors: { path: string[] }[] }).errors[0]!.path,
+          field.split("."),
+        );
       });
     }
 
@@ -383,9 +428,21 @@ describe("search emulator: instances", () => {
           /search\.createInstance: id: must contain only lowercase letters/,
         ],
         [
-          () => s.createInstance({ id: "a", sync_interval: 60 }),
-          /sync_interval: must be between 900 and 86400 seconds/,
+          () => s.createInstance({ id: "a", sync_interval: 60 as 900 }),
+          /sync_interval: must be one of 900, 1800/,
         ],
+        [
+          () => s.createInstance({ id: "a", ...({ paused: true } as object) }),
+          /paused: is not an allowed field/,
+        ],
+        [() => s.listJobs({ id: "a", perPage: 51 }), /perPage: must be between 1 and 50/],
+        [() => s.listJobLogs({ id: "a", jobId: "j", perPage: 501 }), /perPage: must be between 1 and 500/],
+        [() => s.createJob({ id: "a", description: "x".repeat(256) }), /description: must be at most 255/],
+        [
+          () => s.chatCompletions({ id: "a", messages: [{ role: "user", content: "hi" }], stream: true }),
+          /stream: must be false/,
+        ],
+        [() => s.search({ id: "a" }), /query: is required unless messages is given/],
         [() => s.createInstance({ id: "a", type: "s3" as "r2" }), /type: must be one of r2, web-crawler/],
         [
           () => s.createInstance({ id: "a", ...({ extra: 1 } as object) }),
@@ -436,8 +493,9 @@ describe("search emulator: sync jobs", () => {
         const job = await s.createJob({ namespace: ns, id: "kb" });
         assert.equal(job.source, "user");
         assert.equal(job.started_at, "2026-01-01T00:00:00.000Z");
-        assert.equal(job.ended_at, null);
-        assert.equal(job.end_reason, null);
+        // The contract's job has no null fields: the end appears once there is one.
+        assert.equal(job.ended_at, undefined);
+        assert.equal(job.end_reason, undefined);
         assert.equal((await s.getInstance({ namespace: ns, id: "kb" })).status, "syncing");
 
         // Still scanning: nothing known yet.
@@ -464,13 +522,13 @@ describe("search emulator: sync jobs", () => {
         assert.equal(midLogs.length, 5);
         assert.deepEqual(midLogs[2], {
           id: 3,
-          created_at: "2026-01-01T00:00:01.000Z",
+          created_at: Date.parse("2026-01-01T00:00:01.000Z") / 1000,
           message: "Found 7 items",
-          message_type: "info",
+          message_type: 0,
         });
         assert.equal(midLogs[4]!.message, "Indexed doc-2.md");
         const running = await s.getJob({ namespace: ns, id: "kb", jobId: job.id });
-        assert.equal(running.ended_at, null);
+        assert.equal(running.ended_at, undefined);
         assert.equal(running.last_seen_at, "2026-01-01T00:00:02.000Z");
 
         fx.clock.advance(JOB_MS);
@@ -487,9 +545,9 @@ describe("search emulator: sync jobs", () => {
         assert.equal(logs.length, 3 + 7 + 1);
         assert.deepEqual(logs[7], {
           id: 8,
-          created_at: "2026-01-01T00:00:03.500Z",
+          created_at: Date.parse("2026-01-01T00:00:03.500Z") / 1000,
           message: "Failed to index doc-5.md: unsupported content",
-          message_type: "error",
+          message_type: 2,
         });
         assert.equal(logs[10]!.message, "Sync job completed: 6 indexed, 0 skipped, 1 failed");
         const inst = await s.getInstance({ namespace: ns, id: "kb" });
@@ -497,17 +555,26 @@ describe("search emulator: sync jobs", () => {
         assert.equal(inst.last_activity, "2026-01-01T00:00:04.500Z");
       });
 
-      it("runs one job at a time, and a later job skips what is indexed", async () => {
+      it("runs one job at a time: a new job ends the running one; a later job skips what is indexed", async () => {
         const s = fx.api.search;
+        const replaced = await s.createJob({ namespace: ns, id: "kb", description: "first try" });
+        assert.equal(replaced.description, "first try");
+        fx.clock.advance(SCAN_MS + ITEM_MS);
         const first = await s.createJob({ namespace: ns, id: "kb" });
-        await assert.rejects(s.createJob({ namespace: ns, id: "kb" }), (e: unknown) => {
-          assert.ok(e instanceof ConflictError);
-          assert.deepEqual(e.errors, [
-            { code: 1003, message: `a sync job is already running for instance "kb": ${first.id}` },
-          ]);
-          return true;
-        });
+        const ended = await s.getJob({ namespace: ns, id: "kb", jobId: replaced.id });
+        assert.equal(ended.end_reason, "new_job_has_started");
+        assert.equal(ended.ended_at, "2026-01-01T00:00:01.500Z");
+        const replacedLogs = await collect(s.listJobLogs({ namespace: ns, id: "kb", jobId: replaced.id }));
+        assert.equal(
+          replacedLogs[replacedLogs.length - 1]!.message,
+          "Sync job ended after 1 of 7 items, a new job has started: 1 indexed, 0 skipped, 0 failed",
+        );
         fx.clock.advance(JOB_MS);
+        const firstLogs = await collect(s.listJobLogs({ namespace: ns, id: "kb", jobId: first.id }));
+        assert.equal(
+          firstLogs[firstLogs.length - 1]!.message,
+          "Sync job completed: 5 indexed, 1 skipped, 1 failed",
+        );
         const second = await s.createJob({ namespace: ns, id: "kb" });
         assert.notEqual(second.id, first.id);
         fx.clock.advance(JOB_MS);
@@ -516,7 +583,7 @@ describe("search emulator: sync jobs", () => {
         const jobs = await collect(s.listJobs({ namespace: ns, id: "kb" }));
         assert.deepEqual(
           jobs.map((j) => j.id),
-          [second.id, first.id],
+          [second.id, first.id, replaced.id],
           "newest first",
         );
       });
@@ -539,16 +606,16 @@ describe("search emulator: sync jobs", () => {
         const logs = await collect(s.listJobLogs({ namespace: ns, id: "kb", jobId: job.id }));
         assert.deepEqual(logs[logs.length - 1], {
           id: logs.length,
-          created_at: "2026-01-01T00:00:02.600Z",
+          created_at: Date.parse("2026-01-01T00:00:02.600Z") / 1000,
           message: "Sync job cancelled after 3 of 7 items: 3 indexed, 0 skipped, 0 failed",
-          message_type: "warning",
+          message_type: 1,
         });
 
         const done = await s.createJob({ namespace: ns, id: "kb" });
         fx.clock.advance(JOB_MS);
         await assert.rejects(s.cancelJob({ namespace: ns, id: "kb", jobId: done.id }), (e: unknown) => {
-          assert.ok(e instanceof ConflictError);
-          assert.deepEqual(e.errors, [{ code: 1003, message: `job "${done.id}" has already ended` }]);
+          assert.ok(e instanceof BadRequestError, "the contract's PATCH documents 400, not 409");
+          assert.deepEqual(e.errors, [{ code: 1001, message: `action: job "${done.id}" has already ended` }]);
           return true;
         });
       });
@@ -583,7 +650,7 @@ describe("search emulator: sync jobs", () => {
         assert.equal(done.end_reason, "completed");
         assert.equal(done.ended_at, "2026-01-01T00:00:04.500Z");
         assert.deepEqual(slept, [1000, 1500, 2000]);
-        assert.deepEqual(seen, [null, null, null, "2026-01-01T00:00:04.500Z"]);
+        assert.deepEqual(seen, [undefined, undefined, undefined, "2026-01-01T00:00:04.500Z"]);
       });
 
       it("gives up at the deadline, measured on the injected clock", async () => {
@@ -693,10 +760,16 @@ describe("search emulator: sync jobs", () => {
     assert.equal(logs[3]!.message, "Indexed https://docs.example.com/page-1");
   });
 
-  it("starts no scheduled sync while paused", async () => {
-    await fx.api.search.createInstance({ id: "still", type: "r2", source: SOURCE, paused: true });
+  it("starts no scheduled sync while paused, and refuses a job (400, as the service's autorag_is_paused)", async () => {
+    await fx.api.search.createInstance({ id: "still", type: "r2", source: SOURCE });
+    await fx.api.search.updateInstance({ id: "still", paused: true });
     fx.clock.advance(3 * 86_400_000);
     assert.deepEqual(await collect(fx.api.search.listJobs({ id: "still" })), []);
+    await assert.rejects(fx.api.search.createJob({ id: "still" }), (e: unknown) => {
+      assert.ok(e instanceof BadRequestError);
+      assert.match(e.message, /paused: instance "still" is paused/);
+      return true;
+    });
   });
 
   it("catches up a long clock jump with a bounded history", async () => {
@@ -724,7 +797,7 @@ describe("search sdk: creates that survive a lost response", () => {
       fx.em.requestLog
         .filter((r) => r.url.includes("/ai-search/"))
         .map((r) => `${r.method} ${r.status}${r.fault ? ` ${r.fault}` : ""}`),
-      ["POST 200 drop", "GET 200"],
+      ["POST 201 drop", "GET 200"],
     );
     assert.equal((await collect(fx.api.search.listInstances())).length, 1);
   });
@@ -739,7 +812,7 @@ describe("search sdk: creates that survive a lost response", () => {
       fx.em.requestLog
         .filter((r) => r.url.includes("/ai-search/"))
         .map((r) => `${r.method} ${r.status}${r.fault ? ` ${r.fault}` : ""}`),
-      ["POST 0 reset", "GET 404", "POST 200"],
+      ["POST 0 reset", "GET 404", "POST 201"],
       "the reset request never reached a handler: it is logged with status 0",
     );
   });

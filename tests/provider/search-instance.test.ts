@@ -4,7 +4,6 @@ import { UNKNOWN, secretHash } from "../../provider/core/values";
 import * as si from "../../provider/resources/search-instance";
 import { handlerFor } from "../../provider/registry";
 import type { HandlerContext } from "../../provider/types";
-import { ConflictError } from "../../sdk/errors";
 import { useEmulator } from "../helpers/emulator";
 import { offlineContext as offline, providerContext } from "../helpers/provider-context";
 
@@ -14,10 +13,19 @@ const DEFAULTS = {
   chunkOverlap: 10,
   cache: true,
   cacheThreshold: "close_enough",
+  fusionMethod: "rrf",
+  hybridSearchEnabled: false,
   indexMethod: { keyword: false, vector: true },
+  maxNumResults: 10,
+  reranking: false,
+  rewriteQuery: false,
+  scoreThreshold: 0.4,
+  summarization: false,
   syncInterval: 21600,
   paused: false,
 } as const;
+
+const TOKEN = "0f8c1e2a-4b5c-4d6e-8f90-a1b2c3d4e5f6";
 
 const CREDS = { accessKeyId: "AKID-1", secretAccessKey: "very-secret-value" };
 
@@ -48,7 +56,28 @@ describe("SearchInstance: check without the API", () => {
     const table: [Record<string, unknown>, string[]][] = [
       [{}, ["instanceId: is required"]],
       [{ instanceId: "Bad Id" }, ["instanceId: must contain only lowercase letters, digits, - and _"]],
-      [{ instanceId: "kb", syncInterval: 60 }, ["syncInterval: must be between 900 and 86400 seconds"]],
+      [
+        { instanceId: "kb", syncInterval: 60 },
+        ["syncInterval: must be one of 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400 seconds"],
+      ],
+      [
+        { instanceId: "kb", rerankingModel: "bge" },
+        [
+          'rerankingModel: must be one of the supported models (@cf/baai/bge-reranker-base) or "" for the default',
+        ],
+      ],
+      [
+        { instanceId: "kb", publicEndpointParams: { rateLimit: { technique: "leaky" } } },
+        ["publicEndpointParams.rateLimit.technique: must be one of fixed, sliding"],
+      ],
+      [
+        { instanceId: "kb", retrievalOptions: { boostBy: [{ direction: "up" }] } },
+        [
+          "retrievalOptions.boostBy.0.field: is required",
+          "retrievalOptions.boostBy.0.direction: must be one of asc, desc, exists, not_exists",
+        ],
+      ],
+      [{ instanceId: "kb", scoreThreshold: 2 }, ["scoreThreshold: must be between 0 and 1"]],
       [
         { instanceId: "kb", namespace: "Team A" },
         ["namespace: must contain only lowercase letters, digits, - and _"],
@@ -60,35 +89,18 @@ describe("SearchInstance: check without the API", () => {
       ],
       [
         { instanceId: "kb", customMetadata: [{ fieldName: "team", dataType: "date" }] },
-        ["customMetadata.0.dataType: must be one of text, number, boolean"],
+        ["customMetadata.0.dataType: must be one of text, number, boolean, datetime"],
       ],
       [
         {
           instanceId: "kb",
-          customMetadata: [
-            { fieldName: "a", dataType: "text" },
-            { fieldName: "a", dataType: "text" },
-          ],
+          type: "web-crawler",
+          source: "example.com",
+          sourceParams: { webCrawler: { parseType: "rss" } },
         },
-        ["customMetadata.1.fieldName: must be unique"],
+        ["sourceParams.webCrawler.parseType: must be one of sitemap, feed-rss, crawl"],
       ],
-      [
-        { instanceId: "kb", type: "web-crawler", source: "example.com", sourceParams: { prefix: "x/" } },
-        ["sourceParams.prefix: is only allowed when type is r2"],
-      ],
-      [
-        {
-          instanceId: "kb",
-          type: "r2",
-          source: "kb-bucket",
-          sourceParams: { webCrawler: { parseType: "sitemap" } },
-        },
-        ["sourceParams.webCrawler: is only allowed when type is web-crawler"],
-      ],
-      [
-        { instanceId: "kb", indexMethod: { keyword: false, vector: false } },
-        ["indexMethod: at least one of keyword and vector must be true"],
-      ],
+      [{ instanceId: "kb", indexMethod: { keyword: false } }, ["indexMethod.vector: must be a boolean"]],
       [
         { instanceId: "kb", storageCredentials: { accessKeyId: "a" } },
         ["storageCredentials.secretAccessKey: is required"],
@@ -106,7 +118,7 @@ describe("SearchInstance: check without the API", () => {
           extra: 1,
         },
         [
-          "chunkSize: must be between 64 and 4096",
+          "chunkSize: must be at least 64",
           "cacheThreshold: must be one of super_strict_match, close_enough, flexible_friend, anything_goes",
           "sourceParams.prefx: is not a known field",
           "sourceParams.storageCredentials: is not a known field",
@@ -152,21 +164,19 @@ describe("SearchInstance: hooks", () => {
     assert.equal(si.resourceId({ namespace: "team-a", instanceId: "kb" }), "team-a/kb");
   });
 
-  it("puts the credentials into source_params for the API, in snake_case", async () => {
-    const body = si.toBody(
-      await inputs({
-        instanceId: "kb",
-        type: "r2",
-        source: "kb-bucket",
-        sourceParams: { prefix: "d/", includeItems: ["*.md"] },
-        storageCredentials: CREDS,
-        customMetadata: [{ fieldName: "team", dataType: "text" }],
-      }),
-    );
-    assert.deepEqual(body, {
-      id: "kb",
+  it("splits the inputs into the service's create and update bodies, credentials in source_params", async () => {
+    const ins = await inputs({
+      instanceId: "kb",
       type: "r2",
       source: "kb-bucket",
+      hybridSearchEnabled: true,
+      sourceParams: { prefix: "d/", includeItems: ["*.md"] },
+      storageCredentials: CREDS,
+      customMetadata: [{ fieldName: "team", dataType: "text" }],
+      retrievalOptions: { keywordMatchMode: "or" },
+      systemPromptAiSearch: "Answer briefly.",
+    });
+    const shared = {
       source_params: {
         prefix: "d/",
         include_items: ["*.md"],
@@ -177,11 +187,68 @@ describe("SearchInstance: hooks", () => {
       chunk_overlap: 10,
       cache: true,
       cache_threshold: "close_enough",
-      index_method: { keyword: false, vector: true },
       custom_metadata: [{ field_name: "team", data_type: "text" }],
+      fusion_method: "rrf",
+      index_method: { keyword: false, vector: true },
+      max_num_results: 10,
+      reranking: false,
+      retrieval_options: { keyword_match_mode: "or" },
+      rewrite_query: false,
+      score_threshold: 0.4,
       sync_interval: 21600,
-      paused: false,
+    };
+    assert.deepEqual(si.createBody(ins), {
+      id: "kb",
+      type: "r2",
+      source: "kb-bucket",
+      hybrid_search_enabled: true,
+      ...shared,
     });
+    assert.deepEqual(si.updateBody(ins), {
+      ...shared,
+      paused: false,
+      summarization: false,
+      system_prompt_ai_search: "Answer briefly.",
+    });
+    assert.equal(si.needsUpdateAfterCreate(ins), true);
+    assert.equal(si.needsUpdateAfterCreate(await inputs({ instanceId: "kb" })), false);
+  });
+
+  it("keeps crawl header names as written on the wire and back", async () => {
+    const ins = await inputs({
+      instanceId: "web",
+      type: "web-crawler",
+      source: "docs.example.com",
+      sourceParams: {
+        webCrawler: { parseType: "crawl", parseOptions: { includeHeaders: { "X-Api-Key": "k" } } },
+      },
+    });
+    assert.deepEqual(si.createBody(ins).source_params, {
+      web_crawler: { parse_type: "crawl", parse_options: { include_headers: { "X-Api-Key": "k" } } },
+    });
+  });
+
+  it("upgrades a state stored before the contract's settings existed: no diff, no replacement", async () => {
+    const stored: Record<string, unknown> = {
+      instanceId: "kb",
+      chunk: true,
+      chunkSize: 256,
+      chunkOverlap: 10,
+      cache: true,
+      cacheThreshold: "close_enough",
+      indexMethod: { keyword: false, vector: true },
+      syncInterval: 21600,
+      paused: false,
+      status: "ready",
+    };
+    // The runtime hands stored state over untyped, as the engine stored it.
+    const d = await handlerFor("SearchInstance").diff(
+      "default/kb",
+      stored,
+      await inputs({ instanceId: "kb" }),
+      offline,
+    );
+    assert.deepEqual(d, { changes: false, replaces: [], deleteBeforeReplace: false });
   });
 
   it("projects a live instance: settings from it alone, identity and credentials from before", () => {
@@ -190,7 +257,8 @@ describe("SearchInstance: hooks", () => {
       accountId: "acct",
       instanceId: "kb",
       namespace: "team-a",
-      tokenId: "tok",
+      tokenId: TOKEN,
+      systemPromptAiSearch: "kept where the answer leaves it out",
       sourceParams: { prefix: "old/" },
       storageCredentials: CREDS,
     };
@@ -205,6 +273,14 @@ describe("SearchInstance: hooks", () => {
       index_method: { keyword: false, vector: true },
       sync_interval: 21600,
       paused: false,
+      fusion_method: "rrf",
+      hybrid_search_enabled: false,
+      max_num_results: 10,
+      reranking: false,
+      rewrite_query: false,
+      score_threshold: 0.4,
+      summarization: false,
+      ai_search_model: null,
       source_params: {},
       status: "ready",
     };
@@ -215,6 +291,7 @@ describe("SearchInstance: hooks", () => {
       instanceId: "kb",
       namespace: "team-a",
       chunkSize: 1024,
+      systemPromptAiSearch: "kept where the answer leaves it out",
       storageCredentials: CREDS,
     });
   });
@@ -238,6 +315,17 @@ describe("SearchInstance: diff", () => {
   ][] = [
     ["nothing", {}, undefined],
     ["a setting", { chunkSize: 512 }, { replaces: [], deleteBeforeReplace: false }],
+    [
+      "reranking",
+      { reranking: true, rerankingModel: "@cf/baai/bge-reranker-base" },
+      { replaces: [], deleteBeforeReplace: false },
+    ],
+    ["a system prompt", { systemPromptAiSearch: "Be brief." }, { replaces: [], deleteBeforeReplace: false }],
+    [
+      "hybrid search (the update cannot set it)",
+      { hybridSearchEnabled: true },
+      { replaces: ["hybridSearchEnabled"], deleteBeforeReplace: true },
+    ],
     ["the source", { source: "other-bucket" }, { replaces: ["source"], deleteBeforeReplace: true }],
     ["the id", { instanceId: "kb2" }, { replaces: ["instanceId"], deleteBeforeReplace: false }],
     ["the namespace", { namespace: "team-a" }, { replaces: ["namespace"], deleteBeforeReplace: false }],
@@ -293,7 +381,15 @@ describe("SearchInstance: handler on the emulator", () => {
         sourceParams: { prefix: "docs/" },
         storageCredentials: CREDS,
         customMetadata: [{ fieldName: "team", dataType: "text" }],
-        tokenId: "tok-1",
+        tokenId: TOKEN,
+        hybridSearchEnabled: true,
+        reranking: true,
+        rerankingModel: "@cf/baai/bge-reranker-base",
+        fusionMethod: "max",
+        retrievalOptions: { keywordMatchMode: "or", boostBy: [{ field: "timestamp", direction: "desc" }] },
+        publicEndpointParams: { enabled: true, rateLimit: { periodMs: 60_000, requests: 5 } },
+        summarization: true,
+        systemPromptAiSearch: "Answer from the docs.",
       });
 
       const created = await si.handler.create(ins, ctx);
@@ -306,19 +402,27 @@ describe("SearchInstance: handler on the emulator", () => {
       const wire = await fx.api.search.getInstance({ namespace, id: "kb" });
       assert.deepEqual(wire.custom_metadata, [{ field_name: "team", data_type: "text" }]);
       assert.deepEqual(wire.source_params, { prefix: "docs/" });
+      assert.deepEqual(
+        [wire.hybrid_search_enabled, wire.reranking, wire.summarization, wire.system_prompt_ai_search],
+        [true, true, true, "Answer from the docs."],
+        "what only the update takes went with a PUT after the create",
+      );
+      assert.equal(typeof created.outs.publicEndpointId, "string");
+      assert.equal(created.outs.engineVersion, 3);
 
       const read = await si.handler.read(created.id, created.outs, ctx);
       assert.ok(read);
       assert.deepEqual(read.inputs, ins, "an unchanged object reads back as exactly the inputs");
       assert.equal((await si.handler.diff(created.id, read.props, read.inputs, ctx)).changes, false);
 
-      // Out of band: a setting changes, another is cleared, and a job runs.
+      // Out of band: settings change, others are cleared, and a job runs.
       await fx.api.search.updateInstance({
         namespace,
         id: "kb",
         source_params: { prefix: "docs/" },
         chunk_size: 1024,
         custom_metadata: [{ field_name: "team", data_type: "text" }],
+        reranking: false,
       });
       const job = await fx.api.search.createJob({ namespace, id: "kb" });
       assert.ok(job.id);
@@ -327,6 +431,9 @@ describe("SearchInstance: handler on the emulator", () => {
       assert.ok(drifted);
       assert.equal(drifted.inputs.chunkSize, 1024);
       assert.equal(drifted.inputs.tokenId, undefined, "a setting cleared out of band reads as cleared");
+      assert.equal(drifted.inputs.reranking, false);
+      assert.equal(drifted.inputs.systemPromptAiSearch, undefined, "null on the wire reads as unset");
+      assert.equal(drifted.inputs.hybridSearchEnabled, true, "kept by the PUT: it is fixed at create");
       assert.deepEqual(drifted.props.stats, { queued: 0, running: 0, completed: 3, error: 0 });
       assert.equal(drifted.props.status, "ready");
       assert.deepEqual(drifted.inputs.storageCredentials, CREDS, "write-only values are kept from state");
@@ -336,7 +443,10 @@ describe("SearchInstance: handler on the emulator", () => {
       const updated = await si.handler.update(created.id, drifted.props, ins, ctx);
       assert.equal(updated.outs.chunkSize, 256);
       const after = await fx.api.search.getInstance({ namespace, id: "kb" });
-      assert.deepEqual([after.chunk_size, after.token_id], [256, "tok-1"]);
+      assert.deepEqual(
+        [after.chunk_size, after.token_id, after.reranking, after.system_prompt_ai_search],
+        [256, TOKEN, true, "Answer from the docs."],
+      );
 
       await si.handler.delete(created.id, updated.outs, ctx);
       assert.equal(
@@ -369,12 +479,12 @@ describe("SearchInstance: handler on the emulator", () => {
     assert.equal(own.id, "default/taken");
   });
 
-  it("sends the create first: only the API's 409 leads to a look-up", async () => {
+  it("looks the id up before the create (an id in use is a 400, not a 409, so it leads nowhere)", async () => {
     const ctx = providerContext(fx);
     const lookups = fx.em.faults.add({ method: "GET", path: "/ai-search/instances/fresh$" });
     const posts = fx.em.faults.add({ method: "POST", path: "/ai-search/instances$" });
     await si.handler.create(await inputs({ instanceId: "fresh" }), ctx);
-    assert.deepEqual([lookups.hits, posts.hits], [0, 1]);
+    assert.deepEqual([lookups.hits, posts.hits], [1, 1]);
     // A lost answer: the object landed, the look-up finds it, and it is adopted, not made twice.
     fx.em.faults.add({ method: "POST", path: "/ai-search/instances$", commitThenDrop: true, times: 1 });
     const again = await si.handler.create(await inputs({ instanceId: "dropped" }), ctx);
@@ -459,10 +569,19 @@ describe("search functions (the logic run on up)", () => {
     assert.equal(started.endedAt, null);
     const again = await runTriggerSyncJob(fx.api, { instanceId: "kb" });
     assert.deepEqual({ id: again.id, reused: again.reused }, { id: started.id, reused: true });
-    await assert.rejects(runTriggerSyncJob(fx.api, { instanceId: "kb", reuseRunning: false }), ConflictError);
     fx.clock.advance(10_000);
     const done = await runWaitForJob(fx.api, { instanceId: "kb", jobId: started.id });
     assert.equal(done.endReason, "completed");
     assert.equal(done.endedAt, "2026-01-01T00:00:02.500Z");
+  });
+
+  it("starts a fresh job with reuseRunning: false, which ends the running one", async () => {
+    await fx.api.search.createInstance({ id: "kb", type: "r2", source: "kb-bucket" });
+    const first = await runTriggerSyncJob(fx.api, { instanceId: "kb" });
+    const fresh = await runTriggerSyncJob(fx.api, { instanceId: "kb", reuseRunning: false });
+    assert.notEqual(fresh.id, first.id);
+    assert.equal(fresh.reused, false);
+    const ended = await runWaitForJob(fx.api, { instanceId: "kb", jobId: first.id });
+    assert.equal(ended.endReason, "new_job_has_started");
   });
 });

@@ -419,15 +419,15 @@ const CASES: Case[] = [
     path: "{A}/ai-search/instances",
     body: { id: "kb", chunk_size: 1 },
     status: 400,
-    says: /chunk_size: must be between/,
+    says: /chunk_size: must be at least 64/,
   },
   {
     area: "search",
     method: "POST",
     path: "{A}/ai-search/instances",
-    body: { id: "kb", custom_metadata: [{ field_name: "1x", data_type: "text" }] },
+    body: { id: "kb", custom_metadata: [{ field_name: "x".repeat(65), data_type: "text" }] },
     status: 400,
-    says: /field_name: must start with a letter/,
+    says: /field_name: must be at most 64 characters/,
   },
   ...PROTO_NAMES.map((n): Case => ({
     area: "search",
@@ -440,7 +440,8 @@ const CASES: Case[] = [
   ...PROTO_NAMES.map((n): Case => ({
     area: "search",
     method: "GET",
-    path: `{A}/ai-search/namespaces/${n}/instances`,
+    // The listing documents no 404 (the contract): an instance route answers an unknown namespace.
+    path: `{A}/ai-search/namespaces/${n}/instances/kb`,
     says: new RegExp(`namespace ${quoted(n)} not found`),
   })),
   {

@@ -32,6 +32,7 @@ describe("search schemas", () => {
         r2_jurisdiction: "eu",
         storage_credentials: { access_key_id: "id", secret_access_key: "secret" },
       },
+      ai_gateway_id: "gw",
       ai_search_model: "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
       embedding_model: "@cf/baai/bge-m3",
       rewrite_model: "@cf/meta/llama-3.1-8b-instruct-fast",
@@ -41,15 +42,35 @@ describe("search schemas", () => {
       chunk_overlap: 30,
       cache: true,
       cache_threshold: "anything_goes",
-      cache_ttl: 60,
+      cache_ttl: 600,
       index_method: { keyword: true, vector: false },
+      indexing_options: { keyword_tokenizer: "trigram" },
       custom_metadata: [
         { field_name: "team", data_type: "text" },
-        { field_name: "rank", data_type: "number" },
+        { field_name: "1st", data_type: "datetime" },
       ],
+      fusion_method: "max",
+      hybrid_search_enabled: true,
+      max_num_results: 50,
+      metadata: {
+        created_from_aisearch_wizard: true,
+        search_for_agents: { hostname: "docs.example.com", zone_id: "z", zone_name: "example.com" },
+        worker_domain: "w.example.com",
+      },
+      public_endpoint_params: {
+        authorized_hosts: ["example.com"],
+        chat_completions_endpoint: { disabled: true },
+        enabled: true,
+        mcp: { description: "docs", disabled: false },
+        rate_limit: { period_ms: 60_000, requests: 10, technique: "sliding" },
+        search_endpoint: { disabled: false },
+      },
+      reranking: true,
+      retrieval_options: { boost_by: [{ field: "timestamp", direction: "desc" }], keyword_match_mode: "or" },
+      rewrite_query: true,
+      score_threshold: 1,
       sync_interval: 86_400,
-      paused: false,
-      token_id: "0f8c1e2a",
+      token_id: "0f8c1e2a-4b5c-4d6e-8f90-a1b2c3d4e5f6",
     };
     assert.deepEqual(issues(CreateInstanceBodySchema, body), []);
     assert.deepEqual(issues(CreateInstanceBodySchema, { ...body, sync_interval: 900 }), []);
@@ -58,7 +79,15 @@ describe("search schemas", () => {
         id: "web",
         type: "web-crawler",
         source: "https://docs.example.com/start",
-        source_params: { web_crawler: { parse_type: "feed-rss", store_options: { storage_id: "bucket" } } },
+        source_params: {
+          web_crawler: {
+            // The crawler's limits at their edges (the scenario of tests/conformance sets every field).
+            parse_type: "crawl",
+            crawl_options: { depth: 100_000, max_age: 604_800, source: "links" },
+            parse_options: { specific_sitemaps: new Array(10).fill("https://a.example/s.xml") },
+            store_options: { storage_id: "bucket", storage_type: "r2", r2_jurisdiction: "eu" },
+          },
+        },
       }),
       [],
     );
@@ -67,17 +96,44 @@ describe("search schemas", () => {
   it("names the field and the rule of each violation", () => {
     const table: [unknown, string[]][] = [
       [{ id: "" }, ["id: must not be empty", "id: must contain only lowercase letters, digits, - and _"]],
-      [{ id: "a", sync_interval: 900.5 }, ["sync_interval: must be an integer"]],
-      [{ id: "a", cache_ttl: 59 }, ["cache_ttl: must be between 60 and 2592000 seconds"]],
+      [
+        { id: "a", sync_interval: 900.5 },
+        ["sync_interval: must be one of 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400 seconds"],
+      ],
+      [
+        { id: "a", cache_ttl: 59 },
+        [
+          "cache_ttl: must be one of 600, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 259200, 518400 seconds",
+        ],
+      ],
+      [
+        { id: "a", embedding_model: "@cf/meta/llama-3.3-70b-instruct-fp8-fast" },
+        [
+          'embedding_model: must be one of the supported models (@cf/qwen/qwen3-embedding-0.6b, @cf/baai/bge-m3, @cf/baai/bge-large-en-v1.5, @cf/google/embeddinggemma-300m, google-ai-studio/gemini-embedding-001, google-ai-studio/gemini-embedding-2-preview, openai/text-embedding-3-small, openai/text-embedding-3-large) or "" for the default',
+        ],
+      ],
+      [
+        {
+          id: "a",
+          retrieval_options: { boost_by: [{ field: "a" }, { field: "b" }, { field: "c" }, { field: "d" }] },
+        },
+        ["retrieval_options.boost_by: must have at most 3 entries"],
+      ],
+      [
+        { id: "a", metadata: { search_for_agents: { hostname: "h" } } },
+        [
+          "metadata.search_for_agents.zone_id: is required",
+          "metadata.search_for_agents.zone_name: is required",
+        ],
+      ],
+      [{ id: "a", summarization: true }, [": is not an allowed field"]],
       [
         { id: "a", custom_metadata: new Array(6).fill({ field_name: "x", data_type: "text" }) },
         ["custom_metadata: must have at most 5 entries"],
       ],
       [
-        { id: "a", custom_metadata: [{ field_name: "1x", data_type: "text" }] },
-        [
-          "custom_metadata.0.field_name: must start with a letter or _ and contain only letters, digits and _",
-        ],
+        { id: "a", custom_metadata: [{ field_name: "x".repeat(65), data_type: "text" }] },
+        ["custom_metadata.0.field_name: must be at most 64 characters"],
       ],
       [
         { id: "a", type: "web-crawler", source: "not a host" },
@@ -97,13 +153,31 @@ describe("search schemas", () => {
       assert.deepEqual(issues(CreateInstanceBodySchema, body), expected, JSON.stringify(body));
   });
 
-  it("lets an update repeat the source without its type, and refuses an id", () => {
+  it("takes in an update what the service's PUT takes, and refuses what only a create takes", () => {
     assert.deepEqual(issues(UpdateInstanceBodySchema, { source: "my-bucket", chunk: false }), []);
-    assert.deepEqual(issues(UpdateInstanceBodySchema, { id: "kb" }), [": is not an allowed field"]);
+    assert.deepEqual(
+      issues(UpdateInstanceBodySchema, {
+        paused: true,
+        summarization: true,
+        summarization_model: "",
+        system_prompt_ai_search: "Answer briefly.",
+        system_prompt_index_summarization: null,
+        system_prompt_rewrite_query: "Rewrite.",
+        ai_search_model: null,
+      }),
+      [],
+    );
+    for (const field of ["id", "type", "hybrid_search_enabled"])
+      assert.deepEqual(
+        issues(UpdateInstanceBodySchema, { [field]: "x" }),
+        [": is not an allowed field"],
+        field,
+      );
   });
 
   it("reads responses tolerantly", () => {
     const job = SearchJobSchema.parse({ id: "j", source: "user", started_at: "t", ended_at: null, extra: 1 });
+    assert.equal(SearchJobSchema.parse({ id: "j", source: "user" }).ended_at, undefined);
     assert.equal((job as { extra?: number }).extra, 1);
     assert.deepEqual(SearchStatsSchema.parse({ completed: 2 }), {
       queued: 0,

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import { SearchModel, initialState, JOB_HISTORY_LIMIT } from "../../emulator/search/state";
+import { instanceView, statsView } from "../../emulator/search/views";
 import {
   ITEM_MS,
   SCAN_MS,
@@ -9,8 +10,11 @@ import {
   naturalEnd,
   replay,
   statsOf,
+  ITEM_ERRORS,
+  type ItemEvent,
   type JobRecord,
 } from "../../emulator/search/sync";
+import { sourceItemText } from "../../emulator/search/corpus";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 
@@ -164,14 +168,15 @@ describe("search state model", () => {
     let now = T0;
     const model = () => new SearchModel(state, now);
     const ns = model().namespace("acc");
-    model().createInstance(ns, { id: "kb", type: "r2", source: "docs-bucket", paused: true }, actor);
+    // 55 jobs of 4.5 s each end long before the first scheduled sync (21 600 s).
+    model().createInstance(ns, { id: "kb", type: "r2", source: "docs-bucket" }, actor);
     for (let i = 0; i < JOB_HISTORY_LIMIT + 5; i++) {
       model().createJob(model().instance(ns, "kb"));
       now += SCAN_MS + 7 * ITEM_MS;
     }
     const inst = model().instance(ns, "kb");
     assert.equal(inst.jobs.length, JOB_HISTORY_LIMIT);
-    assert.deepEqual(model().statsView(inst), {
+    assert.deepEqual(statsView(model(), inst), {
       queued: 0,
       running: 0,
       completed: 6,
@@ -194,6 +199,85 @@ describe("search state model", () => {
       actor,
     );
     assert.deepEqual(inst.storage_credentials, { access_key_id: "a", secret_access_key: "b" });
-    assert.deepEqual(m.instanceView(ns, inst).source_params, {});
+    assert.deepEqual(instanceView(m, ns, inst).source_params, {});
+  });
+});
+
+describe("search items: jobs and API events on one timeline", () => {
+  const upload = (at: number, key: string, text: string): ItemEvent => ({ kind: "upload", at, key, text });
+
+  it("indexes a source's items with their corpus text, and fails item 5 as unsupported", () => {
+    const r = replay([job("a", T0, "docs-bucket")], naturalEnd(job("a", T0)));
+    const doc1 = r.items["doc-1.md"]!;
+    assert.equal(doc1.status, "completed");
+    assert.equal(doc1.source_id, "r2:docs-bucket");
+    assert.equal(doc1.text, sourceItemText("doc-1.md", 1));
+    assert.ok(doc1.text.startsWith("# doc-1.md\n\nInstallation."));
+    assert.equal(r.items["doc-5.md"]!.status, "error");
+    assert.equal(r.items["doc-5.md"]!.error, ITEM_ERRORS.unsupported);
+    assert.deepEqual(
+      doc1.log.map((l) => [l.action, l.at - T0, l.error]),
+      [["INDEX", SCAN_MS + ITEM_MS, null]],
+    );
+  });
+
+  it("removes a deleted item at its time; the next job indexes it again", () => {
+    const end = naturalEnd(job("a", T0));
+    const del: ItemEvent = { kind: "delete", at: end + 1, key: "doc-1.md" };
+    const after = replay([job("a", T0)], end + 2, {}, [del]);
+    assert.equal(after.items["doc-1.md"], undefined);
+    const again = replay([job("a", T0), job("b", end + 10)], end + 10 + SCAN_MS + 7 * ITEM_MS, {}, [del]);
+    assert.equal(again.items["doc-1.md"]!.status, "completed");
+    assert.deepEqual(again.jobs[1]!.counts, { indexed: 1, skipped: 5, failed: 1 });
+  });
+
+  it("applies an event between a running job's steps, in time order", () => {
+    // Deleted after step 1 and before step 2: step 1's work is undone, the rest goes on.
+    const r = replay([job("a", T0)], T0 + SCAN_MS + 2 * ITEM_MS, {}, [
+      { kind: "delete", at: T0 + SCAN_MS + ITEM_MS + 1, key: "doc-1.md" },
+    ]);
+    assert.equal(r.items["doc-1.md"], undefined);
+    assert.equal(r.items["doc-2.md"]!.status, "completed");
+    assert.equal(r.items["doc-3.md"]!.status, "running");
+    assert.equal(r.items["doc-4.md"]!.status, "queued");
+  });
+
+  it("indexes uploads at once (an empty one fails), and a later upload of the key replaces it", () => {
+    const r = replay([], T0 + 10, {}, [
+      upload(T0, "notes.md", "first"),
+      upload(T0 + 5, "notes.md", "second"),
+      upload(T0 + 6, "empty.md", " "),
+    ]);
+    assert.equal(r.items["notes.md"]!.text, "second");
+    assert.equal(r.items["notes.md"]!.source_id, "builtin");
+    assert.equal(r.items["notes.md"]!.created_at, T0, "created by the first upload");
+    assert.equal(r.items["notes.md"]!.log.length, 2);
+    assert.equal(r.items["empty.md"]!.status, "error");
+    assert.equal(r.items["empty.md"]!.error, ITEM_ERRORS.empty);
+  });
+
+  it("re-indexes a known item, or a source key not yet indexed, on an index event", () => {
+    const r = replay([], T0 + 10, {}, [
+      { kind: "index", at: T0, key: "doc-5.md", position: 5, source_id: "r2:docs-bucket" },
+      { kind: "index", at: T0 + 1, key: "doc-2.md", position: 2, source_id: "r2:docs-bucket" },
+      { kind: "index", at: T0 + 2, key: "unknown.md" },
+    ]);
+    assert.equal(r.items["doc-5.md"]!.status, "error", "item 5 of the source fails again");
+    assert.equal(r.items["doc-2.md"]!.status, "completed");
+    assert.equal(r.items["unknown.md"], undefined, "nothing to index without a source position");
+  });
+
+  it("folds events before the oldest kept job with the pruned jobs", () => {
+    const end = naturalEnd(job("a", T0));
+    const events: ItemEvent[] = [
+      upload(end + 1, "u.md", "words here"),
+      { kind: "delete", at: end + 2, key: "doc-2.md" },
+    ];
+    const later = job("b", end + 100);
+    const baseline = fold({}, [job("a", T0)], events);
+    const folded = replay([later], end + 100_000, baseline);
+    const whole = replay([job("a", T0), later], end + 100_000, {}, events);
+    assert.deepEqual(statsOf(folded), statsOf(whole));
+    assert.deepEqual(Object.keys(folded.items).sort(), Object.keys(whole.items).sort());
   });
 });

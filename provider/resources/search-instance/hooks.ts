@@ -1,18 +1,25 @@
 /**
  * What SearchInstance's description cannot say: the id `<namespace>/<instanceId>` (an importId is the
- * bare instance id), "default" as the absent namespace, the rules between type, source and
- * sourceParams, the credentials riding inside `source_params` on the wire, settings read from the
- * live object alone, and the stats, which take a call of their own.
+ * bare instance id), "default" as the absent namespace, the rules between type and source, the two
+ * bodies (the service's create and update take different settings), the
+ * credentials riding inside `source_params` on the wire, settings read from the live object alone,
+ * state of earlier releases, and the stats, which take a call of their own.
  */
 import type { InstanceRef, SearchInstance as LiveInstance } from "../../../sdk/search";
 import {
   CreateInstanceBodySchema,
+  SEARCH_INSTANCE_DEFAULTS as D,
+  UpdateInstanceBodySchema,
+  createOnlyShape,
   settingsIssues,
+  sharedSettingsShape,
+  updateOnlyShape,
   type CreateInstanceBody,
+  type UpdateInstanceBody,
 } from "../../../sdk/schemas/search";
 import { fromWire, toWire, type InputsOf } from "../../core/define";
 import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
-import { isRecord, snakeToCamel, toApi } from "../../core/values";
+import { deepEqual, isRecord, snakeToCamel, toApi } from "../../core/values";
 import type { HandlerContext } from "../../types";
 import { SearchInstanceSpec } from "./spec";
 
@@ -52,52 +59,121 @@ export function rules(i: SearchInstanceInputs, known: Known): InputIssue[] {
   const issues: InputIssue[] = [];
   if (i.importId !== undefined && known("importId") && known("instanceId") && i.importId !== i.instanceId)
     issues.push({ field: "importId", rule: "must equal instanceId (an instance's id never changes)" });
-  // The sdk's rules between type, source and source params, on the wire's names.
-  if (known("type") && known("source") && known("sourceParams")) {
-    const p = i.sourceParams;
-    const wire = {
-      type: i.type,
-      source: i.source,
-      source_params: p && { web_crawler: p.webCrawler, prefix: p.prefix },
-    };
-    for (const issue of settingsIssues(wire))
+  // The sdk's rules between type and source, on the wire's names.
+  if (known("type") && known("source")) {
+    for (const issue of settingsIssues({ type: i.type, source: i.source }))
       issues.push({ field: issue.path.map(snakeToCamel).join("."), rule: issue.message });
   }
   return issues;
 }
 
-/** The create body: the table's wire fields, with the credentials inside `source_params`. */
-export function toBody(i: SearchInstanceInputs): CreateInstanceBody {
+const CREATE_KEYS = new Set(["id", ...Object.keys(createOnlyShape), ...Object.keys(sharedSettingsShape)]);
+/** The contract's PUT does not name `source` (fixed at create): it is not sent. */
+const UPDATE_KEYS = new Set([...Object.keys(sharedSettingsShape), ...Object.keys(updateOnlyShape)]);
+
+/** Program name of each input sent on the wire. */
+const WIRE_INPUTS = Object.entries(SearchInstanceSpec.fields).flatMap(([k, f]) =>
+  f.role === "input" && f.wire !== undefined ? [{ name: k, wire: f.wire }] : [],
+);
+
+/** Every wire field of the inputs, the credentials inside `source_params`. */
+function wireOf(i: SearchInstanceInputs): Record<string, unknown> {
   const body = toWire(SearchInstanceSpec, i);
   if (i.storageCredentials !== undefined) {
     const sourceParams = isRecord(body.source_params) ? body.source_params : {};
     body.source_params = { ...sourceParams, storage_credentials: toApi(i.storageCredentials) };
   }
-  return CreateInstanceBodySchema.parse(body);
+  return body;
+}
+
+const pick = (body: Record<string, unknown>, keys: ReadonlySet<string>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(body).filter(([k]) => keys.has(k)));
+
+/** The create body: what the service's create takes. */
+export function createBody(i: SearchInstanceInputs): CreateInstanceBody {
+  return CreateInstanceBodySchema.parse(pick(wireOf(i), CREATE_KEYS));
+}
+
+/** The update body: every setting the service's PUT takes (it replaces them all). */
+export function updateBody(i: SearchInstanceInputs): UpdateInstanceBody {
+  return UpdateInstanceBodySchema.parse(pick(wireOf(i), UPDATE_KEYS));
+}
+
+/** Whether inputs hold a setting only the update takes away from its default: create must follow with a PUT. */
+export function needsUpdateAfterCreate(i: SearchInstanceInputs): boolean {
+  return (
+    i.paused !== D.paused ||
+    i.summarization !== D.summarization ||
+    i.summarizationModel !== undefined ||
+    i.systemPromptAiSearch !== undefined ||
+    i.systemPromptIndexSummarization !== undefined ||
+    i.systemPromptRewriteQuery !== undefined
+  );
 }
 
 /** The settings: inputs the API returns (the credentials it never does). */
-const SETTINGS = Object.entries(SearchInstanceSpec.fields)
-  .filter(
-    ([k, f]) => f.role === "input" && f.wire !== undefined && !SearchInstanceSpec.writeOnlyInputs.includes(k),
-  )
-  .map(([k]) => k);
+const SETTINGS = WIRE_INPUTS.map((f) => f.name).filter(
+  (k) => !SearchInstanceSpec.writeOnlyInputs.includes(k),
+);
+
+/**
+ * Settings the contract's read answer does not list (the public client's listing does): read where
+ * the service sends them, kept from the previous inputs where it does not.
+ */
+const READ_IF_SENT = new Set([
+  "chunk",
+  "summarization",
+  "summarizationModel",
+  "systemPromptAiSearch",
+  "systemPromptIndexSummarization",
+  "systemPromptRewriteQuery",
+]);
 
 /**
  * The inputs of a live instance: identity and the write-only credentials from the previous inputs
- * (the API never returns the credentials), every setting from the live object alone, so a setting
- * cleared out of band shows as drift. Sent credentials alone leave empty sourceParams: none.
+ * (the API never returns the credentials), every setting from the live object, so a setting cleared
+ * out of band (absent, or null: the service's unset) shows as drift. Sent credentials alone leave
+ * empty sourceParams: none.
  */
 export function project(live: LiveInstance, fromTable: SearchInstanceInputs): SearchInstanceInputs {
   const read = fromWire(SearchInstanceSpec, live, "input");
-  const out = { ...fromTable, namespace: fromTable.namespace ?? live.namespace };
-  for (const k of SETTINGS) if (!(k in read)) Reflect.deleteProperty(out, k);
+  const namespace = fromTable.namespace ?? live.namespace ?? undefined;
+  const out: SearchInstanceInputs = { ...fromTable, ...(namespace !== undefined ? { namespace } : {}) };
+  for (const k of SETTINGS) {
+    if (read[k] === null || (!(k in read) && !READ_IF_SENT.has(k))) Reflect.deleteProperty(out, k);
+  }
   return normalize(out);
+}
+
+/** Inputs added since the first release, with the values the service has held for them since. */
+const ADDED_DEFAULTS: Record<string, unknown> = {
+  fusionMethod: D.fusion_method,
+  hybridSearchEnabled: D.hybrid_search_enabled,
+  maxNumResults: D.max_num_results,
+  reranking: D.reranking,
+  rewriteQuery: D.rewrite_query,
+  scoreThreshold: D.score_threshold,
+  summarization: D.summarization,
+};
+
+/**
+ * A state stored before these inputs existed holds none of them, though the instance has had their
+ * defaults all along: filled in, the next diff shows nothing (and `hybridSearchEnabled`, which
+ * replaces on change, no replacement).
+ */
+export function upgrade(state: Record<string, unknown>): Record<string, unknown> {
+  for (const [k, v] of Object.entries(ADDED_DEFAULTS)) if (state[k] === undefined) state[k] = v;
+  return state;
 }
 
 function scope(i: SearchInstanceInputs, ctx: HandlerContext): { accountId: string; namespace?: string } {
   return { accountId: ctx.accountId(i.accountId), ...(i.namespace ? { namespace: i.namespace } : {}) };
 }
+
+/** Inputs the create body carries (program names): what an earlier attempt of this create set. */
+const CREATE_INPUTS = WIRE_INPUTS.filter((f) => CREATE_KEYS.has(f.wire) && f.wire !== "id").map(
+  (f) => f.name,
+);
 
 export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
   noun: "search instance",
@@ -105,6 +181,7 @@ export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
   keyOf: (i) => `"${i.instanceId}" in namespace "${i.namespace ?? DEFAULT_NAMESPACE}"`,
   normalize,
   rules,
+  upgrade,
   idOf: (live, i) => resourceId({ namespace: i.namespace, instanceId: live.id }),
   importIdOf: (live) => live.id,
   get: (id, state, ctx) =>
@@ -115,17 +192,27 @@ export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
       }),
     ),
   findByKey: (i, ctx) => hooks.get(i.instanceId, i, ctx),
-  // The API answers 409 to a create of an id that exists, and the conflict leads to the lookup.
-  lookupBeforeCreate: false,
-  create: (i, ctx) => ctx.api.search.createInstance({ ...scope(i, ctx), ...toBody(i) }),
+  /**
+   * An instance whose create-time settings are these inputs' is one an earlier attempt made (its
+   * follow-up PUT may not have run): adopted, and the PUT then brings the rest.
+   */
+  ours(live, i) {
+    const seen = project(live, { ...i, ...fromWire(SearchInstanceSpec, live, "input") });
+    return CREATE_INPUTS.every((k) => deepEqual(Reflect.get(seen, k), Reflect.get(i, k)));
+  },
+  // The service's create takes no `paused`, `summarization*` or `system_prompt_*`: a PUT follows.
+  async create(i, ctx) {
+    const live = await ctx.api.search.createInstance({ ...scope(i, ctx), ...createBody(i) });
+    if (!needsUpdateAfterCreate(i)) return live;
+    return ctx.api.search.updateInstance({ ...scope(i, ctx), id: i.instanceId, ...updateBody(i) });
+  },
   // PUT replaces every setting, so the whole of the inputs goes, changed or not.
   update(id, i, _changed, olds, ctx) {
     if (olds.storageCredentials !== undefined && i.storageCredentials === undefined)
       ctx.log(
         `SearchInstance ${id}: storageCredentials removed from the program; the service keeps the stored ones until new ones are given`,
       );
-    const { id: instanceId, ...settings } = toBody(i);
-    return ctx.api.search.updateInstance({ ...scope(i, ctx), id: instanceId, ...settings });
+    return ctx.api.search.updateInstance({ ...scope(i, ctx), id: i.instanceId, ...updateBody(i) });
   },
   async remove(id, state, ctx) {
     await ctx.api.search.deleteInstance({
@@ -140,6 +227,7 @@ export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
       createdBy: live.created_by ?? null,
       modifiedBy: live.modified_by ?? null,
       lastActivity: live.last_activity ?? null,
+      publicEndpointId: live.public_endpoint_id ?? null,
       stats: { queued: stats.queued, running: stats.running, completed: stats.completed, error: stats.error },
     };
   },
