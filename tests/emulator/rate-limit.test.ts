@@ -256,7 +256,7 @@ describe("account-api emulator --rate-limit", () => {
       }
       assert.match(banner, /rate limit:\s+2 per 60 s per token/);
       const url = /emulator listening: (\S+)/.exec(banner)![1]!;
-      const token = /token \(generated\):\s+(\S+)/.exec(banner)![1]!;
+      const token = /token:\s+(\S+) \(generated\)/.exec(banner)![1]!;
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) {
         const res = await request(`${url}/zones`, { headers: { authorization: `Bearer ${token}` } });

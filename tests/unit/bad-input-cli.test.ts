@@ -35,7 +35,7 @@ const CASES: Case[] = [
   [["build", "cancel", "not-a-build"], /buildUuid/, /UUID/],
   [["build", "redeploy", ""], /scriptName/, /empty/],
   [["build", "purge-cache", "__proto__"], /triggerUuid/, /UUID/],
-  [["build", "tokens", "--account-id", "a".repeat(33)], /accountId/, /32/],
+  [["build", "tokens", "--account-id", "a".repeat(33)], /--account-id or ACCOUNT_API_ACCOUNT_ID/, /32/],
   [["build", "trigger"], /triggerUuid/, /missing|required/i],
   // job
   [["job", "run", "BAD!"], /\bid\b/, /lowercase letters/],
