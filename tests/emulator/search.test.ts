@@ -273,7 +273,9 @@ describe("search emulator: instances", () => {
   it("answers an unknown namespace with 400 on list and create (no 404 there), else 404", async () => {
     await assert.rejects(fx.api.search.createInstance({ namespace: "ghost", id: "x" }), (e: unknown) => {
       assert.ok(e instanceof BadRequestError);
-      assert.deepEqual(e.errors, [{ code: 1001, message: 'namespace: namespace "ghost" does not exist' }]);
+      assert.deepEqual(e.errors, [
+        { code: 1001, field: "namespace", message: 'namespace: namespace "ghost" does not exist' },
+      ]);
       return true;
     });
     assert.equal((await fx.http("GET", base(fx, "ghost"))).status, 400);
@@ -615,7 +617,9 @@ describe("search emulator: sync jobs", () => {
         fx.clock.advance(JOB_MS);
         await assert.rejects(s.cancelJob({ namespace: ns, id: "kb", jobId: done.id }), (e: unknown) => {
           assert.ok(e instanceof BadRequestError, "the contract's PATCH documents 400, not 409");
-          assert.deepEqual(e.errors, [{ code: 1001, message: `action: job "${done.id}" has already ended` }]);
+          assert.deepEqual(e.errors, [
+            { code: 1001, field: "action", message: `action: job "${done.id}" has already ended` },
+          ]);
           return true;
         });
       });
