@@ -14,6 +14,14 @@ export default tseslint.config(
     },
   },
   {
+    // Plain CommonJS that Node loads as it is (bench/host-probe.cjs, preloaded into the engine's hosts).
+    files: ["**/*.cjs"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", process: "readonly", performance: "readonly", module: "writable" },
+    },
+  },
+  {
     files: ["tests/**/*.ts"],
     rules: {
       "@typescript-eslint/no-unused-expressions": "off",

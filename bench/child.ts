@@ -3,7 +3,7 @@
  * program (from the installed package), driven by the installed SDK's Automation API against the
  * parent's emulator. Answers the parent over IPC.
  */
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type * as Automation from "@pulumi/pulumi/automation";
 import type * as Pulumi from "@pulumi/pulumi";
@@ -22,10 +22,15 @@ import {
   type StateFigures,
   type StatePart,
 } from "./protocol";
+import { isRecord } from "../provider/core/values";
 import { seconds } from "./stats";
+import { parseProbe, phaseTimeline, type Interval, type LoggedRequest, type PhaseTimeline } from "./timeline";
 import { requestsServed } from "./world";
 
 const PROJECT = "bench";
+const PROBE = join(__dirname, "host-probe.cjs");
+const probeFile = (spec: RunSpec): string => join(spec.scratch, "probe.jsonl");
+const wallNow = (): number => performance.timeOrigin + performance.now();
 
 function engineEnvironment(spec: RunSpec): Record<string, string> {
   const backend = join(spec.scratch, "backend");
@@ -44,6 +49,9 @@ function engineEnvironment(spec: RunSpec): Record<string, string> {
     ACCOUNT_API_ACCOUNT_ID: w.accountId,
     ACCOUNT_API_TOKEN: w.token,
     ...(spec.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
+    // The provider host reports its start, its first answers and each call (bench/host-probe.cjs).
+    NODE_OPTIONS: `--require ${PROBE}`,
+    BENCH_PROBE_FILE: probeFile(spec),
   };
 }
 
@@ -93,6 +101,21 @@ function stateFigures(file: string, writes: Writes): StateFigures {
   };
 }
 
+const readIfThere = (file: string): string => (existsSync(file) ? readFileSync(file, "utf8") : "");
+
+/** The emulator's request log (API requests only: the control API is not logged). */
+async function loggedRequests(origin: string): Promise<LoggedRequest[]> {
+  const body: unknown = await (await fetch(`${origin}/__emulator/requests`)).json();
+  const list: unknown = Array.isArray(body) ? body : isRecord(body) ? body.result : [];
+  return Array.isArray(list)
+    ? list.flatMap((e: unknown) =>
+        isRecord(e) && typeof e.at === "number" && typeof e.durationMs === "number"
+          ? [{ at: e.at, durationMs: e.durationMs }]
+          : [],
+      )
+    : [];
+}
+
 async function run(spec: RunSpec): Promise<RunResult> {
   const { project, pkg } = spec.installed;
   const modules = join(project, "node_modules");
@@ -102,8 +125,15 @@ async function run(spec: RunSpec): Promise<RunResult> {
   mkdirSync(join(spec.scratch, "backend"), { recursive: true });
   const env = engineEnvironment(spec);
   const stackName = `${spec.program.variant}-${spec.program.count}`;
+  let declared: Interval | undefined;
+  const declare = program(spec.program, pulumi, P);
+  const timed = async (): Promise<void> => {
+    const t0 = wallNow();
+    await declare();
+    declared = [t0, wallNow()];
+  };
   const stack = await auto.LocalWorkspace.createStack(
-    { stackName, projectName: PROJECT, program: program(spec.program, pulumi, P) },
+    { stackName, projectName: PROJECT, program: timed },
     {
       workDir: project,
       pulumiCommand: await auto.PulumiCommand.get({ root: join(ENGINE_BIN, ".."), skipVersionCheck: true }),
@@ -112,7 +142,15 @@ async function run(spec: RunSpec): Promise<RunResult> {
     },
   );
   const file = join(spec.scratch, "backend", ".pulumi", "stacks", PROJECT, `${stackName}.json`);
-  const result: RunResult = { seconds: {}, requests: {}, programPeakRssMb: 0, providerPeakRssMb: 0 };
+  const timeline: Partial<Record<Phase, PhaseTimeline>> = {};
+  const result: RunResult = {
+    seconds: {},
+    requests: {},
+    timeline,
+    programPeakRssMb: 0,
+    providerPeakRssMb: 0,
+  };
+  const origin = spec.program.world.origin;
   const provider = watchPeakRss(/dynamic-provider/);
   const parallel = spec.parallel;
   const commands: Record<Exclude<Phase, "drift">, () => Promise<{ summary: { result: string } }>> = {
@@ -137,11 +175,22 @@ async function run(spec: RunSpec): Promise<RunResult> {
       );
     } else {
       const watcher = phase === "up" ? watchCheckpoint(file) : undefined;
+      await fetch(`${origin}/__emulator/requests`, { method: "DELETE" });
+      declared = undefined;
       let outcome = "";
+      const started = wallNow();
       result.seconds[phase] = await seconds(async () => {
         outcome = (await commands[phase]()).summary.result;
       });
+      const ended = wallNow();
       if (outcome !== "succeeded") throw new Error(`${phase}: ${outcome}`);
+      timeline[phase] = phaseTimeline({
+        started,
+        ended,
+        probe: parseProbe(readIfThere(probeFile(spec))),
+        requests: await loggedRequests(origin),
+        ...(declared ? { program: declared } : {}),
+      });
       const writes = watcher?.stop();
       if (writes && !result.state) result.state = stateFigures(file, writes);
     }

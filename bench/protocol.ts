@@ -1,6 +1,7 @@
 /** What the bench process asks of one engine run in a child process, and what the child answers. */
 import type { Installed } from "./install";
 import type { ProgramSpec } from "./programs";
+import type { PhaseTimeline } from "./timeline";
 
 /**
  * - `up`, `refresh`, `destroy`: the engine's commands;
@@ -59,6 +60,8 @@ export interface RunResult {
   seconds: Partial<Record<Phase, number>>;
   /** API requests the emulator served during each phase. */
   requests: Partial<Record<Phase, number>>;
+  /** Where each command's time went (bench/timeline.ts); absent in results of older runs. */
+  timeline?: Partial<Record<Phase, PhaseTimeline>>;
   state?: StateFigures;
   drift?: DriftFigures;
   programPeakRssMb: number;
