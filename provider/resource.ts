@@ -3,7 +3,6 @@
  * options that keep secrets secret in state.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ResourceSpec } from "./core/define";
 import { SHIMS } from "./shims";
 import type { ProviderKind } from "./types";
 
@@ -28,17 +27,6 @@ export interface CommonArgs {
 export function registerArgs(args: object, outputs: readonly string[]): Record<string, unknown> {
   const props: Record<string, unknown> = { ...args };
   for (const name of outputs) if (!(name in props)) props[name] = undefined;
-  return props;
-}
-
-/**
- * The engine's props for a described resource: every input and output declared (so the class
- * exposes what check fills in), secret inputs wrapped one by one (the engine keeps
- * the secret bit per leaf, so a secret never lifts its neighbours), outputs and hashes declared.
- */
-export function specArgs(spec: ResourceSpec, args: object): Record<string, unknown> {
-  const props = registerArgs(args, [...spec.inputNames, ...spec.outputNames, ...spec.hashOutputs]);
-  for (const k of spec.secretInputs) if (props[k] !== undefined) props[k] = pulumi.secret(props[k]);
   return props;
 }
 

@@ -186,6 +186,13 @@ export interface SpecInit<F extends Fields> {
    * hash with it) before the resource's own `upgrade` hook, so an upgrade neither replaces nor diffs.
    */
   renamed?: Readonly<Record<string, string>>;
+  /**
+   * Inputs the resource's `normalize` hook fills when the program leaves them out (a default by kind,
+   * a generated marker). With the inputs whose type has a default, the class declares these as outputs
+   * even when the program does not give them; every other left-out input costs nothing (see
+   * core/class.ts).
+   */
+  filledAtCheck?: readonly string[];
 }
 
 export interface ResourceSpec<F extends Fields = Fields> {
@@ -196,6 +203,8 @@ export interface ResourceSpec<F extends Fields = Fields> {
   /** Old input name → today's (SpecInit.renamed). */
   readonly renamedInputs: Readonly<Record<string, string>>;
   readonly inputNames: readonly string[];
+  /** SpecInit.filledAtCheck: inputs `normalize` fills (those with a zod default are found by type). */
+  readonly filledAtCheck: readonly string[];
   readonly outputNames: readonly string[];
   readonly identityKeys: readonly string[];
   readonly replaceKeys: readonly string[];
@@ -244,6 +253,7 @@ export function defineResource<const F extends Fields>(init: SpecInit<F>): Resou
     ...(init.idOutput ? { idOutput: init.idOutput } : {}),
     renamedInputs,
     inputNames,
+    filledAtCheck: init.filledAtCheck ?? [],
     outputNames: names((f) => f.role === "output"),
     identityKeys: names((f) => f.flags.identity === true),
     replaceKeys: names((f) => f.flags.identity === true || f.flags.replaceOnChange === true),

@@ -13,6 +13,8 @@ const W = Body.shape;
 
 export const BuildTriggerSpec = defineResource({
   kind: "BuildTrigger",
+  // Defaults by kind (hooks.normalize).
+  filledAtCheck: ["kind", "branchIncludes", "deployCommand", "triggerName"],
   idOutput: "triggerUuid",
   deleteBeforeReplace: true,
   fields: {

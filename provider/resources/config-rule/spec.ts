@@ -52,6 +52,8 @@ const renamed = (to: string, example: string) =>
 
 export const ConfigRuleSpec = defineResource({
   kind: "ConfigRule",
+  // The generated ref (hooks.normalize).
+  filledAtCheck: ["ref"],
   fields: {
     /** The zone (at most 32 characters). */
     zoneId: local(requiredString(ZoneIdSchema), { identity: true }),

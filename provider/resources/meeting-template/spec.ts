@@ -45,6 +45,8 @@ const StorageCredentialsSchema = z.object({
 
 export const MeetingTemplateSpec = defineResource({
   kind: "MeetingTemplate",
+  // The marker keyword in aiConfig (hooks.normalize).
+  filledAtCheck: ["aiConfig"],
   /** The meeting's id is the resource id: known while an update is previewed. */
   idOutput: "meetingId",
   fields: {
