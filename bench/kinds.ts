@@ -16,6 +16,9 @@ import { worldNeeds } from "./programs";
 import { PARALLEL } from "./scale";
 import { startWorld, type RunningWorld, type ServedRequest } from "./world";
 
+/** Resources per kind in the bench's section (the quick run alone takes 5, or its first argument). */
+export const KIND_COUNT = 10;
+
 export const KIND_PHASES = ["up", "refresh", "destroy"] as const;
 export type KindPhase = (typeof KIND_PHASES)[number];
 
@@ -153,8 +156,11 @@ export function kindRequestsMarkdown(rows: readonly KindRequests[]): string {
 
 if (require.main === module) {
   const log = (l: string): void => console.log(l);
+  const count = Number(process.argv[2] ?? 5);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`count: must be a whole number above 0, not ${process.argv[2]}`);
   const installed = install("HEAD", log);
-  kindRequests(installed, 5, log).then(
+  kindRequests(installed, count, log).then(
     (rows) => console.log(`\n${kindRequestsMarkdown(rows)}`),
     (err: unknown) => {
       console.error(err);
