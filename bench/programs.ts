@@ -1,7 +1,8 @@
 /**
  * The programs the engine runs, all with the same graph: units of five resources, a repository
  * connection ← a production build trigger ← its environment variables, a search instance and a meeting
- * template (a mix of four API areas, with dependencies three deep).
+ * template (a mix of four API areas, with dependencies three deep); or, for the per-kind request
+ * counts, N resources of one kind alone, their prerequisites made in the world.
  * - `ours`: the package's resources, from the installed copy;
  * - `floor`: the engine's floor, a no-op dynamic provider shared by every resource (one object, no
  *   API call): what any dynamic provider costs at this count;
@@ -10,10 +11,12 @@
  */
 import type * as Pulumi from "@pulumi/pulumi";
 import type * as Provider from "../provider";
-import type { World } from "./world";
+import type { ResourceKind } from "../provider";
+import { NO_NEEDS, type World, type WorldNeeds } from "./world";
 
 export type Variant = "ours" | "floor" | "naive";
-export type Shape = "mix" | "repos";
+/** The mix, repository connections alone (the state study), or one resource kind alone (its requests). */
+export type Shape = "mix" | "repos" | ResourceKind;
 
 export const UNIT = 5;
 
@@ -27,42 +30,123 @@ export interface ProgramSpec {
 type Inputs = Record<string, Pulumi.Input<unknown>>;
 
 /** One call per resource of the graph: (kind, name, inputs, depends on). Outputs flow as ids. */
-type Declare = (kind: string, name: string, inputs: Inputs) => Pulumi.Output<string>;
+type Declare = (kind: ResourceKind, name: string, inputs: Inputs) => Pulumi.Output<string>;
 
-function graph(spec: ProgramSpec, declare: Declare): void {
+/**
+ * Each kind's ordinary inputs for resource `u` (as docs/resources.md and examples/ write them), its
+ * prerequisites taken from the world. The mix passes the trigger's repository connection and the
+ * variables' trigger from its own graph instead.
+ */
+export const KIND_INPUTS: Record<ResourceKind, (w: World, u: number) => Inputs> = {
+  BuildTrigger: (w, u) => ({
+    externalScriptId: w.scriptTags[u]!,
+    repoConnectionUuid: w.repoConnection,
+    buildTokenUuid: w.buildToken,
+    kind: "production",
+    branchIncludes: ["main"],
+    buildCommand: "npm run build",
+  }),
+  TriggerEnvVars: (w, u) => ({
+    triggerUuid: w.triggers[u]!,
+    variables: { MODE: { value: "fast" }, UNIT: { value: String(u) } },
+  }),
+  RepoConnection: (_w, u) => ({
+    providerType: "github",
+    providerAccountId: "bench",
+    providerAccountName: "Bench",
+    repoId: `r${u}`,
+    repoName: `repo-${u}`,
+  }),
+  ZoneContentConverter: (w, u) => ({ zoneId: w.zones[u]!, value: "on" }),
+  ConfigRule: (w, u) => ({
+    zoneId: w.zones[u]!,
+    pathPrefix: "/account/",
+    actionParameters: { contentConverter: false },
+    description: "account pages stay HTML",
+  }),
+  MeetingTemplate: (w, u) => ({ appId: w.appId, title: `Standup ${u}`, persistChat: true }),
+  DomainRegistration: (w, u) => {
+    const r = w.registrant;
+    return {
+      domainName: w.domains[u]!,
+      years: 1,
+      maxCost: { amount: "25.00", currency: "USD" },
+      autoRenew: true,
+      privacyMode: "redaction",
+      contacts: {
+        registrant: {
+          email: r.email,
+          phone: r.phone,
+          postalInfo: {
+            name: r.name,
+            organization: r.organization,
+            address: {
+              street: r.street,
+              city: r.city,
+              state: r.state,
+              postalCode: r.postalCode,
+              countryCode: r.countryCode,
+            },
+          },
+        },
+      },
+    };
+  },
+  SearchInstance: (_w, u) => ({
+    instanceId: `bench-${u}`,
+    type: "web-crawler",
+    source: "docs.example.com",
+    syncInterval: 3600,
+  }),
+};
+
+/** What a shape needs made in the world before the latency is on. */
+export function worldNeeds(shape: Shape, count: number): WorldNeeds {
+  switch (shape) {
+    case "mix":
+      return { ...NO_NEEDS, scripts: count / UNIT };
+    case "repos":
+    case "RepoConnection":
+    case "MeetingTemplate":
+    case "SearchInstance":
+      return NO_NEEDS;
+    case "BuildTrigger":
+      return { ...NO_NEEDS, scripts: count, repoConnection: true };
+    case "TriggerEnvVars":
+      return { ...NO_NEEDS, scripts: count, triggers: count };
+    case "ZoneContentConverter":
+    case "ConfigRule":
+      return { ...NO_NEEDS, zones: count };
+    case "DomainRegistration":
+      return { ...NO_NEEDS, domains: count };
+  }
+}
+
+/** The resource name of kind `kind`'s `u`th resource in a per-kind program. */
+export const kindName = (kind: ResourceKind, u: number): string => `${kind}-${u}`;
+
+/** Declares the spec's graph; exported so a test can see each shape's resources without an engine. */
+export function graph(spec: ProgramSpec, declare: Declare): void {
   const w = spec.world;
   const repo = (u: number): Pulumi.Output<string> =>
-    declare("RepoConnection", `repo-${u}`, {
-      providerType: "github",
-      providerAccountId: "bench",
-      providerAccountName: "Bench",
-      repoId: `r${u}`,
-      repoName: `repo-${u}`,
-    });
+    declare("RepoConnection", `repo-${u}`, KIND_INPUTS.RepoConnection(w, u));
   if (spec.shape === "repos") {
     for (let u = 0; u < spec.count; u++) repo(u);
     return;
   }
+  if (spec.shape !== "mix") {
+    const kind = spec.shape;
+    for (let u = 0; u < spec.count; u++) declare(kind, kindName(kind, u), KIND_INPUTS[kind](w, u));
+    return;
+  }
   for (let u = 0; u < spec.count / UNIT; u++) {
     const trigger = declare("BuildTrigger", `trigger-${u}`, {
-      externalScriptId: w.scriptTags[u]!,
+      ...KIND_INPUTS.BuildTrigger(w, u),
       repoConnectionUuid: repo(u),
-      buildTokenUuid: w.buildToken,
-      kind: "production",
-      branchIncludes: ["main"],
-      buildCommand: "npm run build",
     });
-    declare("TriggerEnvVars", `vars-${u}`, {
-      triggerUuid: trigger,
-      variables: { MODE: { value: "fast" }, UNIT: { value: String(u) } },
-    });
-    declare("SearchInstance", `search-${u}`, {
-      instanceId: `bench-${u}`,
-      type: "web-crawler",
-      source: "docs.example.com",
-      syncInterval: 3600,
-    });
-    declare("MeetingTemplate", `meeting-${u}`, { appId: w.appId, title: `Standup ${u}`, persistChat: true });
+    declare("TriggerEnvVars", `vars-${u}`, { ...KIND_INPUTS.TriggerEnvVars(w, u), triggerUuid: trigger });
+    declare("SearchInstance", `search-${u}`, KIND_INPUTS.SearchInstance(w, u));
+    declare("MeetingTemplate", `meeting-${u}`, KIND_INPUTS.MeetingTemplate(w, u));
   }
 }
 
@@ -81,8 +165,12 @@ function ours(P: typeof Provider): Declare {
         return new P.SearchInstance(name, args).id;
       case "MeetingTemplate":
         return new P.MeetingTemplate(name, args).id;
-      default:
-        throw new Error(`bench: no class for ${kind}`);
+      case "ZoneContentConverter":
+        return new P.ZoneContentConverter(name, args).id;
+      case "ConfigRule":
+        return new P.ConfigRule(name, args).id;
+      case "DomainRegistration":
+        return new P.DomainRegistration(name, args).id;
     }
   };
 }

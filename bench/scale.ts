@@ -23,7 +23,8 @@ export interface Sample {
 export interface EngineOptions {
   installed: Installed;
   variant: Variant;
-  shape: Shape;
+  /** The shapes whose world this run makes (a kind alone needs its own: bench/kinds.ts). */
+  shape: Extract<Shape, "mix" | "repos">;
   count: number;
   phases: Phase[];
   skipCheckpoints?: boolean;
