@@ -1,5 +1,6 @@
 /** bench/results.json (for tools; the shape issue 12 fixed, with fields added) and bench/results.md (for people). */
 import { STATE_PARTS, type RunResult, type StatePart } from "./protocol";
+import { KIND_PHASES, kindRequestsMarkdown, type KindRequests } from "./kinds";
 import { timeFigures, timeMarkdown } from "./report-time";
 import type { Sample } from "./scale";
 import { table } from "./markdown";
@@ -105,6 +106,7 @@ export function buildResults(
   samples: Sample[],
   transport: TransportFigure[],
   st: Study | undefined,
+  kinds?: readonly KindRequests[],
 ) {
   const counts = [...new Set(samples.map((x) => x.count))].sort((a, b) => a - b);
   const largest = Math.max(...counts);
@@ -198,12 +200,23 @@ export function buildResults(
     ratio_to_floor_repo_connections: repoVsFloor(repoConnections),
     study: st,
     // Where the time goes at 200 (the issue's count), else at the middle count of a quick run.
+    kinds,
     time: timeFigures(samples, counts.includes(200) ? 200 : counts[Math.floor(counts.length / 2)]!),
     before: BEFORE,
   };
 }
 
 export type Results = ReturnType<typeof buildResults>;
+
+/** The kinds whose create or refresh makes more requests than the plain script, or "all equal". */
+function kindsOverPlain(kinds: readonly KindRequests[]): string {
+  const over = kinds.flatMap((k) =>
+    KIND_PHASES.filter((ph) => ph !== "destroy" && k.ours[ph].total > k.plain[ph].total).map(
+      (ph) => `${k.kind} ${ph} ${k.ours[ph].total}/${k.plain[ph].total}`,
+    ),
+  );
+  return over.length ? `over: ${over.join(", ")}` : `equal or fewer for all ${kinds.length} kinds`;
+}
 
 /** The checkpoint writes of `up` at the largest count, and what skipping them saved in the study. */
 function checkpointFigures(r: Results): Parameters<typeof timeMarkdown>[1] {
@@ -295,6 +308,14 @@ export function markdown(r: Results, samples: Sample[]): string {
     "",
   );
   out.push(...timeMarkdown(r.time, checkpointFigures(r)));
+  if (r.kinds?.length)
+    out.push(
+      "## Requests per resource, by kind",
+      "",
+      `Each kind alone, ${r.kinds[0]!.count} resources, up, refresh and destroy, beside the plain script making the same objects (its prerequisites made before counting); the last column names each request only ours makes, by method and path.`,
+      "",
+      kindRequestsMarkdown(r.kinds),
+    );
   const mix = r.state.mix;
   out.push("## State", "");
   if (mix) {
@@ -506,6 +527,11 @@ export function markdown(r: Results, samples: Sample[]): string {
           `time per resource at ${largest} against ${counts[0]}`,
           "≤ 1.2×",
           PHASES.map((ph) => `${ph} ${r.growth_ms_per_resource_largest_vs_smallest[ph]}×`).join(", "),
+        ],
+        [
+          "requests per resource on create and refresh, each kind",
+          "the plain script's",
+          r.kinds?.length ? kindsOverPlain(r.kinds) : "not measured",
         ],
         ["state per resource", "≤ 2 KiB", `${r.state_bytes_per_resource} bytes`],
         ["serialized provider", "≤ 512 bytes", `${r.provider_bytes} bytes`],

@@ -10,6 +10,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { install } from "./install";
+import { KIND_COUNT, kindRequests, type KindRequests } from "./kinds";
 import { LoadMonitor, machine, versions } from "./machine";
 import { buildResults, markdown, type Context } from "./report";
 import { UNIT } from "./programs";
@@ -20,8 +21,24 @@ import { LATENCY_MS } from "./world";
 
 const quick = process.argv.includes("--quick");
 const PLAN = quick
-  ? { counts: [25, 100], reps: 1, studyCount: 25, requests: 300, transportReps: 1, budgetMin: 5 }
-  : { counts: [50, 200, 500], reps: 3, studyCount: 200, requests: 1000, transportReps: 3, budgetMin: 20 };
+  ? {
+      counts: [25, 100],
+      reps: 1,
+      studyCount: 25,
+      requests: 300,
+      transportReps: 1,
+      budgetMin: 5,
+      kindCount: 5,
+    }
+  : {
+      counts: [50, 200, 500],
+      reps: 3,
+      studyCount: 200,
+      requests: 1000,
+      transportReps: 3,
+      budgetMin: 20,
+      kindCount: KIND_COUNT,
+    };
 const RAW = join(__dirname, ".last-run.json");
 
 const log = (line: string): void => console.log(line);
@@ -31,10 +48,12 @@ interface Raw {
   samples: Sample[];
   transport: TransportFigure[];
   study: Study;
+  /** Absent in the raw samples of runs made before the bench counted requests by kind. */
+  kinds?: KindRequests[];
 }
 
 function write(raw: Raw): void {
-  const results = buildResults(raw.ctx, raw.samples, raw.transport, raw.study);
+  const results = buildResults(raw.ctx, raw.samples, raw.transport, raw.study, raw.kinds);
   writeFileSync(join(__dirname, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(__dirname, "results.md"), markdown(results, raw.samples));
   log(`wrote bench/results.md and bench/results.json (${Math.round(raw.ctx.durationS)} s of measuring)`);
@@ -56,6 +75,8 @@ async function measure(): Promise<Raw> {
   const repSeconds = (Date.now() - firstStarted) / 1000;
   log(`engine options at ${PLAN.studyCount} resources`);
   const studied = await study(installed, PLAN.studyCount, !quick, log);
+  log(`requests per resource by kind: ${PLAN.kindCount} of each kind, ours and the plain script`);
+  const kinds = await kindRequests(installed, PLAN.kindCount, log);
   if (PLAN.reps > 1) {
     log(`scale: up to ${PLAN.reps - 1} more repetitions within the budget`);
     samples.push(
@@ -75,7 +96,7 @@ async function measure(): Promise<Raw> {
     parallel: PARALLEL,
     warmedUp: true,
   };
-  const raw = { ctx, samples, transport: transportFigures, study: studied };
+  const raw = { ctx, samples, transport: transportFigures, study: studied, kinds };
   writeFileSync(RAW, JSON.stringify(raw));
   return raw;
 }
