@@ -10,7 +10,9 @@
  * - The emulator is not here: it is a server (fastify, pino) whose declarations a user's program must
  *   not have to compile. It has its own subpath, `pulumi-account-api/emulator`.
  */
-// First, before undici loads: a clear error on Node older than 22.
+// First: Node's compile cache covers only what loads after it (sdk/compile-cache.ts).
+import "./sdk/compile-cache";
+// Then, before undici loads: a clear error on Node older than 22.
 import "./sdk/require-node";
 
 export * from "./sdk";

@@ -6,7 +6,11 @@
  * `configure` and `call` serve today's per-kind objects (core/shim.ts); `openSession` and `dispatch`
  * serve the provider objects that 0.1.x stored in state, which call them by these names.
  */
-import { AccountApi } from "../sdk";
+// First: the compile cache covers only what loads after it; then the guard for Node older than 22.
+import { flushCompileCache } from "../sdk/compile-cache";
+import "../sdk/require-node";
+// The client without its areas: each loads when a handler first asks for it (sdk/account-api.ts).
+import { AccountApi } from "../sdk/account-api";
 import { AccountApiError, ConfigurationError } from "../sdk/errors";
 import { configProblem, readProviderConfig, type RawConfigReader } from "./config";
 import { isRecord } from "./core/values";
@@ -171,6 +175,10 @@ export async function dispatch(
       if (isRecord(properties)) properties[PROVIDER_KEY] = providerOf(method === "create" ? 0 : 2);
     }
     throw describeFailure(kind, method, err, session.config.apiToken);
+  } finally {
+    // The engine may kill the host rather than let it exit, when Node would write the cache: write
+    // what this call loaded (the kind's handler, its area, undici) once it has answered.
+    setImmediate(flushCompileCache).unref();
   }
 }
 

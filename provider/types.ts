@@ -3,7 +3,7 @@
  * dynamic-provider shim (shim.ts) reaches them through runtime.ts at call time, so a fix here
  * reaches stacks that already exist and nothing below is ever serialized into state.
  */
-import type { AccountApi } from "../sdk";
+import type { AccountApi } from "../sdk/account-api";
 import type { SlotClaims } from "./slot-claims";
 import type { Clock } from "../sdk/core";
 

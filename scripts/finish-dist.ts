@@ -1,5 +1,5 @@
 /**
- * Finishes dist after `tsc` (package.json "build"), in two steps.
+ * Finishes dist after `tsc` (package.json "build"), in three steps.
  *
  * 1. Removes outputs whose source is gone. tsc never deletes, so a module that became a folder
  *    (provider/resources/x.ts → x/index.ts) left x.js beside x/, and Node resolves the stale file first:
@@ -15,6 +15,8 @@
  * zod's own files. zod's ESM-flavoured declarations (`index.d.ts`, `export default` locales) describe
  * the same API and compile there, and node10 reaches them by file path (`zod/index.js`). That path is
  * not in zod's `exports`, so the node16/bundler declarations in dist/ keep the plain `"zod"`.
+ * 3. Makes the barrels (the root, `sdk` and `provider` indexes) load what they re-export on first use:
+ *    see `lazyBarrel`.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -38,6 +40,59 @@ export function toNode10(text: string): string {
   return text.replace(/((?:from |import\()\s*)"zod((?:\/[\w-]+)*)"/g, '$1"zod$2/index.js"');
 }
 
+/** The barrels `lazyBarrel` rewrites, relative to dist. */
+export const LAZY_BARRELS = ["index.js", "sdk/index.js", "provider/index.js"];
+
+const LAZY_HELPER =
+  "function __lazyModule(load, names) { let mod; const m = {}; for (const n of names) " +
+  "Object.defineProperty(m, n, { enumerable: true, get: () => (mod ??= load())[n] }); return m; }";
+
+/**
+ * tsc's CommonJS barrel `require`s every module it re-exports when it loads, so a program that
+ * imports `SearchInstance` from the root loaded every resource class, every area's schemas and undici
+ * (110-150 ms). This rewrites a barrel so each re-exported module loads when one of its names is
+ * first read, in forms tsc itself emits and Node's CommonJS export detection (cjs-module-lexer, for
+ * ESM importers) still reads:
+ * - `var m_1 = require("./m");` whose names the barrel reads as `m_1.Name` becomes an object of
+ *   getters for exactly those names, each `require`ing the module when read;
+ * - `exports.ns = __importStar(require("./m"));` (`export * as ns`) becomes a getter returning the
+ *   module itself (the same object as before);
+ * - `__exportStar(require("./m"), exports)` and bare `require`s (the Node guard, the compile cache)
+ *   stay as they are: they must run, or their names be listed, at load.
+ * The declarations are untouched. A barrel that uses a module other than through its getters (code,
+ * not re-exports) is refused, so the rewrite can never change what a name means.
+ */
+export function lazyBarrel(js: string, file: string): string {
+  if (js.includes(LAZY_HELPER)) return js; // rewritten by an earlier run over the same tsc output
+  let rewritten = 0;
+  let out = js.replace(
+    /^(var|const) (\w+) = require\(("[^"]+")\);$/gm,
+    (line, decl: string, name: string, path: string) => {
+      const names = new Set<string>();
+      for (const use of js.replace(line, "").matchAll(new RegExp(`\\b${name}\\b(?:\\.(\\w+))?`, "g"))) {
+        const member = use[1];
+        if (member === undefined || !js.includes(`get: function () { return ${name}.${member}; } });`))
+          throw new Error(
+            `${file}: ${name} is used other than in a re-export's getter; it cannot load lazily`,
+          );
+        names.add(member);
+      }
+      rewritten++;
+      return `${decl} ${name} = __lazyModule(() => require(${path}), ${JSON.stringify([...names])});`;
+    },
+  );
+  out = out.replace(
+    /^exports\.(\w+) = __importStar\(require\(("[^"]+")\)\);$/gm,
+    (_line, ns: string, path: string) => {
+      rewritten++;
+      return `Object.defineProperty(exports, "${ns}", { enumerable: true, get: function () { return require(${path}); } });`;
+    },
+  );
+  if (rewritten === 0)
+    throw new Error(`${file}: no re-export found to load lazily; has tsc's output changed?`);
+  return out.replace(/^\/\/# sourceMappingURL=/m, `${LAZY_HELPER}\n//# sourceMappingURL=`);
+}
+
 let pruned = 0;
 for (const file of outputs(dist)) {
   if (existsSync(join(root, relative(dist, file).replace(OUTPUT, ".ts")))) continue;
@@ -55,3 +110,9 @@ for (const file of outputs(dist).filter((f) => f.endsWith(".d.ts"))) {
   count++;
 }
 console.log(`[build] ${count} declarations for node10 resolution in ${relative(process.cwd(), out)}`);
+
+for (const barrel of LAZY_BARRELS) {
+  const file = join(dist, barrel);
+  writeFileSync(file, lazyBarrel(readFileSync(file, "utf8"), barrel));
+}
+console.log(`[build] ${LAZY_BARRELS.length} barrels load their modules on first use`);

@@ -4,7 +4,7 @@
  * `ApiClient.request` and never touch undici themselves.
  */
 import { backoff, systemClock, type CallOptions } from "./core";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { z } from "zod";
 import {
   AbortedError,
@@ -358,8 +358,10 @@ export class ApiClient {
   readonly #token: string;
   /** The token as it may appear in text: raw and URL-encoded. */
   readonly #secrets: readonly string[];
-  readonly #dispatcher: Dispatcher;
+  /** The caller's dispatcher, or ours once the first request is sent (see `#dispatch`). */
+  #dispatcher: Dispatcher | undefined;
   readonly #ownsDispatcher: boolean;
+  readonly #connections: number;
   readonly #timeoutMs: number;
   readonly #retry: RetryOptions;
   readonly #onEvent: ((e: TransportEvent) => void) | undefined;
@@ -410,8 +412,8 @@ export class ApiClient {
     }
     this.#sharedReads = options.shareReads ? new FreshReads<RawResponse>() : undefined;
     this.#ownsDispatcher = !options.dispatcher;
-    this.#dispatcher =
-      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections });
+    this.#dispatcher = options.dispatcher;
+    this.#connections = connections;
     this.userAgent =
       `${PACKAGE_NAME}/${PACKAGE_VERSION} node/${process.versions.node}` + (suffix ? ` ${suffix}` : "");
   }
@@ -547,7 +549,22 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (this.#ownsDispatcher) await this.#dispatcher?.close();
+  }
+
+  /**
+   * The dispatcher, made on the first request: undici takes about 50 ms to load, and a provider host's
+   * first answers (configure, check) and a program that only declares resources send nothing.
+   */
+  #dispatch(): Dispatcher {
+    if (this.#dispatcher) return this.#dispatcher;
+    const undici: typeof import("undici") = require("undici");
+    this.#dispatcher = new undici.Agent({
+      keepAliveTimeout: 10_000,
+      keepAliveMaxTimeout: 60_000,
+      connections: this.#connections,
+    });
+    return this.#dispatcher;
   }
 
   /** The client's clock (ms), on which `deadlineMs` and `Retry-After` dates are measured. */
@@ -695,7 +712,7 @@ export class ApiClient {
       let failure: AccountApiError | undefined;
       let errorCode: string | undefined;
       try {
-        const res = await this.#dispatcher.request({
+        const res = await this.#dispatch().request({
           origin,
           path: pathname + search,
           method,

@@ -1,7 +1,6 @@
-/** The typed client: one object per area over one shared transport. */
+/** The typed client's whole public surface: `AccountApi`, the transport, errors and every area. */
 // First, before undici loads: a clear error on Node older than 22.
 import "./require-node";
-import { ApiClient, type ClientOptions } from "./client";
 import { BuildsApi } from "./builds";
 import { ContentApi } from "./content";
 import { EmailApi } from "./email";
@@ -9,30 +8,9 @@ import { MeetingsApi } from "./meetings";
 import { RegistrarApi } from "./registrar";
 import { SearchApi } from "./search";
 
-export class AccountApi {
-  readonly client: ApiClient;
-  readonly builds: BuildsApi;
-  readonly email: EmailApi;
-  readonly content: ContentApi;
-  readonly meetings: MeetingsApi;
-  readonly registrar: RegistrarApi;
-  readonly search: SearchApi;
-
-  constructor(options: ClientOptions = {}) {
-    this.client = new ApiClient(options);
-    this.builds = new BuildsApi(this.client);
-    this.email = new EmailApi(this.client);
-    this.content = new ContentApi(this.client);
-    this.meetings = new MeetingsApi(this.client);
-    this.registrar = new RegistrarApi(this.client);
-    this.search = new SearchApi(this.client);
-  }
-
-  close(): Promise<void> {
-    return this.client.close();
-  }
-}
-
+// What the provider host and the sdk's own modules use is `./account-api` (areas load on first use);
+// this index is the whole surface for users.
+export { AccountApi } from "./account-api";
 export * from "./errors";
 export { ApiClient, DEFAULT_BASE_URL, path, retryDelay, parseRetryAfter, resolveConfig } from "./client";
 export type {

@@ -4,7 +4,7 @@
  * `account-api:*` or the environment, inside the apply, so nothing is captured.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { AccountApi } from "../../sdk";
+import { AccountApi } from "../../sdk/account-api";
 import { ConfigurationError } from "../../sdk/errors";
 import { CONFIG_NAMESPACE, inConfigWords, readProviderConfig } from "../config";
 

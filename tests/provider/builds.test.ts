@@ -140,7 +140,7 @@ describe("RepoConnection: where the service has no listing", () => {
         },
       },
     });
-    const publicCtx = { ...ctx, api: Object.assign(Object.create(ctx.api), { builds }) };
+    const publicCtx = { ...ctx, api: Object.create(ctx.api, { builds: { value: builds } }) };
     const read = await rc.handler.read(id, outs, publicCtx);
     assert.deepEqual(read!.inputs, inputs);
     assert.match(String(read!.props.uncheckedReason), /no read or listing of repository connections/);
