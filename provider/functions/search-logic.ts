@@ -100,7 +100,11 @@ export async function runGetSearchInstanceStats(
   api: AccountApi,
   p: GetSearchInstanceStatsParams,
 ): Promise<SearchInstanceStats> {
-  const s = await api.search.instanceStats({ id: p.instanceId, namespace: p.namespace, accountId: p.accountId });
+  const s = await api.search.instanceStats({
+    id: p.instanceId,
+    namespace: p.namespace,
+    accountId: p.accountId,
+  });
   return {
     queued: s.queued,
     running: s.running,
