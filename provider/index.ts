@@ -70,8 +70,14 @@ export { sendEmail } from "./functions/email";
 export type { SendEmailArgs } from "./functions/email";
 export { checkDomain, searchDomains, quoteDomain } from "./functions/registrar";
 export type { CheckDomainArgs, SearchDomainsArgs, QuoteDomainArgs, QuoteResult } from "./functions/registrar";
-export { triggerSyncJob, waitForJob, waitForSyncJob } from "./functions/search";
-export type { TriggerSyncJobArgs, WaitForJobArgs, SyncJob } from "./functions/search";
+export { triggerSyncJob, waitForJob, waitForSyncJob, getSearchInstanceStats } from "./functions/search";
+export type {
+  TriggerSyncJobArgs,
+  WaitForJobArgs,
+  SyncJob,
+  GetSearchInstanceStatsArgs,
+  SearchInstanceStats,
+} from "./functions/search";
 
 // Runs: a build, a send, a sync job that happen on create and again only when an input or `triggers` changes.
 export { BuildRun } from "./runs/build-run";

@@ -11,9 +11,10 @@
  * - create makes one object, whatever the network or the engine did: it adopts `importId`; an object
  *   that already holds the natural key is adopted when it is ours (`hooks.ours`: by default its
  *   settings equal the inputs) and refused, naming `importId`, when it is not; a create whose outcome
- *   is unknown (timeout, reset, 5xx, a dropped response) or that answers "already exists" looks the
- *   object up before anything else, and is sent again only once the look-up proved it did not land,
- *   on the transport's one retry policy and within its deadline;
+ *   is unknown (timeout, reset, 5xx, a dropped response) or that the API refuses as "already held"
+ *   (`refusedAsHeld`, default a 409) looks the object up, and is sent again only once the look-up
+ *   proved it did not land, on the transport's one retry policy and within its deadline; no look-up
+ *   precedes the first send unless the kind says nothing else could tell (`lookupBeforeCreate`);
  * - delete: an object already gone is done.
  */
 import { mayHaveLanded } from "../../sdk/core";
@@ -67,12 +68,19 @@ export interface Hooks<S extends ResourceSpec, L> {
   /** The live object holding the natural key of these inputs, if any. */
   findByKey?(inputs: InputsOf<S>, ctx: HandlerContext): Promise<L | undefined>;
   /**
-   * Whether a create looks the key up before its first send (default true), for an earlier attempt
-   * that made the object already. Off only where nothing of ours can hold the key yet, or the API
-   * refuses the create when something does (the refusal then leads to the lookup): each lookup is a
-   * request per resource on every `up` that creates.
+   * Whether a create looks the key up before its first send (default false). A kind turns it on only
+   * where an earlier attempt could have made the object and nothing else can tell: the API would
+   * accept a second one, so no refusal leads to the look-up. Each look-up is a request per resource
+   * on every `up` that creates, which the plain script does not make.
    */
   lookupBeforeCreate?: boolean;
+  /**
+   * Whether a create's error is the API refusing because something may already hold the key
+   * (default: a 409). It leads to the look-up, then to adoption (ours) or a refusal naming importId;
+   * with nothing holding the key the error is thrown as it was. For services that answer a duplicate
+   * otherwise (a 400, an authoritative check saying "unavailable").
+   */
+  refusedAsHeld?(err: unknown): boolean;
   /**
    * Whether an object found by `findByKey` is this resource's own, made by an earlier attempt of this
    * create (a dropped response, an interrupted engine) or put in place by a concurrent writer of the
@@ -302,7 +310,7 @@ export function handlerFrom<S extends ResourceSpec, L>(
         return adopt(live, inputs, ctx);
       }
       // An earlier attempt (an interrupted engine, a response lost) may have made it already.
-      const before = hooks.lookupBeforeCreate === false ? undefined : await hooks.findByKey?.(inputs, ctx);
+      const before = hooks.lookupBeforeCreate === true ? await hooks.findByKey?.(inputs, ctx) : undefined;
       if (before !== undefined) return claim(before, inputs, ctx);
       const transport = ctx.api.client;
       const startedAt = transport.now();
@@ -311,7 +319,7 @@ export function handlerFrom<S extends ResourceSpec, L>(
           const live = await hooks.create(inputs, ctx);
           return { id: hooks.idOf(live, inputs), outs: await outputsOf(inputs, live, ctx) };
         } catch (err) {
-          const exists = err instanceof ConflictError;
+          const exists = hooks.refusedAsHeld ? hooks.refusedAsHeld(err) : err instanceof ConflictError;
           if (!hooks.findByKey || (!exists && !mayHaveLanded(err))) throw err;
           let found: L | undefined;
           try {

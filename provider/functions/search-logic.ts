@@ -1,6 +1,7 @@
 /**
- * The logic of the sync-job functions over an sdk client, in program naming: what `triggerSyncJob`
- * calls on `up`, and what a SyncJobRun performs in the provider host, which never loads Pulumi.
+ * The logic of the search functions over an sdk client, in program naming: what `triggerSyncJob` and
+ * `getSearchInstanceStats` call on `up`, and what a SyncJobRun performs in the provider host, which
+ * never loads Pulumi.
  */
 import type { AccountApi } from "../../sdk";
 import type { SearchJob } from "../../sdk/search";
@@ -81,4 +82,34 @@ export async function runWaitForJob(api: AccountApi, p: WaitForJobParams): Promi
     ...(p.pollIntervalMs !== undefined ? { pollIntervalMs: p.pollIntervalMs } : {}),
   });
   return toSyncJob(job, false);
+}
+
+/** An instance's indexing counts in program naming; `lastActivity` is null when the service sent none. */
+export interface SearchInstanceStats {
+  queued: number;
+  running: number;
+  completed: number;
+  error: number;
+  lastActivity: string | null;
+}
+
+export type GetSearchInstanceStatsParams = SyncJobTarget;
+
+/** The logic of getSearchInstanceStats over an sdk client: one GET of the instance's stats. */
+export async function runGetSearchInstanceStats(
+  api: AccountApi,
+  p: GetSearchInstanceStatsParams,
+): Promise<SearchInstanceStats> {
+  const s = await api.search.instanceStats({
+    id: p.instanceId,
+    namespace: p.namespace,
+    accountId: p.accountId,
+  });
+  return {
+    queued: s.queued,
+    running: s.running,
+    completed: s.completed,
+    error: s.error,
+    lastActivity: s.last_activity ?? null,
+  };
 }

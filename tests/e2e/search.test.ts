@@ -1,10 +1,11 @@
 /**
  * SearchInstance and the search functions on the real engine: the full lifecycle in both namespace
  * forms (one with reranking and hybrid search) with a clean refresh, out-of-band drift restored by
- * `up --refresh`, secrets kept out of plaintext state, adoption, and a sync job run from a program
- * on `up`.
+ * `up --refresh`, secrets kept out of plaintext state, stats read only where asked (`readStats`, the
+ * `getSearchInstanceStats` function), adoption, and a sync job run from a program on `up`.
  */
 import { strict as assert } from "node:assert";
+import { getSearchInstanceStats } from "../../index";
 import { triggerSyncJob, waitForJob } from "../../provider/functions/search";
 import { SearchInstance } from "../../provider/resources/search-instance";
 import type { AccountApi } from "../../sdk";
@@ -42,6 +43,7 @@ describe("search end to end (real engine)", function () {
         rerankingModel: "@cf/baai/bge-reranker-base",
         fusionMethod: "max",
         retrievalOptions: { keywordMatchMode: "or" },
+        readStats: true,
       });
       const team = new SearchInstance("team", {
         namespace: "team-a",
@@ -50,7 +52,13 @@ describe("search end to end (real engine)", function () {
         source: "docs.example.com",
         syncInterval: 3600,
       });
-      return { kbId: kb.id, teamId: team.id, teamStatus: team.status, kbStats: kb.stats };
+      return {
+        kbId: kb.id,
+        teamId: team.id,
+        teamStatus: team.status,
+        kbStats: kb.stats,
+        teamStats: team.stats,
+      };
     });
 
     const up = await stack.up();
@@ -59,6 +67,7 @@ describe("search end to end (real engine)", function () {
     assert.equal(up.outputs.teamId?.value, "team-a/kb");
     assert.equal(up.outputs.teamStatus?.value, "waiting");
     assert.deepEqual(up.outputs.kbStats?.value, { queued: 0, running: 0, completed: 0, error: 0 });
+    assert.equal(up.outputs.teamStats?.value, undefined, "no stats read unless readStats asks");
     assert.ok(!stack.rawState().includes(SECRET), "the storage secret is never plaintext in state");
     assert.ok(!stack.output.join("").includes(SECRET), "nor in the engine's output");
 
@@ -122,10 +131,13 @@ describe("search end to end (real engine)", function () {
         deadlineMs: 60_000,
         pollIntervalMs: 250,
       });
+      // Read once the job has ended: the function the program asks, not a read on every refresh.
+      const stats = getSearchInstanceStats({ instanceId: ended.apply(() => "legacy") });
       return {
         chunkSize: legacy.chunkSize,
         endReason: ended.apply((j) => j?.endReason),
         jobId: started.apply((j) => j?.id),
+        completed: stats.apply((s) => s?.completed),
       };
     });
     const up = await stack.up();
@@ -137,8 +149,7 @@ describe("search end to end (real engine)", function () {
       jobs.map((j) => j.id),
       [up.outputs.jobId?.value],
     );
-    const stats = await api.search.instanceStats({ id: "legacy" });
-    assert.equal(stats.completed, 3);
+    assert.equal(up.outputs.completed?.value, 3);
 
     await stack.destroy();
     assert.deepEqual(await collect(api.search.listInstances()), []);

@@ -3,8 +3,9 @@ import { seedBuildWorld as seed } from "../helpers/builds";
 import { UNKNOWN } from "../../provider/core/values";
 import * as bt from "../../provider/resources/build-trigger";
 import type { HandlerContext } from "../../provider/types";
-import type { Trigger, TriggerUpdateBody } from "../../sdk/builds";
+import type { TriggerUpdateBody } from "../../sdk/builds";
 import { TriggerUpdateBodySchema } from "../../sdk/schemas/builds";
+import { errorFromResponse } from "../../sdk/errors";
 import { useEmulator } from "../helpers/emulator";
 import { offlineContext as offline, providerContext } from "../helpers/provider-context";
 
@@ -122,21 +123,14 @@ describe("BuildTrigger: check without the API", () => {
     assert.equal(i.deployCommand, "npx wrangler versions upload");
   });
 
-  it("refuses a third trigger or a second of a kind, but not the resource's own or the adopted one", () => {
-    const live: Trigger[] = [
-      { trigger_uuid: "p", trigger_name: "prod", branch_includes: ["main"] },
-      { trigger_uuid: "v", trigger_name: "prev", branch_includes: ["*"] },
-    ];
-    const none = (): boolean => false;
-    assert.match(
-      bt.slotIssue(live, "production", none, "shop")!.rule,
-      /already has a production trigger "prod" \(p\).*set importId: "p"/,
+  it("takes a 400 or a 409 from the create as a slot that may be held, and nothing else", () => {
+    const err = (status: number) =>
+      errorFromResponse({ status, errors: [{ code: 12002, message: "m" }], method: "POST", path: "/t" });
+    assert.deepEqual(
+      [400, 409, 403, 404, 422, 500].map((s) => bt.refusedAsHeld(err(s))),
+      [true, true, false, false, false, false],
     );
-    assert.equal(
-      bt.slotIssue(live, "production", (t) => t.trigger_uuid === "p", "shop"),
-      undefined,
-    );
-    assert.equal(bt.slotIssue(live.slice(1), "production", none, "shop"), undefined);
+    assert.equal(bt.refusedAsHeld(new Error("x")), false);
   });
 });
 
@@ -224,22 +218,17 @@ describe("BuildTrigger: handler on the emulator", () => {
     assert.deepEqual((await checked(ctx, { ...base, scriptName: UNKNOWN })).failures, []);
   });
 
-  it("fails a third trigger (or a second of a kind) at check time, and accepts the resource's own", async () => {
+  it("refuses a second trigger of a kind at create (the service's refusal, then the look-up), checking without a request", async () => {
     const s = await seed(fx);
     const ctx = providerContext(fx);
     const base = { scriptName: "shop", repoConnectionUuid: s.repo, buildTokenUuid: s.token };
     const prod = await bt.handler.create((await checked(ctx, { ...base, kind: "production" })).inputs!, ctx);
     await bt.handler.create((await checked(ctx, { ...base, kind: "preview" })).inputs!, ctx);
-    // Each later check is a deployment of its own (a fresh session), as the engine runs them.
-    const third = await checked(providerContext(fx), { ...base, kind: "production", triggerName: "another" });
-    assert.equal(third.failures!.length, 1);
-    assert.match(
-      third.failures![0]!.reason,
-      /^kind: script shop already has a production trigger "production" \([0-9a-f-]+\)/,
-    );
-    assert.match(third.failures![0]!.reason, new RegExp(`set importId: "${prod.id}"`));
-    // The slot the resource holds stays its own: checked without listing the script's triggers again.
+    // Each later check is a deployment of its own (a fresh session), as the engine runs them; none
+    // lists the script's triggers.
     const listings = fx.em.faults.add({ method: "GET", path: "/triggers$" });
+    const third = await checked(providerContext(fx), { ...base, kind: "production", triggerName: "another" });
+    assert.deepEqual(third.failures, []);
     assert.deepEqual(
       (await checked(providerContext(fx), { ...base, kind: "production", buildCommand: "make" }, prod.outs))
         .failures,
@@ -247,10 +236,19 @@ describe("BuildTrigger: handler on the emulator", () => {
     );
     fx.em.faults.remove(listings.id);
     assert.equal(listings.hits, 0);
-    assert.deepEqual(
-      (await checked(providerContext(fx), { ...base, kind: "production", importId: prod.id })).failures,
-      [],
-    );
+    await assert.rejects(bt.handler.create(third.inputs!, providerContext(fx)), (e: Error) => {
+      assert.match(
+        e.message,
+        new RegExp(
+          `^kind: a trigger for the production slot of script shop already exists \\(${prod.id}\\) ` +
+            `with other settings \\(triggerName\\); set importId: "${prod.id}" to adopt it$`,
+        ),
+      );
+      return true;
+    });
+    assert.equal((await fx.api.builds.listTriggers(s.tag)).length, 2);
+    const adopted = await bt.handler.create({ ...third.inputs!, importId: prod.id }, providerContext(fx));
+    assert.equal(adopted.id, prod.id);
   });
 
   it("refuses at check a second resource of the program taking the same slot, before anything is made", async () => {

@@ -23,6 +23,7 @@ const DEFAULTS = {
   summarization: false,
   syncInterval: 21600,
   paused: false,
+  readStats: false,
 } as const;
 
 const TOKEN = "0f8c1e2a-4b5c-4d6e-8f90-a1b2c3d4e5f6";
@@ -228,7 +229,7 @@ describe("SearchInstance: hooks", () => {
     });
   });
 
-  it("upgrades a state stored before the contract's settings existed: no diff, no replacement", async () => {
+  it("upgrades a state stored before the contract's settings and readStats existed: no diff, no replacement", async () => {
     const stored: Record<string, unknown> = {
       instanceId: "kb",
       chunk: true,
@@ -240,6 +241,8 @@ describe("SearchInstance: hooks", () => {
       syncInterval: 21600,
       paused: false,
       status: "ready",
+      // Earlier releases read the stats on every create and refresh.
+      stats: { queued: 0, running: 0, completed: 3, error: 0 },
     };
     // The runtime hands stored state over untyped, as the engine stored it.
     const d = await handlerFor("SearchInstance").diff(
@@ -390,6 +393,7 @@ describe("SearchInstance: handler on the emulator", () => {
         publicEndpointParams: { enabled: true, rateLimit: { periodMs: 60_000, requests: 5 } },
         summarization: true,
         systemPromptAiSearch: "Answer from the docs.",
+        readStats: true,
       });
 
       const created = await si.handler.create(ins, ctx);
@@ -479,12 +483,12 @@ describe("SearchInstance: handler on the emulator", () => {
     assert.equal(own.id, "default/taken");
   });
 
-  it("looks the id up before the create (an id in use is a 400, not a 409, so it leads nowhere)", async () => {
+  it("sends the create alone; a lost answer leads to the look-up, which adopts what landed", async () => {
     const ctx = providerContext(fx);
     const lookups = fx.em.faults.add({ method: "GET", path: "/ai-search/instances/fresh$" });
     const posts = fx.em.faults.add({ method: "POST", path: "/ai-search/instances$" });
     await si.handler.create(await inputs({ instanceId: "fresh" }), ctx);
-    assert.deepEqual([lookups.hits, posts.hits], [1, 1]);
+    assert.deepEqual([lookups.hits, posts.hits], [0, 1]);
     // A lost answer: the object landed, the look-up finds it, and it is adopted, not made twice.
     fx.em.faults.add({ method: "POST", path: "/ai-search/instances$", commitThenDrop: true, times: 1 });
     const again = await si.handler.create(await inputs({ instanceId: "dropped" }), ctx);

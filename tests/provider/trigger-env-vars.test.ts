@@ -141,9 +141,10 @@ describe("TriggerEnvVars: handler on the emulator", () => {
     assert.deepEqual(Object.keys(await fx.api.builds.getEnvironmentVariables(uuid)), ["FOREIGN"]);
   });
 
-  it("refuses keys that already exist unless adopted, and reads a deleted trigger as gone", async () => {
+  it("sets keys that already exist to the program's values (saying so), adopts with importId, and reads a deleted trigger as gone", async () => {
     const uuid = await trigger();
-    const ctx = providerContext(fx);
+    const logs: string[] = [];
+    const ctx = providerContext(fx, logs);
     await fx.api.builds.patchEnvironmentVariables(uuid, {
       variables: { MODE: { value: "x", is_secret: false } },
     });
@@ -152,10 +153,18 @@ describe("TriggerEnvVars: handler on the emulator", () => {
       { triggerUuid: uuid, variables: { MODE: { value: "y" } } },
       ctx,
     );
-    await assert.rejects(
-      ev.handler.create(inputs!, ctx),
-      new RegExp(`variables: MODE already set on trigger ${uuid}; set importId: "${uuid}" to adopt them`),
+    fx.clock.advance(1_000);
+    await ev.handler.create(
+      { ...inputs!, variables: { ...inputs!.variables, UNIT: { value: "1", isSecret: false } } },
+      ctx,
     );
+    assert.equal((await fx.api.builds.getEnvironmentVariables(uuid)).MODE!.value, "y");
+    assert.deepEqual(logs, [
+      `TriggerEnvVars: MODE already set on trigger ${uuid} before this resource; now the program's values`,
+    ]);
+    await fx.api.builds.patchEnvironmentVariables(uuid, {
+      variables: { MODE: { value: "x", is_secret: false } },
+    });
     const { outs } = await ev.handler.create({ ...inputs!, importId: uuid }, ctx);
     assert.equal((await fx.api.builds.getEnvironmentVariables(uuid)).MODE!.value, "y");
     await fx.api.builds.deleteTrigger(uuid);

@@ -1,9 +1,11 @@
 /**
  * What BuildTrigger's description cannot say: defaults by kind, the script name to its tag, the
- * slot rule (a script has at most one production and one preview trigger), and reaching a trigger
- * through its script's listing (the API cannot read one trigger).
+ * slot rule (a script has at most one production and one preview trigger: the program's own rivals at
+ * check, a live holder through the create's refusal), and reaching a trigger through its script's
+ * listing (the API cannot read one trigger).
  */
 import { ScriptNotFoundError, type Trigger } from "../../../sdk/builds";
+import { BadRequestError, ConflictError } from "../../../sdk/errors";
 import {
   TriggerCreateBodySchema,
   TriggerUpdateBodySchema,
@@ -79,30 +81,6 @@ export function rules(i: BuildTriggerInputs, known: Known): InputIssue[] {
   return issues;
 }
 
-/** The slot rule against the script's live triggers; `own` is this resource's (or the adopted) one. */
-export function slotIssue(
-  live: readonly Trigger[],
-  kind: TriggerKind,
-  own: (t: Trigger) => boolean,
-  scriptLabel: string,
-): InputIssue | undefined {
-  const others = live.filter((t) => !own(t));
-  const same = others.find((t) => triggerKind(t) === kind);
-  if (same)
-    return {
-      field: "kind",
-      rule:
-        `script ${scriptLabel} already has a ${kind} trigger "${same.trigger_name ?? ""}" (${same.trigger_uuid}); ` +
-        `a script has at most two triggers, one production and one preview; set importId: "${same.trigger_uuid}" to adopt it`,
-    };
-  if (others.length >= 2)
-    return {
-      field: "kind",
-      rule: `script ${scriptLabel} already has two triggers; a script has at most two (one production, one preview)`,
-    };
-  return undefined;
-}
-
 const sameId = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 async function scriptTag(i: BuildTriggerInputs, ctx: HandlerContext): Promise<string> {
@@ -123,41 +101,36 @@ async function triggersOf(i: BuildTriggerInputs, ctx: HandlerContext): Promise<T
   );
 }
 
+/**
+ * A create the service refused in a way that may mean the slot is held: its "one trigger of a kind
+ * per script" limit (the emulator's 400, code 12002; the public contract documents only 200 for the
+ * POST, so any 400) or a 409. The look-up then tells: ours is adopted, another's refused naming it.
+ */
+export const refusedAsHeld = (err: unknown): boolean =>
+  err instanceof BadRequestError || err instanceof ConflictError;
+
 export const hooks: Hooks<typeof BuildTriggerSpec, Trigger> = {
   noun: "trigger",
   keyField: "kind",
+  keyOf: (i) => `for the ${i.kind ?? "(unknown)"} slot of script ${i.scriptName ?? i.externalScriptId ?? ""}`,
+  refusedAsHeld,
   normalize,
   rules,
   async resolve(i, ctx) {
     return i.scriptName === undefined ? i : { ...i, externalScriptId: await scriptTag(i, ctx) };
   },
-  async checkLive(i, olds, ctx) {
-    // Another resource of this program taking the same slot: refused now, not halfway through `up`.
+  // Another resource of this program taking the same slot: refused now, not halfway through `up`. A
+  // slot an object outside the program holds is the create's refusal to tell (no listing at check).
+  async checkLive(i, _olds, ctx) {
     const rival =
       i.kind && ctx.claims?.claim(`${ctx.accountId(i.accountId)}/${i.externalScriptId ?? ""}/${i.kind}`, i);
-    if (rival)
-      return [
-        {
-          field: "kind",
-          rule: `another BuildTrigger of this program also takes the ${i.kind} trigger of script ${i.scriptName ?? i.externalScriptId}; a script has one production and one preview trigger`,
-        },
-      ];
-    const sameScript =
-      olds?.externalScriptId !== undefined && sameId(olds.externalScriptId, i.externalScriptId ?? "");
-    // The slot this resource already holds stays its own: no listing on every up of every trigger.
-    if (sameScript && olds?.kind === i.kind && i.importId === undefined) return [];
-    const live = await triggersOf(i, ctx);
-    const field = i.scriptName !== undefined ? "scriptName" : "externalScriptId";
-    if (live === undefined)
-      return [
-        { field, rule: `no script with tag ${i.externalScriptId} in account ${ctx.accountId(i.accountId)}` },
-      ];
-    const own = (t: Trigger): boolean =>
-      (i.importId !== undefined && sameId(t.trigger_uuid, i.importId)) ||
-      // One trigger per kind: the live one of the kind this resource had is this resource's.
-      (sameScript && olds?.kind !== undefined && triggerKind(t) === olds.kind);
-    const issue = i.kind && slotIssue(live, i.kind, own, i.scriptName ?? i.externalScriptId ?? "");
-    return issue ? [issue] : [];
+    if (!rival) return [];
+    return [
+      {
+        field: "kind",
+        rule: `another BuildTrigger of this program also takes the ${i.kind} trigger of script ${i.scriptName ?? i.externalScriptId}; a script has one production and one preview trigger`,
+      },
+    ];
   },
   same(field, olds, news) {
     // Naming the script or giving its tag is no change of identity while the tag stays the same.

@@ -298,6 +298,30 @@ async function syncOptIns(
 
 // ---- the hooks ----
 
+/**
+ * The entrypoint holds a rule under the ref this create asked for that is not ours (the program named
+ * the ref, and the rule has other settings): the pipeline's look-up then refuses it naming importId.
+ */
+export class RefHeldError extends Error {
+  constructor(zoneId: string, ref: string) {
+    super(`zone ${zoneId}: a rule with ref "${ref}" already exists`);
+    this.name = "RefHeldError";
+  }
+}
+
+/**
+ * The create's plan, on the one read the placement makes: a rule holding the ref is ours when the
+ * ref is one we generate (an earlier attempt, or a concurrent run of this program, put it there) or
+ * when it already has these settings; any other holder is refused.
+ */
+export function planCreate(rules: readonly LiveRule[], i: ConfigRuleInputs): ConfigRuleRequest[] | undefined {
+  const mine = ruleBody(i);
+  const held = rules.find((r) => r.ref === mine.ref);
+  if (held && !GENERATED_REF.test(mine.ref ?? "") && !sameContent(held, mine))
+    throw new RefHeldError(i.zoneId, refOf(i));
+  return planUpsert(rules, mine);
+}
+
 const resourceId = (i: ConfigRuleInputs): string => `${i.zoneId}/${refOf(i)}`;
 
 /** This resource's rule in a ruleset: by its ref, or, for an id that is not its own (an importId), by id or ref. */
@@ -366,6 +390,7 @@ export const hooks: Hooks<Spec, PlacedRule> = {
       ...(ids ? { opted_in: await optedIn(ctx, state.zoneId, ids) } : {}),
     };
   },
+  refusedAsHeld: (err) => err instanceof RefHeldError,
   async findByKey(i, ctx) {
     const ruleset = await ctx.api.content.getConfigRuleset({ zoneId: i.zoneId });
     const rule = ruleset?.rules.find((r) => r.ref === i.ref);
@@ -375,7 +400,9 @@ export const hooks: Hooks<Spec, PlacedRule> = {
   // of ours or by a concurrent run of the same program. A ref the program names is ours only with the
   // same settings (the pipeline's default test): someone else's rule of that name is refused.
   ours: (live) => GENERATED_REF.test(live.ref ?? ""),
-  create: (i, ctx) => place(ctx, i, (rules) => planUpsert(rules, ruleBody(i))),
+  // No look-up before: the placement's own read of the entrypoint is the one that tells whether an
+  // earlier attempt put the rule there (it is then brought to the inputs, as an adoption would).
+  create: (i, ctx) => place(ctx, i, (rules) => planCreate(rules, i)),
   // Taken over in place: the rule keeps its id and position and gets this resource's ref.
   adopt: (_id, live, i, ctx) =>
     place(ctx, i, (rules) => {

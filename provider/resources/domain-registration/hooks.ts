@@ -22,7 +22,7 @@ import {
 } from "../../../sdk/schemas/registrar";
 import { fromWire, toWire, type InputsOf, type StateOf } from "../../core/define";
 import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
-import { PartialCreateError, inputError } from "../../errors";
+import { PartialCreateError, ResourceInputError, inputError } from "../../errors";
 import { DEFAULT_WAITS, type HandlerContext } from "../../types";
 import { upgradeState } from "./upgrade";
 import { DomainRegistrationSpec, PriceSchema } from "./spec";
@@ -136,6 +136,25 @@ export function domainChanges(live: Registration, i: DomainRegistrationInputs): 
 
 // ---- one sdk call each ----
 
+/**
+ * The check's "registered, reserved or otherwise unavailable": it may be this resource's own
+ * registration, made by an earlier attempt whose answer was lost, so the pipeline looks it up.
+ */
+export class DomainUnavailableError extends ResourceInputError {
+  constructor(rule: string) {
+    super("domainName", rule);
+    this.name = "DomainUnavailableError";
+  }
+}
+
+/**
+ * A create refused in a way that may mean the domain is registered already: the check's
+ * `domain_unavailable`, or a 4xx of the registration itself (the emulator's 409; the contract lists
+ * 201/202/4XX). The look-up then tells; with nothing registered the refusal stands as it was.
+ */
+export const refusedAsHeld = (err: unknown): boolean =>
+  err instanceof DomainUnavailableError || (err instanceof ApiError && err.status >= 400 && err.status < 500);
+
 /** The authoritative check: refuses premium and non-registrable domains with the reason. */
 async function checkDomain(ref: Ref, ctx: HandlerContext): Promise<Pricing | undefined> {
   const { domains } = await ctx.api.registrar.check({ accountId: ref.accountId, domains: [ref.domain_name] });
@@ -151,8 +170,11 @@ async function checkDomain(ref: Ref, ctx: HandlerContext): Promise<Pricing | und
       "domainName",
       `${name}: cannot be registered (domain_premium): premium registration is not supported by this API`,
     );
-  if (!entry.registrable)
-    throw inputError("domainName", `${name}: cannot be registered (${entry.reason ?? "domain_unavailable"})`);
+  if (!entry.registrable) {
+    const reason = entry.reason ?? "domain_unavailable";
+    const rule = `${name}: cannot be registered (${reason})`;
+    throw reason === "domain_unavailable" ? new DomainUnavailableError(rule) : inputError("domainName", rule);
+  }
   const p = entry.pricing;
   return p && { currency: p.currency, registrationCost: p.registration_cost, renewalCost: p.renewal_cost };
 }
@@ -304,6 +326,9 @@ export const hooks: Hooks<Spec, Live> = {
     };
   },
   findByKey: (i, ctx) => ctx.api.registrar.findRegistration(refOf(i.domainName, i, ctx)),
+  // No look-up before the create: a domain is registered once, so what an earlier attempt registered
+  // makes the check answer domain_unavailable (or the registration a 409), and that leads to it.
+  refusedAsHeld,
   async create(i, ctx) {
     const ref = refOf(i.domainName, i, ctx);
     const pricing = await checkDomain(ref, ctx);

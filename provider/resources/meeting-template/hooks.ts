@@ -206,9 +206,8 @@ export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
   },
   // The marker is ours alone: the meeting that carries it was made by this resource.
   ours: () => true,
-  // check gives a resource without previous inputs a fresh marker, so no meeting carries it before
-  // the first send (what a pending create made is the recover verb's to find).
-  lookupBeforeCreate: false,
+  // No look-up before create: check gives a resource without previous inputs a fresh marker, so no
+  // meeting carries it before the first send (what a pending create made is the recover verb's to find).
   async create(i, ctx) {
     const made = await ctx.api.meetings.createMeeting({ ...where(i, ctx), ...meetingBody(i) });
     // A create makes an ACTIVE meeting: one that should not be open is closed at once.

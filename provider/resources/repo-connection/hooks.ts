@@ -2,8 +2,13 @@
  * What RepoConnection's description cannot say: the API has no read of one connection, so a
  * connection is found in the account's listing, and create and update are the same upsert.
  * The public API documents no listing (the emulator has one, docs/areas/builds.md): where the
- * listing answers 404, read keeps the stored state and create cannot tell an existing connection
- * apart, so it upserts.
+ * listing answers 404, read keeps the stored state.
+ *
+ * Create sends the PUT alone, with no look-up before it: the PUT is an upsert keyed by the
+ * repository, so what an earlier attempt made is the very object it writes again, and a connection
+ * of the same repository made outside the program takes the program's settings (as the plain script
+ * and the Terraform provider do; docs/assumptions.md). The listing serves read, recovery and the
+ * look-up after a PUT whose outcome stayed unknown.
  */
 import type { RepoConnection as Live } from "../../../sdk/schemas/builds";
 import { RepoConnectionBodySchema } from "../../../sdk/schemas/builds";

@@ -3,7 +3,12 @@
  * bare instance id), "default" as the absent namespace, the rules between type and source, the two
  * bodies (the service's create and update take different settings), the
  * credentials riding inside `source_params` on the wire, settings read from the live object alone,
- * state of earlier releases, and the stats, which take a call of their own.
+ * state of earlier releases, and the stats, which take a call of their own, made only when
+ * `readStats` asks.
+ *
+ * Create is the POST alone (plus the PUT of update-only settings where the inputs hold one): no
+ * look-up before it, since the service refuses an id in use (the emulator's 400 with the conflict
+ * code; the contract lists only 201/400/403, so any 400 or a 409 leads to the look-up).
  */
 import type { InstanceRef, SearchInstance as LiveInstance } from "../../../sdk/search";
 import {
@@ -17,9 +22,11 @@ import {
   type CreateInstanceBody,
   type UpdateInstanceBody,
 } from "../../../sdk/schemas/search";
+import { BadRequestError, ConflictError } from "../../../sdk/errors";
 import { fromWire, toWire, type InputsOf } from "../../core/define";
 import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
 import { deepEqual, isRecord, snakeToCamel, toApi } from "../../core/values";
+import { inputError } from "../../errors";
 import type { HandlerContext } from "../../types";
 import { SearchInstanceSpec } from "./spec";
 
@@ -163,7 +170,23 @@ const ADDED_DEFAULTS: Record<string, unknown> = {
  */
 export function upgrade(state: Record<string, unknown>): Record<string, unknown> {
   for (const [k, v] of Object.entries(ADDED_DEFAULTS)) if (state[k] === undefined) state[k] = v;
+  // Earlier releases read the stats on every create and refresh; today that is asked for. A stored
+  // state (with its `stats`) gets the default, so neither a diff nor an update follows.
+  if (state.readStats === undefined) state.readStats = false;
   return state;
+}
+
+/** The service refused the create in a way that may mean the id is in use. */
+export const refusedAsHeld = (err: unknown): boolean =>
+  err instanceof BadRequestError || err instanceof ConflictError;
+
+/** The indexing counts of an instance, as the `stats` output holds them. */
+export async function statsOf(
+  i: SearchInstanceInputs,
+  ctx: HandlerContext,
+): Promise<{ queued: number; running: number; completed: number; error: number }> {
+  const s = await ctx.api.search.instanceStats({ ...scope(i, ctx), id: i.instanceId });
+  return { queued: s.queued, running: s.running, completed: s.completed, error: s.error };
 }
 
 function scope(i: SearchInstanceInputs, ctx: HandlerContext): { accountId: string; namespace?: string } {
@@ -192,6 +215,7 @@ export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
       }),
     ),
   findByKey: (i, ctx) => hooks.get(i.instanceId, i, ctx),
+  refusedAsHeld,
   /**
    * An instance whose create-time settings are these inputs' is one an earlier attempt made (its
    * follow-up PUT may not have run): adopted, and the PUT then brings the rest.
@@ -206,8 +230,14 @@ export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
     if (!needsUpdateAfterCreate(i)) return live;
     return ctx.api.search.updateInstance({ ...scope(i, ctx), id: i.instanceId, ...updateBody(i) });
   },
-  // PUT replaces every setting, so the whole of the inputs goes, changed or not.
-  update(id, i, _changed, olds, ctx) {
+  // PUT replaces every setting, so the whole of the inputs goes, changed or not; `readStats` alone is
+  // no setting of the instance: the instance is read, not written.
+  async update(id, i, changed, olds, ctx) {
+    if (changed.length > 0 && changed.every((k) => k === "readStats")) {
+      const live = await hooks.get(id, i, ctx);
+      if (!live) throw inputError("instanceId", `search instance ${id} is gone; run refresh`);
+      return live;
+    }
     if (olds.storageCredentials !== undefined && i.storageCredentials === undefined)
       ctx.log(
         `SearchInstance ${id}: storageCredentials removed from the program; the service keeps the stored ones until new ones are given`,
@@ -222,13 +252,12 @@ export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
   },
   project: (live, _previous, fromTable) => project(live, fromTable),
   async outputs(live, i, ctx) {
-    const stats = await ctx.api.search.instanceStats({ ...scope(i, ctx), id: i.instanceId });
     return {
       createdBy: live.created_by ?? null,
       modifiedBy: live.modified_by ?? null,
       lastActivity: live.last_activity ?? null,
       publicEndpointId: live.public_endpoint_id ?? null,
-      stats: { queued: stats.queued, running: stats.running, completed: stats.completed, error: stats.error },
+      ...(i.readStats ? { stats: await statsOf(i, ctx) } : {}),
     };
   },
 };

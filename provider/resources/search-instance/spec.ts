@@ -1,7 +1,8 @@
 /**
  * SearchInstance: a search instance (spec F, the public contract's instance) in the default namespace
  * or a named one, with every setting of the service's create and update bodies, its write-only
- * storage credentials, and its indexing stats among the outputs. The id is `<namespace>/<instanceId>`.
+ * storage credentials, and its indexing stats among the outputs when `readStats` asks for them. The id
+ * is `<namespace>/<instanceId>`.
  *
  * Identity (account, namespace, instance id) and what the service fixes at create (`type`, `source`,
  * `hybridSearchEnabled`) replace; a replacement deletes first only while the identity stays (ids are
@@ -125,6 +126,11 @@ export const SearchInstanceSpec = defineResource({
     syncInterval: wire("sync_interval", W.sync_interval.unwrap().default(D.sync_interval)),
     paused: wire("paused", W.paused.unwrap().default(D.paused)),
     tokenId: wire("token_id", W.token_id),
+    /**
+     * Also read the indexing counts into `stats` on create, refresh and update: a request of its own
+     * each time (default false; `getSearchInstanceStats` reads them once, where a program needs them).
+     */
+    readStats: local(z.boolean().default(false)),
 
     createdAt: output("created_at", R.created_at.unwrap()),
     modifiedAt: output("modified_at", R.modified_at.unwrap()),
@@ -136,7 +142,7 @@ export const SearchInstanceSpec = defineResource({
     engineVersion: output("engine_version", R.engine_version.unwrap()),
     /** Set while `publicEndpointParams.enabled` is true. */
     publicEndpointId: output("public_endpoint_id", R.public_endpoint_id.unwrap()),
-    /** Indexing counts, from the instance's stats. */
+    /** Indexing counts, from the instance's stats: only while `readStats` is true. */
     stats: output(
       undefined,
       z.object({ queued: S.queued, running: S.running, completed: S.completed, error: S.error }),

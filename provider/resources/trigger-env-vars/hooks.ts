@@ -2,13 +2,12 @@
  * What TriggerEnvVars's description cannot say: the variables are read and written through the
  * trigger's map (PATCH sets keys, DELETE removes one), a secret's value never comes back (read keeps
  * the stored one while the service still holds the key as a secret), and 0.1.x stored the map split
- * in two (`plainVariables`, `secretVariables`).
+ * in two (`plainVariables`, `secretVariables`). Create is the one PATCH, with nothing read before it.
  */
 import type { EnvVars, EnvVarsPatchBody } from "../../../sdk/schemas/builds";
 import type { InputsOf, StateOf } from "../../core/define";
 import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
 import { deepEqual, isRecord } from "../../core/values";
-import { inputError } from "../../errors";
 import type { HandlerContext } from "../../types";
 import { TriggerEnvVarsSpec } from "./spec";
 
@@ -84,6 +83,17 @@ const holds = (live: EnvVars, key: string, v: Variables[string]): boolean => {
 };
 
 /**
+ * The keys among `set` that the trigger held before the PATCH that set them all: the answer's
+ * `created_on` is when a variable was first set, so a key older than the newest of them was there
+ * already. When every key was there already (or the service sends no `created_on`) nothing shows.
+ */
+export function heldBefore(live: EnvVars, set: readonly string[]): string[] {
+  const at = set.map((k) => [k, Date.parse(live[k]?.created_on ?? "")] as const);
+  const newest = Math.max(...at.map(([, t]) => t).filter((t) => !Number.isNaN(t)));
+  return at.filter(([, t]) => t < newest).map(([k]) => k);
+}
+
+/**
  * Sets `only` with one PATCH, which sets the keys it names and keeps every other (so resources of
  * other programs writing other keys of the trigger at the same time lose nothing), queued behind the
  * other writes to this trigger in this process; then checks the answer holds every key it set, and
@@ -126,21 +136,16 @@ export const hooks: Hooks<Spec, EnvVars> = {
       }),
     );
   },
+  // One PATCH, as the plain script sends: a key the trigger already holds takes the program's value
+  // (docs/assumptions.md), and a PATCH sent again after a lost answer sets the same values.
   async create(i, ctx) {
-    const live = await ctx.api.builds.getEnvironmentVariables(i.triggerUuid, {
-      accountId: ctx.accountId(i.accountId),
-    });
-    // A key already holding our value is ours (an earlier attempt whose answer was lost); any other
-    // value there belongs to someone else and is not overwritten without importId.
-    const clash = Object.entries(i.variables)
-      .filter(([k, v]) => k in live && !holds(live, k, v))
-      .map(([k]) => k);
-    if (clash.length)
-      throw inputError(
-        "variables",
-        `${clash.join(", ")} already set on trigger ${i.triggerUuid}; set importId: "${i.triggerUuid}" to adopt them`,
+    const live = await patch(ctx, i, Object.keys(i.variables));
+    const held = heldBefore(live, Object.keys(i.variables));
+    if (held.length)
+      ctx.log(
+        `TriggerEnvVars: ${held.join(", ")} already set on trigger ${i.triggerUuid} before this resource; now the program's values`,
       );
-    return patch(ctx, i, Object.keys(i.variables));
+    return live;
   },
   async update(_id, i, _changed, olds: StateOf<Spec>, ctx) {
     const { set, removed } = planChanges(olds.variables ?? {}, i.variables);
