@@ -187,8 +187,8 @@ export interface SpecInit<F extends Fields> {
    */
   renamed?: Readonly<Record<string, string>>;
   /**
-   * Inputs the resource's `normalize` hook fills when the program leaves them out (a default by kind,
-   * a generated marker). With the inputs whose type has a default, the class declares these as outputs
+   * Inputs the resource's `normalize` or `resolve` hook fills when the program leaves them out (a
+   * default by kind, a generated marker, a script's tag from its name). With the inputs whose type has a default, the class declares these as outputs
    * even when the program does not give them; every other left-out input costs nothing (see
    * core/class.ts).
    */
@@ -203,7 +203,7 @@ export interface ResourceSpec<F extends Fields = Fields> {
   /** Old input name → today's (SpecInit.renamed). */
   readonly renamedInputs: Readonly<Record<string, string>>;
   readonly inputNames: readonly string[];
-  /** SpecInit.filledAtCheck: inputs `normalize` fills (those with a zod default are found by type). */
+  /** SpecInit.filledAtCheck: inputs `normalize` or `resolve` fills (a zod default needs no entry). */
   readonly filledAtCheck: readonly string[];
   readonly outputNames: readonly string[];
   readonly identityKeys: readonly string[];

@@ -13,8 +13,8 @@ const W = Body.shape;
 
 export const BuildTriggerSpec = defineResource({
   kind: "BuildTrigger",
-  // Defaults by kind (hooks.normalize).
-  filledAtCheck: ["kind", "branchIncludes", "deployCommand", "triggerName"],
+  // Defaults by kind (hooks.normalize) and the script's tag from its name (hooks.resolve).
+  filledAtCheck: ["kind", "branchIncludes", "deployCommand", "triggerName", "externalScriptId"],
   idOutput: "triggerUuid",
   deleteBeforeReplace: true,
   fields: {
