@@ -82,7 +82,9 @@ fi
 if [ -z "$chosen" ]; then
   mkdir -p "$cache_dir"
   exec 9>"$cache_dir.lock"
-  if ! flock -n 9; then
+  # Without flock (not on every system) a parallel build is only wasted work: the rename below keeps
+  # the cache consistent.
+  if command -v flock >/dev/null && ! flock -n 9; then
     say "another setup is building pulumi-language-yaml $yaml_version: waiting for it"
     flock 9
   fi
@@ -145,7 +147,8 @@ rm -f "$bindir/pulumi-language-yaml"
 if [ "$chosen" = "$beside" ]; then
   where="$beside"
 elif [ -w "$enginedir" ] && { [ ! -e "$beside" ] || [ -L "$beside" ]; }; then
-  ln -sfn "$chosen" "$beside"; where="$beside"
+  # Through a temporary name and a rename, so that a `pulumi up` of another checkout never misses it.
+  ln -sfn "$chosen" "$beside.$$" && mv -Tf "$beside.$$" "$beside"; where="$beside"
 else
   # Not writable, or a host of another version that we did not put there (an official CLI's): keep it
   # and rely on PATH. A host beside the CLI wins over PATH, so say so.
