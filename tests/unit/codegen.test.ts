@@ -210,6 +210,24 @@ describe("SDK generation from a Pulumi schema (tools/codegen)", function () {
     assert.equal(existsSync(out), false);
   });
 
+  it("refuses a schema that does not bind, listing each diagnostic with its place, and writes nothing", () => {
+    const schema = JSON.parse(readFileSync(FIXTURE, "utf8")) as {
+      resources: Record<string, { inputProperties: Record<string, unknown> }>;
+    };
+    schema.resources["account-api:index:SearchInstance"]!.inputProperties.shards = { type: "strin" };
+    const path = join(work, "bad-schema.json");
+    writeFileSync(path, JSON.stringify(schema));
+    const out = join(work, "bad-out");
+    const res = run("bash", [GEN_SDK, "--schema", path, "--out", out, "--lang", "python"]);
+    assert.equal(res.status, 2);
+    assert.match(res.stderr, /the schema does not bind \(\d+ diagnostics\)/);
+    assert.match(
+      res.stderr,
+      /#\/resources\/account-api:index:SearchInstance\/inputProperties\/shards\/type: value must be one of "boolean", "integer", "number", "string"/,
+    );
+    assert.equal(existsSync(out), false);
+  });
+
   it(`the Python SDK compiles (py_compile on every file), installs and imports with pulumi ${PULUMI_VERSION}`, function () {
     this.timeout(15 * 60_000);
     const dir = join(first, "python");

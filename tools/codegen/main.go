@@ -124,7 +124,19 @@ func generate(raw []byte, lang string) (map[string][]byte, error) {
 		return nil, fmt.Errorf("binding the schema: %w", err)
 	}
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("the schema does not bind:\n%s", diags.Error())
+		// diags.Error() names only the first of them: list each, with where it is.
+		var lines []string
+		for _, d := range diags {
+			line := "  " + d.Summary
+			if d.Detail != "" {
+				line += ": " + d.Detail
+			}
+			if d.Subject != nil {
+				line += " (" + d.Subject.String() + ")"
+			}
+			lines = append(lines, line)
+		}
+		return nil, fmt.Errorf("the schema does not bind (%d diagnostics):\n%s", len(diags), strings.Join(lines, "\n"))
 	}
 	switch lang {
 	case "python":
