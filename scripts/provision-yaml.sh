@@ -77,6 +77,13 @@ if [ -z "$chosen" ] && onpath=$(PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep 
   else say "pulumi-language-yaml on PATH ($onpath) reports version '${found:-unknown}', not $yaml_version: not used"; fi
 fi
 
+# An official CLI's own host of another release still runs YAML programs: without Go to build the
+# pinned one, keep it rather than fail the whole setup.
+if [ -z "$chosen" ] && [ -e "$beside" ] && [ ! -x "$cached" ] && ! command -v go >/dev/null; then
+  say "WARNING: no Go to build pulumi-language-yaml $yaml_version; the CLI's own host beside it is used: $beside"
+  exit 0
+fi
+
 # 3. The per-user cache, else 4. a build, under a lock: two setups at once (two clones, parallel CI
 #    steps) must not build the same thing twice on 2 cores. The second waits, then finds the cache.
 if [ -z "$chosen" ]; then
