@@ -47,6 +47,17 @@ export abstract class AccountApiResource extends pulumi.dynamic.Resource {
     opts: pulumi.CustomResourceOptions | undefined,
     secretOutputs: readonly string[] = [],
   ) {
-    super(SHIMS[kind], name, props, withSecretOutputs(opts, secretOutputs), TYPE_MODULE, kind);
+    // The SDK records a stack trace on every promise it makes for a resource (four per declared
+    // property), for a leak report that only PULUMI_DEBUG_PROMISE_LEAKS prints; in a TypeScript
+    // program each trace goes through source-map-support, frame by frame, and that was most of a
+    // program's time to declare its resources. The resource's own source position is unaffected:
+    // the SDK lifts the limit itself while it takes it.
+    const limit = Error.stackTraceLimit;
+    if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
+    try {
+      super(SHIMS[kind], name, props, withSecretOutputs(opts, secretOutputs), TYPE_MODULE, kind);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }
