@@ -93,3 +93,28 @@ describe("a described resource class declares only what it must", () => {
     assert.equal(si.chunkSize, replacement);
   });
 });
+
+describe("a resource's registration and stack traces", () => {
+  before(() => pulumi.runtime.setMocks(mocks, "proj", "stack", false));
+
+  it("leaves Error.stackTraceLimit as it found it, also when the SDK refuses the resource", () => {
+    const saved = Error.stackTraceLimit;
+    try {
+      Error.stackTraceLimit = 17;
+      new SearchInstance("limit", { instanceId: "l", type: "web-crawler", source: "docs.example.com" });
+      assert.equal(Error.stackTraceLimit, 17);
+      assert.throws(
+        () =>
+          new SearchInstance(Reflect.get({}, "name"), {
+            instanceId: "x",
+            type: "web-crawler",
+            source: "docs.example.com",
+          }),
+        /name/i,
+      );
+      assert.equal(Error.stackTraceLimit, 17);
+    } finally {
+      Error.stackTraceLimit = saved;
+    }
+  });
+});
