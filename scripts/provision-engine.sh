@@ -40,6 +40,17 @@ fi
 if [ -z "$chosen" ] && [ -x "$cached" ] && [ "$(cli_version "$cached")" = "$version" ]; then
   chosen="$cached"; say "reusing cached build $cached"
 fi
+# Two provisionings at once (parallel test runs, a user's second checkout) must not build twice or
+# rename each other's half-written binary: the build holds a per-user lock, and whoever waited on it
+# reuses what the holder built.
+if [ -z "$chosen" ]; then
+  mkdir -p "$(dirname "$cached")"
+  exec 9>"$(dirname "$cached")/.build.lock"
+  flock 9
+  if [ -x "$cached" ] && [ "$(cli_version "$cached")" = "$version" ]; then
+    chosen="$cached"; say "reusing $cached, built by a provisioning that ran at the same time"
+  fi
+fi
 # 3. Build from the Go module inside a wrapper module: pkg/v3's go.mod replaces sdk/v3 with ../sdk,
 #    which only resolves inside Pulumi's own repository, so we require pkg and sdk at one version and
 #    repeat their non-local replaces.
@@ -71,8 +82,8 @@ if [ -z "$chosen" ]; then
   mkdir -p "$(dirname "$cached")"
   ( cd "$work" && CGO_ENABLED=0 go build -trimpath -tags osusergo,grpcnotrace \
       -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
-      -o "$cached.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi ) || fail "go build of the pulumi CLI $version failed (see above)."
-  mv "$cached.tmp" "$cached"
+      -o "$cached.tmp.$$" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi ) || fail "go build of the pulumi CLI $version failed (see above)."
+  mv "$cached.tmp.$$" "$cached"
   chosen="$cached"
 fi
 
@@ -84,8 +95,8 @@ enginedir=$(dirname "$(readlink -f "$chosen")")
 rm -f "$bindir/pulumi-resource-pulumi-nodejs"
 if [ ! -x "$enginedir/pulumi-resource-pulumi-nodejs" ]; then
   if [ "$enginedir" = "$(dirname "$cached")" ]; then
-    cp "$plugin" "$enginedir/pulumi-resource-pulumi-nodejs.tmp" && chmod +x "$enginedir/pulumi-resource-pulumi-nodejs.tmp"
-    mv "$enginedir/pulumi-resource-pulumi-nodejs.tmp" "$enginedir/pulumi-resource-pulumi-nodejs"
+    cp "$plugin" "$enginedir/pulumi-resource-pulumi-nodejs.tmp.$$" && chmod +x "$enginedir/pulumi-resource-pulumi-nodejs.tmp.$$"
+    mv "$enginedir/pulumi-resource-pulumi-nodejs.tmp.$$" "$enginedir/pulumi-resource-pulumi-nodejs"
   else
     ln -sfn "$plugin" "$bindir/pulumi-resource-pulumi-nodejs"
   fi
