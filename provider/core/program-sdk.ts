@@ -6,7 +6,8 @@
  * that `require` finds the checkout's devDependency instead: a second copy, whose request messages
  * the program's engine connection refuses (seen with 3.259.0: "Request message serialization
  * failure: Expected argument of type pulumirpc.RegisterResourceRequest"). There the copy that the
- * program's entry point resolves is taken: the language host's own, or an Automation API driver's.
+ * program's entry point resolves is taken: the language host's own, or an Automation API driver's
+ * (`require.main`, or for an ES module entry, which has none, the script Node was started with).
  */
 import { createRequire } from "node:module";
 import { sep } from "node:path";
@@ -23,7 +24,7 @@ export function programSdkFile(ownFile: string, mainFile: string | undefined): s
 }
 
 function load(): typeof PulumiSdk {
-  const file = programSdkFile(__filename, require.main?.filename);
+  const file = programSdkFile(__filename, require.main?.filename ?? process.argv[1]);
   return file ? (require(file) as typeof PulumiSdk) : require("@pulumi/pulumi");
 }
 
