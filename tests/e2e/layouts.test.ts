@@ -1,7 +1,7 @@
 /**
  * The package in every install layout (tests/fixtures/layouts/install.ts): npm, an npm workspace with
- * `@pulumi/pulumi` hoisted to its root, a pnpm workspace without hoisting, yarn classic, and `npm link`
- * of this checkout. In each, a user's Automation API driver in the program's folder
+ * `@pulumi/pulumi` hoisted to its root, a pnpm workspace without hoisting, yarn classic, yarn Berry
+ * (node-modules linker), and `npm link` of this checkout. In each, a user's Automation API driver in the program's folder
  * (tests/fixtures/layouts/program.cjs) runs up, refresh (no changes expected) and destroy on the real
  * engine against the emulator, and the state's `__provider` is a small `require` of the installed
  * package. One packed tarball and one set of caches serve every layout; the projects live outside the
@@ -20,6 +20,7 @@ import {
   npmWorkspace,
   pnpmWorkspace,
   REPO_ROOT,
+  yarnBerryProject,
   yarnProject,
   type InstalledLayout,
   type Installer,
@@ -79,6 +80,11 @@ const LAYOUTS: LayoutCase[] = [
     check: (r, dir) => assert.ok(within(r.resolved.pkg, join(dir, "node_modules")), `${r.resolved.pkg}`),
   },
   {
+    name: "yarn Berry, nodeLinker: node-modules",
+    install: yarnBerryProject,
+    check: (r, dir) => assert.ok(within(r.resolved.pkg, join(dir, "node_modules")), `${r.resolved.pkg}`),
+  },
+  {
     name: "npm link of this checkout (which has its own @pulumi/pulumi)",
     install: npmLink,
     check: (r, dir) => {
@@ -89,7 +95,7 @@ const LAYOUTS: LayoutCase[] = [
   },
 ];
 
-describe("the packed package in every install layout (npm, workspace, pnpm, yarn, npm link; real engine)", function () {
+describe("the packed package in every install layout (npm, workspace, pnpm, yarn, Berry, npm link; real engine)", function () {
   this.timeout(600_000);
   let dir = "";
   let em: RunningEmulator;
