@@ -1,9 +1,10 @@
 /**
- * What every resource class shares: the kind's one provider object, output placeholders, and the
- * options that keep secrets secret in state.
+ * What every resource class shares: the kind's stored provider (a `require` of its provider object),
+ * output placeholders, and the options that keep secrets secret in state.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { SHIMS } from "./shims";
+import type * as pulumi from "@pulumi/pulumi";
+import { programSdk } from "./core/program-sdk";
+import { storedProvider } from "./core/stored-provider";
 import type { ProviderKind } from "./types";
 
 /** Type tokens read `pulumi-nodejs:dynamic/account-api:<Kind>`. */
@@ -38,8 +39,11 @@ export function withSecretOutputs(
   return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] };
 }
 
-/** Base class: every resource of a kind passes the same provider object. */
-export abstract class AccountApiResource extends pulumi.dynamic.Resource {
+/**
+ * Base class: a dynamic resource, registered as `pulumi.dynamic.Resource` registers one, with the
+ * kind's stored provider written by core/stored-provider.ts rather than by the SDK's serializer.
+ */
+export abstract class AccountApiResource extends programSdk.CustomResource {
   constructor(
     kind: ProviderKind,
     name: string,
@@ -55,7 +59,13 @@ export abstract class AccountApiResource extends pulumi.dynamic.Resource {
     const limit = Error.stackTraceLimit;
     if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
     try {
-      super(SHIMS[kind], name, props, withSecretOutputs(opts, secretOutputs), TYPE_MODULE, kind);
+      props.__provider = storedProvider(kind);
+      super(
+        `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`,
+        name,
+        props,
+        withSecretOutputs(opts, secretOutputs),
+      );
     } finally {
       Error.stackTraceLimit = limit;
     }

@@ -1,9 +1,8 @@
 /**
  * The provider object every resource of one kind passes to the engine. It is the `exports` of
  * `provider/shims/<kind>.ts`, so:
- * - one object per kind: the SDK serializes it once per kind (its cache is keyed by object);
- * - installed under node_modules, the SDK stores it as a `require` of that module's package subpath
- *   (about 270 bytes) instead of its code;
+ * - one object per kind, which every resource of the kind stores as a `require` of that module's
+ *   package subpath (core/stored-provider.ts writes the text, under 300 bytes);
  * - at call time it `require`s the installed runtime, so a fix to read or delete reaches stacks that
  *   exist (the engine runs the stored provider for those: pulumi#6490).
  * Each method captures only `kind`; nothing here is imported at run time.

@@ -3,14 +3,16 @@
  * on `up` (on preview they resolve to undefined), with a client built from the stack config
  * `account-api:*` or the environment, inside the apply, so nothing is captured.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { AccountApi } from "../../sdk/account-api";
 import { ConfigurationError } from "../../sdk/errors";
 import { CONFIG_NAMESPACE, inConfigWords, readProviderConfig } from "../config";
+// The log goes through the engine connection, which takes the program's copy's messages only.
+import { programSdk } from "../core/program-sdk";
 
 export function programApi(): AccountApi {
   try {
-    const config = readProviderConfig({ get: (key) => pulumi.runtime.getConfig(key) });
+    const config = readProviderConfig({ get: (key) => programSdk.runtime.getConfig(key) });
     return new AccountApi({
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       ...(config.apiToken ? { token: config.apiToken } : {}),
@@ -41,10 +43,10 @@ export function onUp<P, T>(
   call: (api: AccountApi, params: P) => Promise<T>,
   sideEffect?: SideEffect,
 ): pulumi.Output<T | undefined> {
-  return pulumi.output(args).apply(async (resolved) => {
-    if (pulumi.runtime.isDryRun()) return undefined;
+  return programSdk.output(args).apply(async (resolved) => {
+    if (programSdk.runtime.isDryRun()) return undefined;
     if (sideEffect)
-      void pulumi.log.warn(
+      void programSdk.log.warn(
         `${sideEffect.name} runs on every \`pulumi up\`, this one included; \`new ${sideEffect.instead}(name, { …, triggers })\` runs only when its inputs or triggers change`,
       );
     const api = programApi();
