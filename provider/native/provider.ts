@@ -18,7 +18,7 @@ import { PartialCreateError } from "../errors";
 import { handlerFor } from "../registry";
 import { describeFailure, openSession, type Session } from "../session";
 import type { CheckFailure, HandlerDescription, ProviderKind, ResourceHandler } from "../types";
-import { functionNamed } from "./functions-stub";
+import { functionNamed } from "../functions/table";
 import { importTarget } from "./import-ids";
 import { kindOfToken, PACKAGE_NAME, providerSchema, tokenOf } from "./schema-stub";
 import { keepSecrets, markSecret, reveal, revealRecord } from "./secrets";
