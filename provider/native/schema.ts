@@ -5,7 +5,7 @@
  * give the same JSON, byte for byte (keys sorted where their order is free). docs/native-provider.md
  * says what each flag becomes.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { CONFIG_SETTINGS } from "../config";
 import { hashName, type ResourceSpec } from "../core/define";
 import { FUNCTIONS, INVOKES, type FunctionEntry } from "../functions/table";
@@ -24,6 +24,7 @@ import { SyncJobRunSpec } from "../runs/sync-job-run/spec";
 import { RESOURCE_KINDS, RUN_KINDS, type ProviderKind } from "../types";
 import { loadFieldDocs, type FieldDocs } from "./field-docs";
 import {
+  ANY,
   PACKAGE_NAME,
   TypeCollector,
   pascal,
@@ -80,11 +81,8 @@ const RUN_FUNCTION: Readonly<Partial<Record<ProviderKind, string>>> = {
 /** Zod types shared by several functions and runs: one named type each. */
 const SHARED_TYPE_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, string>([
   [R.BuildInfoSchema, "BuildInfo"],
-  [R.BuildLogsSchema, "BuildLogText"],
   [R.BuildTokenInfoSchema, "BuildTokenInfo"],
   [R.DomainAvailabilitySchema, "DomainAvailability"],
-  [R.QuoteResultSchema, "QuoteResult"],
-  [R.SearchInstanceStatsSchema, "SearchInstanceStatsResult"],
   [R.SendEmailResultSchema, "SendEmailResult"],
   [R.SyncJobSchema, "SyncJob"],
 ]);
@@ -267,19 +265,12 @@ function objectOf(shape: Record<string, z.ZodType>, name: string, types: TypeCol
 
 function functionSchema(f: FunctionEntry, types: TypeCollector): FunctionSchema {
   const base = pascal(f.name);
-  const result = types.describe(f.result, `${base}Result`);
-  // An object result is the function's outputs as they are; any other (a list) is a plain return type.
-  const ref = result.spec?.$ref?.replace(/^#\/types\//, "");
-  const named = ref ? types.types.get(ref) : undefined;
+  // An object result is the function's outputs; any other (a list) is its plain return type.
   const outputs =
-    named && named.type === "object" && "properties" in named
-      ? named
-      : (result.spec ?? { $ref: "pulumi.json#/Any" });
-  return {
-    description: f.description,
-    inputs: objectOf(f.params.shape, `${base}Args`, types),
-    outputs,
-  };
+    f.result instanceof z.ZodObject
+      ? objectOf(f.result.shape, `${base}Result`, types)
+      : (types.describe(f.result, `${base}Result`).spec ?? ANY);
+  return { description: f.description, inputs: objectOf(f.params.shape, `${base}Args`, types), outputs };
 }
 
 function configProperties(): Record<string, PropertySpec> {
