@@ -16,6 +16,8 @@ import { extractFieldDocs } from "../../provider/native/field-docs";
 import {
   NATIVE_KINDS,
   PACKAGE_NAME,
+  SINGLE_RESULT_KEY,
+  invokeOutputs,
   kindOfToken,
   providerSchema,
   specOf,
@@ -185,5 +187,17 @@ describe("native provider schema", () => {
     assert.ok(check && "properties" in check.outputs && check.outputs.properties?.registrable);
     const tokens = schema.functions["account-api:index:buildTokens"]?.outputs;
     assert.equal(tokens && "type" in tokens ? tokens.type : undefined, "array");
+  });
+
+  it("answers an object result as it is and a list under the single key the SDKs read", () => {
+    const check = INVOKES.find((f) => f.name === "checkDomain");
+    const tokens = INVOKES.find((f) => f.name === "buildTokens");
+    assert.ok(check && tokens);
+    assert.deepEqual(invokeOutputs(check, { name: "a.com", registrable: true }), {
+      name: "a.com",
+      registrable: true,
+    });
+    const list = [{ buildTokenUuid: "u", buildTokenName: null }];
+    assert.deepEqual(invokeOutputs(tokens, list), { [SINGLE_RESULT_KEY]: list });
   });
 });
