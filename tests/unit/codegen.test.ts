@@ -5,7 +5,7 @@
  * 3.259.0, and a --check that names the files a schema change makes stale.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   appendFileSync,
   cpSync,
@@ -14,38 +14,20 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
+import { PULUMI_VERSION, installPythonSdk, ok, pythonWithPulumi, run } from "../helpers/toolchains";
 
 const ROOT = resolve(__dirname, "..", "..");
 const FIXTURE = join(ROOT, "tests", "fixtures", "codegen", "schema.json");
 const GEN_SDK = join(ROOT, "scripts", "gen-sdk.sh");
-const PULUMI_VERSION = "3.259.0";
 const GO_MODULE = "github.com/example/pulumi-account-api/sdk-gen/go";
 const HAS_DOTNET = spawnSync("bash", ["-c", "command -v dotnet"], { encoding: "utf8" }).status === 0;
-const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-account-api");
-
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(cmd: string, args: string[], options: SpawnSyncOptions = {}): Ran {
-  const res = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...options });
-  return { status: res.status, stdout: String(res.stdout), stderr: String(res.stderr) };
-}
-
-function ok(res: Ran, what: string): Ran {
-  assert.equal(res.status, 0, `${what} failed (exit ${res.status}):\n${res.stdout}\n${res.stderr}`);
-  return res;
-}
 
 /** Every file under dir, by path relative to it. */
 function tree(dir: string): Map<string, Buffer> {
@@ -63,50 +45,6 @@ function tree(dir: string): Map<string, Buffer> {
 
 function text(dir: string, path: string): string {
   return readFileSync(join(dir, path), "utf8");
-}
-
-/**
- * A venv with pulumi of the pinned version, the other packages the generated pyproject.toml
- * requires and what building it takes, made once per user (temp, then rename).
- */
-function pythonWithPulumi(): string {
-  const venv = join(CACHE, "python", `pulumi-${PULUMI_VERSION}-parver-semver-wheel`);
-  const python = join(venv, "bin", "python");
-  if (existsSync(python)) return python;
-  mkdirSync(join(CACHE, "python"), { recursive: true });
-  const tmp = mkdtempSync(`${venv}.tmp-`);
-  try {
-    ok(run("python3", ["-m", "venv", tmp]), "python3 -m venv");
-    ok(
-      run(
-        join(tmp, "bin", "pip"),
-        [
-          "install",
-          "--quiet",
-          "--disable-pip-version-check",
-          `pulumi==${PULUMI_VERSION}`,
-          "parver>=0.2.1",
-          "semver>=2.8.1",
-          // To build the generated package without build isolation (setuptools < 70.1 needs it).
-          "wheel",
-        ],
-        {
-          timeout: 10 * 60_000,
-        },
-      ),
-      `pip install pulumi==${PULUMI_VERSION} (is PyPI reachable?)`,
-    );
-    // Only bin/python is used, and it finds its site-packages beside it wherever the folder is moved.
-    try {
-      renameSync(tmp, venv);
-    } catch (error) {
-      // Another run finished the same venv first: use that one.
-      if (!existsSync(python)) throw error;
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  return python;
 }
 
 describe("SDK generation from a Pulumi schema (tools/codegen)", function () {
@@ -237,21 +175,8 @@ describe("SDK generation from a Pulumi schema (tools/codegen)", function () {
     const env = { ...process.env, PYTHONPYCACHEPREFIX: join(work, "pycache") };
     ok(run("python3", ["-m", "py_compile", ...files], { cwd: dir, env }), "py_compile");
     const python = pythonWithPulumi();
-    // Installed (not just put on the path): the package reads its own version from its metadata.
     const site = join(work, "site-packages");
-    ok(
-      run(
-        python,
-        ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-index"].concat([
-          "--no-build-isolation",
-          "--target",
-          site,
-          dir,
-        ]),
-        { env, timeout: 5 * 60_000 },
-      ),
-      "pip install of the generated SDK",
-    );
+    installPythonSdk(python, dir, site, env);
     const probe = [
       "import pulumi_account_api as a",
       "assert a.SearchTier.PREMIUM.value == 'premium'",
