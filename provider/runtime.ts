@@ -9,97 +9,19 @@
 // First: the compile cache covers only what loads after it; then the guard for Node older than 22.
 import { flushCompileCache } from "../sdk/compile-cache";
 import "../sdk/require-node";
-// The client without its areas: each loads when a handler first asks for it (sdk/account-api.ts).
-import { AccountApi } from "../sdk/account-api";
-import { AccountApiError, ConfigurationError } from "../sdk/errors";
-import { configProblem, readProviderConfig, type RawConfigReader } from "./config";
+import { ConfigurationError } from "../sdk/errors";
+import type { RawConfigReader } from "./config";
 import { isRecord } from "./core/values";
-import { PartialCreateError, ResourceInputError } from "./errors";
-import { KeyedQueue } from "./keyed-queue";
-import { SlotClaims } from "./slot-claims";
+import { PartialCreateError } from "./errors";
 import { handlerFor } from "./registry";
-import { retryPolicyFor } from "./retry-policy";
-import { DEFAULT_WAITS, type HandlerContext, type ProviderConfig } from "./types";
+import { describeFailure, openSession, type Session, type SessionHolder } from "./session";
+
+// 0.1.x provider objects stored in state call `runtime.openSession`; the error class is public.
+export { openSession, ProviderOperationError, type Session, type SessionHolder } from "./session";
 
 export const PROVIDER_KEY = "__provider";
 
 export type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
-
-export interface Session {
-  config: ProviderConfig;
-  /**
-   * What is wrong with the configuration, in a Pulumi user's words: check reports it as a failure
-   * of each resource (once, without a stack trace) and every other method refuses to start.
-   */
-  problem?: string;
-  context: HandlerContext;
-  /** Closes the sdk client if one was opened. */
-  close(): Promise<void>;
-}
-
-/** The provider object as the host holds it: the session lives on it, one per object. */
-export interface SessionHolder {
-  session?: unknown;
-}
-
-/** Everything secret stays in this process's memory. */
-export function openSession(
-  reader: RawConfigReader | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): Session {
-  let config: ProviderConfig = {};
-  let problem: string | undefined;
-  try {
-    config = readProviderConfig(reader, env);
-    problem = configProblem(config, env);
-  } catch (err) {
-    // configure must not fail: the engine would show a stack trace, not the setting at fault.
-    if (!(err instanceof ConfigurationError)) throw err;
-    problem = err.message;
-  }
-  let api: AccountApi | undefined;
-  const queue = new KeyedQueue();
-  const context: HandlerContext = {
-    get api(): AccountApi {
-      api ??= new AccountApi({
-        ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-        ...(config.apiToken ? { token: config.apiToken } : {}),
-        ...(config.accountId ? { accountId: config.accountId } : {}),
-        userAgentSuffix: "pulumi-dynamic-provider",
-        // The one retry policy: every call, and every create sent again after a look-up, within it.
-        retry: retryPolicyFor(config),
-        // Many resources read the same collection at once (a refresh of many connections each lists
-        // them all); they share requests, each still answered by one begun after it asked.
-        shareReads: true,
-        // Each retry is a line in the engine's output: the user sees why a step takes longer.
-        onEvent: (e) => {
-          if (e.type === "retry")
-            console.error(
-              `account-api: retrying ${e.method} ${new URL(e.url).pathname} after ${e.reason} in ${e.delayMs} ms`,
-            );
-        },
-        env,
-      });
-      return api;
-    },
-    accountId(override?: string): string {
-      const id = override ?? config.accountId;
-      if (!id)
-        throw new Error(
-          "accountId: required (set account-api:accountId, ACCOUNT_API_ACCOUNT_ID, or the resource's accountId input)",
-        );
-      return id;
-    },
-    log(message: string): void {
-      // console.error from a dynamic provider reaches the user's output (since 3.146).
-      console.error(message);
-    },
-    serialize: (key, fn) => queue.run(key, fn),
-    waits: DEFAULT_WAITS,
-    claims: new SlotClaims(),
-  };
-  return { config, ...(problem ? { problem } : {}), context, close: async () => api?.close() };
-}
 
 /** The shim's `configure`: the engine hands the decrypted stack configuration. */
 export function configure(holder: SessionHolder, reader: RawConfigReader | undefined): void {
@@ -180,31 +102,4 @@ export async function dispatch(
     // what this call loaded (the kind's handler, its area, undici) once it has answered.
     setImmediate(flushCompileCache).unref();
   }
-}
-
-/** An error the engine shows: the kind and the operation first, the API's code kept, no token. */
-export class ProviderOperationError extends Error {
-  constructor(
-    message: string,
-    readonly code?: string,
-  ) {
-    super(message);
-    this.name = "ProviderOperationError";
-  }
-}
-
-/** Prefixes the resource kind and operation; scrubs the token from anything that might echo it. */
-function describeFailure(kind: string, method: Method, err: unknown, token: string | undefined): Error {
-  if (err instanceof PartialCreateError) return err; // the engine reads its id/properties/reasons
-  const scrub = (s: string): string => (token ? s.split(token).join("[redacted]") : s);
-  const message = err instanceof Error ? err.message : String(err);
-  const failure = new ProviderOperationError(
-    scrub(`${kind} ${method}: ${message}`),
-    err instanceof AccountApiError ? err.code : undefined,
-  );
-  // The host prints a failure's stack before the engine prints its message: for what the user must
-  // fix (the API's answer, the configuration, an input) our frames say nothing, so there are none.
-  if (err instanceof AccountApiError || err instanceof ResourceInputError)
-    failure.stack = `${failure.name}: ${failure.message}`;
-  return failure;
 }

@@ -109,10 +109,27 @@ export interface ResourceHandler<I extends object, O extends object> {
    */
   find?(inputs: I, ctx: HandlerContext): Promise<string | undefined>;
   /**
+   * The inputs that differ between a stored state and new inputs (write-only ones by their hash):
+   * what `diff` decides on, named one by one for a host that reports a detailed diff.
+   */
+  changedInputs?(olds: O, news: I): string[];
+  /** The kind's description as a host needs it (the native provider's secrets). */
+  readonly description?: HandlerDescription;
+  /**
    * Server-owned outputs whose change outside the program counts as drift (the registrar's status,
    * lock and expiry); everything else that matters is in the inputs.
    */
   readonly driftOutputs?: readonly (keyof O & string)[];
+}
+
+/** The parts of a resource's description (core/define.ts) a host reads beside its handler. */
+export interface HandlerDescription {
+  readonly kind: ProviderKind;
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  readonly replaceKeys: readonly string[];
+  readonly secretInputs: readonly string[];
+  readonly secretOutputs: readonly string[];
 }
 
 /** The names of the resources, which are also their Pulumi type names. */

@@ -17,8 +17,10 @@
  * not in zod's `exports`, so the node16/bundler declarations in dist/ keep the plain `"zod"`.
  * 3. Makes the barrels (the root, `sdk` and `provider` indexes) load what they re-export on first use:
  *    see `lazyBarrel`.
+ * 4. Makes the package's commands (package.json `bin`) executable, as npm does when it installs them,
+ *    so the engine can start `dist/provider/native/plugin.js` from a checkout too.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const root = resolve(__dirname, "..");
@@ -116,3 +118,9 @@ for (const barrel of LAZY_BARRELS) {
   writeFileSync(file, lazyBarrel(readFileSync(file, "utf8"), barrel));
 }
 console.log(`[build] ${LAZY_BARRELS.length} barrels load their modules on first use`);
+
+const { bin } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  bin?: Record<string, string>;
+};
+for (const command of Object.values(bin ?? {})) chmodSync(join(root, command), 0o755);
+console.log(`[build] ${Object.keys(bin ?? {}).length} commands executable`);

@@ -266,6 +266,8 @@ export function handlerFrom<S extends ResourceSpec, L>(
   };
 
   return {
+    description: spec,
+    changedInputs: (stored, news) => changedInputs(upgrade(stored), news),
     async check(olds, news, ctx) {
       const raw = defined(news);
       for (const k of [...spec.outputNames, ...spec.hashOutputs]) delete raw[k];

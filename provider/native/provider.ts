@@ -1,0 +1,307 @@
+/**
+ * The native provider `account-api`: the Provider of `@pulumi/pulumi/provider`, with resources
+ * dispatched by token (`account-api:index:<Kind>`) to `handlerFor(kind)`, the very pipeline the
+ * dynamic resources run, and functions (`account-api:index:<name>`) to the functions table. Beyond
+ * the stock interface it answers what the plugin's server (server.ts) asks of it: configuration
+ * (configure, checkConfig, diffConfig) and a detailed diff.
+ *
+ * The engine's values arrive in its wire form (secrets wrapped, unknowns as a sentinel); handlers see
+ * them revealed, and what they answer is wrapped again where the program's value was secret or the
+ * description flags a field. The token lives in the session only: never in a state or a message.
+ */
+import type * as pulumi from "@pulumi/pulumi/provider";
+import { flushCompileCache } from "../../sdk/compile-cache";
+import { ConfigurationError } from "../../sdk/errors";
+import { CONFIG_NAMESPACE, configProblem, readProviderConfig, type RawConfigReader } from "../config";
+import { deepEqual, isRecord } from "../core/values";
+import { PartialCreateError } from "../errors";
+import { handlerFor } from "../registry";
+import { describeFailure, openSession, type Session } from "../session";
+import type { CheckFailure, HandlerDescription, ProviderKind, ResourceHandler } from "../types";
+import { functionNamed } from "./functions-stub";
+import { importTarget } from "./import-ids";
+import { kindOfToken, PACKAGE_NAME, providerSchema, tokenOf } from "./schema-stub";
+import { keepSecrets, markSecret, reveal, revealRecord } from "./secrets";
+
+/** The settings of the provider, as `account-api:<name>` keys and the provider resource's inputs. */
+export const CONFIG_KEYS = ["apiToken", "accountId", "baseUrl", "deadlineMs", "maxRetries"] as const;
+
+/** How one property changes, in the engine's words (pulumirpc.PropertyDiff.Kind). */
+export type PropertyChange =
+  "add" | "add-replace" | "delete" | "delete-replace" | "update" | "update-replace";
+
+export interface DetailedDiffResult extends pulumi.DiffResult {
+  readonly changes: boolean;
+  readonly replaces: string[];
+  /** Every changed input and how: the preview names the field. */
+  readonly detailedDiff: Readonly<Record<string, PropertyChange>>;
+}
+
+export interface NativeProviderOptions {
+  /** The plugin's version (the npm package's). */
+  readonly version: string;
+  /** Where the environment fallbacks are read; the process's by default. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+type AnyHandler = ResourceHandler<object, object>;
+
+/** The kind of a resource from its urn (`urn:pulumi:<stack>::<project>::<type>::<name>`). */
+function kindOfUrn(urn: string): ProviderKind {
+  const type = urn.split("::")[2]?.split("$").pop() ?? "";
+  const kind = kindOfToken(type);
+  if (!kind) throw new Error(`${PACKAGE_NAME}: unknown resource type ${JSON.stringify(type)}`);
+  return kind;
+}
+
+/** A reader over the engine's Configure variables (`account-api:config:<key>`). */
+function variablesReader(variables: Readonly<Record<string, string>>): RawConfigReader {
+  return { get: (key) => variables[key.replace(`${CONFIG_NAMESPACE}:`, `${CONFIG_NAMESPACE}:config:`)] };
+}
+
+/** A reader over the provider's inputs (CheckConfig, DiffConfig: `{ apiToken, … }`). */
+function inputsReader(inputs: Record<string, unknown>): RawConfigReader {
+  return {
+    get(key) {
+      const v = inputs[key.slice(`${CONFIG_NAMESPACE}:`.length)];
+      if (v === undefined || v === null) return undefined;
+      return typeof v === "string" ? v : JSON.stringify(v);
+    },
+  };
+}
+
+/** The setting a configuration message names (`account-api:<key>: …`), or "" when none. */
+const settingOf = (message: string): string => /^account-api:(\w+):/.exec(message)?.[1] ?? "";
+
+export class NativeProvider implements pulumi.Provider {
+  readonly version: string;
+  private readonly env: NodeJS.ProcessEnv;
+  private session: Session | undefined;
+
+  constructor(options: NativeProviderOptions) {
+    this.version = options.version;
+    this.env = options.env ?? process.env;
+  }
+
+  async getSchema(): Promise<string> {
+    return JSON.stringify(providerSchema(this.version));
+  }
+
+  // ---- configuration ----
+
+  /** Checks the provider's settings, each failure naming its setting; the environment fills gaps. */
+  async checkConfig(_urn: string, _olds: unknown, news: unknown): Promise<pulumi.CheckResult> {
+    const inputs = revealRecord(news);
+    let problem: string | undefined;
+    try {
+      problem = configProblem(readProviderConfig(inputsReader(inputs), this.env), this.env);
+    } catch (err) {
+      if (!(err instanceof ConfigurationError)) throw err;
+      problem = err.message;
+    }
+    const failures: CheckFailure[] = problem ? [{ property: settingOf(problem), reason: problem }] : [];
+    return { inputs: news, failures };
+  }
+
+  /**
+   * A changed setting updates the provider in place: its resources carry their own ids (and an
+   * account where they name one), so nothing is replaced because the provider's endpoint moved.
+   */
+  async diffConfig(_urn: string, olds: unknown, news: unknown): Promise<DetailedDiffResult> {
+    const before = revealRecord(olds);
+    const after = revealRecord(news);
+    const detailedDiff: Record<string, PropertyChange> = {};
+    for (const k of CONFIG_KEYS) {
+      if (deepEqual(before[k], after[k])) continue;
+      detailedDiff[k] = before[k] === undefined ? "add" : after[k] === undefined ? "delete" : "update";
+    }
+    return { changes: Object.keys(detailedDiff).length > 0, replaces: [], detailedDiff };
+  }
+
+  /** The engine's Configure: the stack's (or the provider resource's) settings, secrets decrypted. */
+  async configure(variables: Readonly<Record<string, string>>): Promise<void> {
+    const previous = this.session;
+    this.session = openSession(variablesReader(variables), this.env, "pulumi-native-provider");
+    await previous?.close();
+  }
+
+  private current(): Session {
+    this.session ??= openSession(undefined, this.env, "pulumi-native-provider");
+    return this.session;
+  }
+
+  // ---- resources ----
+
+  async check(urn: string, olds: unknown, news: unknown): Promise<pulumi.CheckResult> {
+    const kind = kindOfUrn(urn);
+    const session = this.current();
+    if (session.problem !== undefined)
+      return { inputs: news, failures: [{ property: settingOf(session.problem), reason: session.problem }] };
+    return this.run(kind, "check", async (handler, d) => {
+      const given = isRecord(news) ? news : {};
+      const stored =
+        olds === undefined || !isRecord(olds) || Object.keys(olds).length === 0 ? undefined : olds;
+      const result = await handler.check(
+        stored && revealRecord(stored),
+        revealRecord(given),
+        session.context,
+      );
+      const inputs = result.inputs ? this.secretInputs(d, { ...result.inputs }, given) : given;
+      return { inputs, failures: result.failures ?? [] };
+    });
+  }
+
+  async diff(id: string, urn: string, olds: unknown, news: unknown): Promise<DetailedDiffResult> {
+    return this.run(kindOfUrn(urn), "diff", async (handler) => {
+      const stored = revealRecord(olds);
+      const next = revealRecord(news);
+      const result = await handler.diff(id, stored, next, this.current().context);
+      const replaces = result.replaces ?? [];
+      const detailedDiff: Record<string, PropertyChange> = {};
+      for (const k of handler.changedInputs?.(stored, next) ?? []) {
+        const how = stored[k] === undefined ? "add" : next[k] === undefined ? "delete" : "update";
+        detailedDiff[k] = replaces.includes(k) ? `${how}-replace` : how;
+      }
+      return {
+        changes: result.changes,
+        replaces,
+        detailedDiff,
+        ...(result.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
+      };
+    });
+  }
+
+  async create(urn: string, inputs: unknown): Promise<pulumi.CreateResult> {
+    const kind = kindOfUrn(urn);
+    return this.run(kind, "create", async (handler, d) => {
+      const given = isRecord(inputs) ? inputs : {};
+      try {
+        const result = await handler.create(revealRecord(given), this.current().context);
+        return { id: result.id, outs: this.secretOutputs(d, { ...result.outs }, given) };
+      } catch (err) {
+        // The engine records what was made (an initialization failure), so nothing is orphaned.
+        if (!(err instanceof PartialCreateError) || !isRecord(err.properties)) throw err;
+        throw new PartialCreateError(
+          err.id,
+          this.secretOutputs(d, { ...err.properties }, given),
+          err.reasons,
+        );
+      }
+    });
+  }
+
+  /**
+   * Refresh hands the stored state; `pulumi import` only an id, which names what read needs to find
+   * the object (import-ids.ts). An object gone answers an empty id.
+   */
+  async read(id: string, urn: string, props?: unknown, inputs?: unknown): Promise<pulumi.ReadResult> {
+    const kind = kindOfUrn(urn);
+    return this.run(kind, "read", async (handler, d) => {
+      const stored = isRecord(props) ? props : {};
+      const imported = Object.keys(stored).length === 0;
+      const target = imported ? importTarget(kind, id) : { id, state: revealRecord(stored) };
+      const result = await handler.read(target.id, target.state, this.current().context);
+      if (!result) return { id: "", props: {} };
+      const given = isRecord(inputs) ? inputs : {};
+      return {
+        id: result.id,
+        props: this.secretOutputs(d, { ...result.props }, stored),
+        inputs: this.secretInputs(d, { ...result.inputs }, given),
+      };
+    });
+  }
+
+  async update(id: string, urn: string, olds: unknown, news: unknown): Promise<pulumi.UpdateResult> {
+    return this.run(kindOfUrn(urn), "update", async (handler, d) => {
+      const given = isRecord(news) ? news : {};
+      const result = await handler.update(
+        id,
+        revealRecord(olds),
+        revealRecord(given),
+        this.current().context,
+      );
+      return { outs: this.secretOutputs(d, { ...result.outs }, given) };
+    });
+  }
+
+  async delete(id: string, urn: string, props: unknown): Promise<void> {
+    await this.run(kindOfUrn(urn), "delete", (handler) =>
+      handler.delete(id, revealRecord(props), this.current().context),
+    );
+  }
+
+  // ---- functions ----
+
+  /**
+   * A function of the table that changes nothing remote. One that does is refused: an Invoke runs at
+   * preview as at up, so it is offered as a run resource instead, which acts on `up` only.
+   */
+  async invoke(token: string, args: unknown): Promise<pulumi.InvokeResult> {
+    const prefix = `${PACKAGE_NAME}:index:`;
+    const name = token.startsWith(prefix) ? token.slice(prefix.length) : "";
+    const entry = functionNamed(name);
+    if (!entry) throw new Error(`${PACKAGE_NAME}: unknown function ${JSON.stringify(token)}`);
+    if (entry.sideEffect)
+      throw new Error(
+        `${token} changes something remote, so it is not an invoke (a preview would run it too): use the resource ${tokenOf(entry.sideEffect.instead)}, which runs on up only`,
+      );
+    const session = this.current();
+    if (session.problem !== undefined)
+      return { failures: [{ property: settingOf(session.problem), reason: session.problem }] };
+    const parsed = entry.params.safeParse(reveal(args));
+    if (!parsed.success)
+      return {
+        failures: parsed.error.issues.map((i) => {
+          const field =
+            i.path.map(String).join(".") || (i.code === "unrecognized_keys" ? i.keys.join(", ") : "(args)");
+          const rule = i.code === "unrecognized_keys" ? "is not a known field" : i.message;
+          return { property: field.split(".")[0] ?? field, reason: `${name}: ${field}: ${rule}` };
+        }),
+      };
+    try {
+      return { outputs: entry.result.parse(await entry.run(session.context.api, parsed.data)) };
+    } catch (err) {
+      throw describeFailure(name, "invoke", err, session.config.apiToken);
+    }
+  }
+
+  // ---- shared ----
+
+  /** Runs one resource operation; any failure names the kind and the operation, without the token. */
+  private async run<T>(
+    kind: ProviderKind,
+    operation: string,
+    fn: (handler: AnyHandler, description: HandlerDescription | undefined) => Promise<T>,
+  ): Promise<T> {
+    const session = this.current();
+    try {
+      if (session.problem !== undefined) throw new ConfigurationError(session.problem);
+      const handler = handlerFor(kind);
+      return await fn(handler, handler.description);
+    } catch (err) {
+      throw describeFailure(kind, operation, err, session.config.apiToken);
+    } finally {
+      // The engine kills the plugin rather than let it exit, when Node would write the cache: write
+      // what this call loaded (the kind's handler, its area, undici) once it has answered.
+      setImmediate(flushCompileCache).unref();
+    }
+  }
+
+  /** Checked or read inputs: secret where the program's were, and the description's secret inputs. */
+  private secretInputs(
+    d: HandlerDescription | undefined,
+    inputs: Record<string, unknown>,
+    given: Record<string, unknown>,
+  ): Record<string, unknown> {
+    return markSecret(keepSecrets(inputs, given), d?.secretInputs ?? []);
+  }
+
+  /** Outputs: secret where the inputs were, and every field the description flags. */
+  private secretOutputs(
+    d: HandlerDescription | undefined,
+    outs: Record<string, unknown>,
+    given: Record<string, unknown>,
+  ): Record<string, unknown> {
+    return markSecret(keepSecrets(outs, given), [...(d?.secretInputs ?? []), ...(d?.secretOutputs ?? [])]);
+  }
+}

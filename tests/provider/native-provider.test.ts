@@ -1,0 +1,242 @@
+/**
+ * The native provider's methods, driven directly (as the plugin's server calls them) against the
+ * emulator: the same pipeline as the dynamic resources behind `account-api:index:<Kind>` tokens, the
+ * engine's wire form of secrets in and out, configuration checked by setting, detailed diffs, import
+ * by id, partial creates, invokes, and the token in no answer.
+ */
+import { strict as assert } from "node:assert";
+import { NativeProvider } from "../../provider/native/provider";
+import { isSecret } from "../../provider/native/secrets";
+import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
+
+const urn = (kind: string, name = "r") => `urn:pulumi:dev::proj::account-api:index:${kind}::${name}`;
+const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+const wrapped = (value: unknown) => ({ ...SECRET, value });
+const CREDS = { accessKeyId: "AKID-1", secretAccessKey: "very-secret-value" };
+
+/** The provider as the engine configures it: stack settings as `account-api:config:<key>` variables. */
+async function configured(fx: EmulatorFixture, extra: Record<string, string> = {}): Promise<NativeProvider> {
+  const p = new NativeProvider({ version: "0.0.0-test", env: {} });
+  await p.configure({
+    "account-api:config:baseUrl": fx.em.url,
+    "account-api:config:apiToken": fx.em.token,
+    "account-api:config:accountId": fx.em.accountId,
+    "account-api:config:maxRetries": "0",
+    ...extra,
+  });
+  return p;
+}
+
+const record = (v: unknown): Record<string, unknown> => {
+  assert.ok(typeof v === "object" && v !== null && !Array.isArray(v), `not an object: ${String(v)}`);
+  return Object.fromEntries(Object.entries(v));
+};
+
+describe("the native provider (account-api:index:<Kind>)", () => {
+  const fx = useEmulator();
+
+  describe("configuration", () => {
+    it("checkConfig names the bad setting, and the environment fills a setting left out", async () => {
+      const p = new NativeProvider({ version: "1.2.3", env: { ACCOUNT_API_TOKEN: "t" } });
+      const bad = await p.checkConfig("urn", {}, { deadlineMs: "soon", baseUrl: "http://127.0.0.1:1" });
+      assert.equal(bad.failures?.length, 1);
+      assert.equal(bad.failures?.[0]?.property, "deadlineMs");
+      assert.match(
+        bad.failures?.[0]?.reason ?? "",
+        /^account-api:deadlineMs: must be a whole number of at least 1000/,
+      );
+      const url = await p.checkConfig("urn", {}, { baseUrl: "not a url" });
+      assert.equal(url.failures?.[0]?.property, "baseUrl");
+      assert.deepEqual((await p.checkConfig("urn", {}, { deadlineMs: 5000, maxRetries: 2 })).failures, []);
+      const none = new NativeProvider({ version: "1.2.3", env: {} });
+      const missing = await none.checkConfig("urn", {}, {});
+      assert.equal(missing.failures?.[0]?.property, "apiToken");
+      assert.match(missing.failures?.[0]?.reason ?? "", /pulumi config set --secret account-api:apiToken/);
+    });
+
+    it("diffConfig: a changed endpoint or account updates the provider, naming the setting; nothing replaces", async () => {
+      const p = new NativeProvider({ version: "1.2.3", env: {} });
+      const d = await p.diffConfig(
+        "urn",
+        { baseUrl: "http://a", apiToken: "x" },
+        {
+          baseUrl: "http://b",
+          apiToken: wrapped("x"),
+          accountId: "acct",
+        },
+      );
+      assert.deepEqual(d, {
+        changes: true,
+        replaces: [],
+        detailedDiff: { baseUrl: "update", accountId: "add" },
+      });
+      assert.equal((await p.diffConfig("urn", { apiToken: "x" }, { apiToken: wrapped("x") })).changes, false);
+    });
+
+    it("a bad setting at configure fails each resource's check naming it, and no other method starts", async () => {
+      const p = await configured(fx, { "account-api:config:maxRetries": "-1" });
+      const c = await p.check(urn("ZoneContentConverter"), {}, { zoneId: "z1" });
+      assert.equal(c.failures?.[0]?.property, "maxRetries");
+      assert.match(
+        c.failures?.[0]?.reason ?? "",
+        /^account-api:maxRetries: must be a whole number of at least 0/,
+      );
+      await assert.rejects(p.read("z1", urn("ZoneContentConverter"), { zoneId: "z1" }), (e: Error) => {
+        assert.match(e.message, /^ZoneContentConverter read: account-api:maxRetries: /);
+        return true;
+      });
+    });
+
+    it("answers its version and a schema naming the package", async () => {
+      const p = new NativeProvider({ version: "1.2.3", env: {} });
+      assert.equal(p.version, "1.2.3");
+      const schema = record(JSON.parse(await p.getSchema()));
+      assert.equal(schema.name, "account-api");
+      assert.equal(schema.version, "1.2.3");
+    });
+  });
+
+  it("check names each bad field and the rule, before any request", async () => {
+    const p = await configured(fx);
+    const c = await p.check(urn("SearchInstance"), {}, { instanceId: "Bad Id", chunkSize: "big" });
+    assert.deepEqual(
+      c.failures?.map((f) => f.property),
+      ["instanceId", "chunkSize"],
+    );
+    assert.match(c.failures?.[0]?.reason ?? "", /^instanceId: must contain only lowercase letters/);
+    await assert.rejects(p.check(urn("Nope"), {}, {}), /unknown resource type "account-api:index:Nope"/);
+  });
+
+  it("diff reports each changed input, as an update or a replace", async () => {
+    const p = await configured(fx);
+    const olds = { zoneId: "z1", value: "on", editable: true, modifiedOn: null };
+    const update = await p.diff("z1", urn("ZoneContentConverter"), olds, { zoneId: "z1", value: "off" });
+    assert.deepEqual(update, { changes: true, replaces: [], detailedDiff: { value: "update" } });
+    const replace = await p.diff("z1", urn("ZoneContentConverter"), olds, { zoneId: "z2", value: "on" });
+    assert.deepEqual(replace, {
+      changes: true,
+      replaces: ["zoneId"],
+      detailedDiff: { zoneId: "update-replace" },
+      deleteBeforeReplace: true,
+    });
+    const none = await p.diff("z1", urn("ZoneContentConverter"), olds, { zoneId: "z1", value: "on" });
+    assert.deepEqual(none, { changes: false, replaces: [], detailedDiff: {} });
+  });
+
+  it("creates, reads, updates and deletes a SearchInstance; its secret stays secret and the token is in no answer", async () => {
+    const p = await configured(fx);
+    const u = urn("SearchInstance");
+    const checked = await p.check(u, {}, { instanceId: "kb", chunkSize: 512, storageCredentials: CREDS });
+    const inputs = record(checked.inputs);
+    assert.deepEqual(checked.failures, []);
+    assert.ok(isSecret(inputs.storageCredentials), "the description's secret input comes back secret");
+    const created = await p.create(u, inputs);
+    assert.equal(created.id, "default/kb");
+    const outs = record(created.outs);
+    assert.ok(isSecret(outs.storageCredentials));
+    assert.equal(outs.chunkSize, 512);
+
+    const read = await p.read(created.id, u, outs, inputs);
+    assert.equal(read.id, "default/kb");
+    assert.ok(isSecret(record(read.props).storageCredentials));
+    assert.ok(isSecret(record(read.inputs).storageCredentials));
+
+    const next = record((await p.check(u, inputs, { ...checkedPlain(inputs), chunkSize: 256 })).inputs);
+    const d = await p.diff(created.id, u, outs, next);
+    assert.deepEqual(d.detailedDiff, { chunkSize: "update" });
+    const updated = record((await p.update(created.id, u, outs, next)).outs);
+    assert.equal(updated.chunkSize, 256);
+    assert.equal((await fx.api.search.getInstance({ id: "kb" })).chunk_size, 256);
+
+    for (const answer of [checked, created, read, updated])
+      assert.ok(!JSON.stringify(answer).includes(fx.em.token), "no answer holds the token");
+
+    await p.delete(created.id, u, updated);
+    assert.deepEqual(await p.read(created.id, u, updated), { id: "", props: {} }, "gone: an empty id");
+  });
+
+  it("imports by id alone: read answers the inputs (a SearchInstance, a ConfigRule as <zoneId>/<ref>)", async () => {
+    const p = await configured(fx);
+    await fx.api.search.createInstance({ id: "docs", chunk_size: 300 });
+    const si = await p.read("default/docs", urn("SearchInstance"), {});
+    assert.equal(si.id, "default/docs");
+    assert.equal(record(si.inputs).instanceId, "docs");
+    assert.equal(record(si.inputs).chunkSize, 300);
+
+    const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+    const rule = record((await p.check(urn("ConfigRule"), {}, { zoneId, host: "a.example.com" })).inputs);
+    const made = await p.create(urn("ConfigRule"), rule);
+    const imported = await p.read(made.id, urn("ConfigRule"), {});
+    assert.equal(imported.id, made.id);
+    assert.equal(record(imported.inputs).zoneId, zoneId);
+    // An imported rule is its expression (the program's host/pathPrefix shorthand is not recoverable).
+    assert.equal(record(imported.inputs).expression, 'http.host eq "a.example.com"');
+    assert.equal(record(imported.inputs).ref, rule.ref);
+    await assert.rejects(
+      p.read("no-slash", urn("ConfigRule"), {}),
+      /ConfigRule read: id: a ConfigRule is imported as <zoneId>\/<ref>/,
+    );
+  });
+
+  it("a create that made something but could not finish is an initialization failure with id and properties", async () => {
+    const p = await configured(fx);
+    const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+    const ins = record(
+      (
+        await p.check(
+          urn("ConfigRule"),
+          {},
+          {
+            zoneId,
+            customHostnameMetadata: true,
+            customHostnameIds: ["f".repeat(32)],
+          },
+        )
+      ).inputs,
+    );
+    await assert.rejects(
+      p.create(urn("ConfigRule"), ins),
+      (e: Error & { id?: string; properties?: unknown }) => {
+        assert.equal(e.name, "PartialCreateError");
+        assert.equal(e.id, `${zoneId}/${String(ins.ref)}`);
+        assert.ok(record(e.properties).ruleId, "what was made is recorded");
+        assert.match(e.message, /^customHostnameIds: /);
+        return true;
+      },
+    );
+  });
+
+  it("scrubs the token from an error that echoes it", async () => {
+    // The API's answer echoes the account; make the token the account to see it scrubbed.
+    const leaky = await configured(fx, { "account-api:config:accountId": fx.em.token });
+    await assert.rejects(leaky.create(urn("SearchInstance"), { instanceId: "kb" }), (e: Error) => {
+      assert.ok(!e.message.includes(fx.em.token), e.message);
+      assert.match(e.message, /\/accounts\/\[redacted\]\//);
+      assert.match(e.message, /^SearchInstance create: /);
+      return true;
+    });
+  });
+
+  it("invokes a function of the table, names a bad parameter, and refuses a side-effect function naming its run", async () => {
+    const p = await configured(fx);
+    const ok = await p.invoke("account-api:index:checkDomain", { domainName: "free-name.com" });
+    assert.equal(record(ok.outputs).name, "free-name.com");
+    assert.equal(typeof record(ok.outputs).registrable, "boolean");
+    const bad = await p.invoke("account-api:index:checkDomain", { domainName: 7, extra: true });
+    assert.deepEqual(
+      bad.failures?.map((f) => f.property),
+      ["domainName", "extra"],
+    );
+    assert.match(bad.failures?.[0]?.reason ?? "", /^checkDomain: domainName: /);
+    await assert.rejects(
+      p.invoke("account-api:index:triggerBuild", { triggerUuid: "t" }),
+      /changes something remote.*use the resource account-api:index:BuildRun/,
+    );
+    await assert.rejects(p.invoke("account-api:index:toString", {}), /unknown function/);
+  });
+});
+
+/** The checked inputs as a program would give them again (secrets revealed, as check reveals them). */
+function checkedPlain(inputs: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(inputs, (_k, v: unknown) => (isSecret(v) ? v.value : v)));
+}
