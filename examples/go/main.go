@@ -105,7 +105,7 @@ func program(ctx *pulumi.Context) error {
 		return keys
 	}))
 	ctx.Export("searchInstance", docs.ID())
-	ctx.Export("domainAvailable", domain.Available())
+	ctx.Export("domainRegistrable", domain.Registrable())
 	return nil
 }
 

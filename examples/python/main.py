@@ -69,7 +69,7 @@ def program() -> None:
     pulumi.export("buildCommand", trigger.build_command)
     pulumi.export("variableKeys", variables.variables.apply(lambda v: sorted(v.keys())))
     pulumi.export("searchInstance", docs.id)
-    pulumi.export("domainAvailable", domain.available)
+    pulumi.export("domainRegistrable", domain.registrable)
 
 
 def parse_pairs(pairs: list[str]) -> dict[str, str]:

@@ -146,7 +146,8 @@ export function nativeSequence(language: string, prepare: (scratch: string) => E
     assert.equal(t.build_command, "npm run build");
     assert.equal(up.outputs.triggerUuid, t.trigger_uuid);
     assert.deepEqual(up.outputs.variableKeys, ["API_KEY", "NODE_ENV"]);
-    assert.equal(typeof up.outputs.domainAvailable, "boolean", "checkDomain answered");
+    const { domains } = await api().registrar.check({ domains: ["acme-shop.com"] });
+    assert.equal(up.outputs.domainRegistrable, domains[0]?.registrable, "checkDomain answered as the API");
     const vars = await variablesOf(api(), t.trigger_uuid);
     assert.deepEqual(vars.API_KEY, { value: null, is_secret: true });
     assert.deepEqual(vars.NODE_ENV, { value: "production", is_secret: false });
