@@ -18,9 +18,10 @@ import { PartialCreateError } from "../errors";
 import { handlerFor } from "../registry";
 import { describeFailure, openSession, type Session } from "../session";
 import type { CheckFailure, HandlerDescription, ProviderKind, ResourceHandler } from "../types";
-import { functionNamed } from "./functions-stub";
+import { functionNamed } from "../functions/table";
 import { importTarget } from "./import-ids";
 import { kindOfToken, PACKAGE_NAME, providerSchema, tokenOf } from "./schema-stub";
+import { withSecretLeaves } from "./secret-leaves";
 import { keepSecrets, markSecret, reveal, revealRecord } from "./secrets";
 
 /** The settings of the provider, as `account-api:<name>` keys and the provider resource's inputs. */
@@ -146,7 +147,7 @@ export class NativeProvider implements pulumi.Provider {
         revealRecord(given),
         session.context,
       );
-      const inputs = result.inputs ? this.secretInputs(d, { ...result.inputs }, given) : given;
+      const inputs = result.inputs ? protect(d, { ...result.inputs }, given, "inputs") : given;
       return { inputs, failures: result.failures ?? [] };
     });
   }
@@ -177,13 +178,13 @@ export class NativeProvider implements pulumi.Provider {
       const given = isRecord(inputs) ? inputs : {};
       try {
         const result = await handler.create(revealRecord(given), this.current().context);
-        return { id: result.id, outs: this.secretOutputs(d, { ...result.outs }, given) };
+        return { id: result.id, outs: protect(d, { ...result.outs }, given, "outputs") };
       } catch (err) {
         // The engine records what was made (an initialization failure), so nothing is orphaned.
         if (!(err instanceof PartialCreateError) || !isRecord(err.properties)) throw err;
         throw new PartialCreateError(
           err.id,
-          this.secretOutputs(d, { ...err.properties }, given),
+          protect(d, { ...err.properties }, given, "outputs"),
           err.reasons,
         );
       }
@@ -205,8 +206,8 @@ export class NativeProvider implements pulumi.Provider {
       const given = isRecord(inputs) ? inputs : {};
       return {
         id: result.id,
-        props: this.secretOutputs(d, { ...result.props }, stored),
-        inputs: this.secretInputs(d, { ...result.inputs }, given),
+        props: protect(d, { ...result.props }, stored, "outputs"),
+        inputs: protect(d, { ...result.inputs }, given, "inputs"),
       };
     });
   }
@@ -220,7 +221,7 @@ export class NativeProvider implements pulumi.Provider {
         revealRecord(given),
         this.current().context,
       );
-      return { outs: this.secretOutputs(d, { ...result.outs }, given) };
+      return { outs: protect(d, { ...result.outs }, given, "outputs") };
     });
   }
 
@@ -286,22 +287,19 @@ export class NativeProvider implements pulumi.Provider {
       setImmediate(flushCompileCache).unref();
     }
   }
+}
 
-  /** Checked or read inputs: secret where the program's were, and the description's secret inputs. */
-  private secretInputs(
-    d: HandlerDescription | undefined,
-    inputs: Record<string, unknown>,
-    given: Record<string, unknown>,
-  ): Record<string, unknown> {
-    return markSecret(keepSecrets(inputs, given), d?.secretInputs ?? []);
-  }
-
-  /** Outputs: secret where the inputs were, and every field the description flags. */
-  private secretOutputs(
-    d: HandlerDescription | undefined,
-    outs: Record<string, unknown>,
-    given: Record<string, unknown>,
-  ): Record<string, unknown> {
-    return markSecret(keepSecrets(outs, given), [...(d?.secretInputs ?? []), ...(d?.secretOutputs ?? [])]);
-  }
+/**
+ * Values answered to the engine, secret where the program's were (`given`), in the description's
+ * secret fields (inputs; outputs too for `"outputs"`), and in the kind's secret leaves.
+ */
+function protect(
+  d: HandlerDescription | undefined,
+  values: Record<string, unknown>,
+  given: Record<string, unknown>,
+  what: "inputs" | "outputs",
+): Record<string, unknown> {
+  if (!d) return keepSecrets(values, given);
+  const fields = what === "inputs" ? d.secretInputs : [...d.secretInputs, ...d.secretOutputs];
+  return withSecretLeaves(d.kind, markSecret(keepSecrets(values, given), fields));
 }

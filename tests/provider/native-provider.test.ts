@@ -155,6 +155,23 @@ describe("the native provider (account-api:index:<Kind>)", () => {
     assert.deepEqual(await p.read(created.id, u, updated), { id: "", props: {} }, "gone: an empty id");
   });
 
+  it("wraps the leaves a description keeps secret inside an input: a variable marked isSecret, not its neighbour", async () => {
+    const p = await configured(fx);
+    const trigger = "0b6f7c4e-2a7d-4c1e-9a55-3f1f2d9b8c01";
+    const c = await p.check(
+      urn("TriggerEnvVars"),
+      {},
+      {
+        triggerUuid: trigger,
+        variables: { TOKEN: { value: "s3cr3t", isSecret: true }, MODE: { value: "prod" } },
+      },
+    );
+    const vars = record(record(c.inputs).variables);
+    assert.ok(isSecret(record(vars.TOKEN).value), "the secret variable's value");
+    assert.equal(record(vars.TOKEN).isSecret, true);
+    assert.equal(record(vars.MODE).value, "prod", "its neighbour stays plain");
+  });
+
   it("imports by id alone: read answers the inputs (a SearchInstance, a ConfigRule as <zoneId>/<ref>)", async () => {
     const p = await configured(fx);
     await fx.api.search.createInstance({ id: "docs", chunk_size: 300 });
