@@ -63,9 +63,9 @@ func program(ctx *pulumi.Context) error {
 	tokens := accountapi.BuildTokensOutput(ctx, accountapi.BuildTokensOutputArgs{})
 	trigger, err := accountapi.NewBuildTrigger(ctx, "prod", &accountapi.BuildTriggerArgs{
 		ScriptName:         pulumi.String("shop"),
-		Kind:               pulumi.String("production"),
+		Kind:               accountapi.BuildTriggerKindProduction,
 		RepoConnectionUuid: repo.RepoConnectionUuid,
-		BuildTokenUuid:     tokens.Tokens().Index(pulumi.Int(0)).BuildTokenUuid(),
+		BuildTokenUuid:     tokens.Index(pulumi.Int(0)).BuildTokenUuid(),
 		BuildCommand:       pulumi.String(buildCommand),
 	})
 	if err != nil {
@@ -73,9 +73,9 @@ func program(ctx *pulumi.Context) error {
 	}
 	variables, err := accountapi.NewTriggerEnvVars(ctx, "prod-vars", &accountapi.TriggerEnvVarsArgs{
 		TriggerUuid: trigger.TriggerUuid,
-		Variables: accountapi.TriggerEnvVarsVariableMap{
-			"NODE_ENV": accountapi.TriggerEnvVarsVariableArgs{Value: pulumi.String("production")},
-			"API_KEY":  accountapi.TriggerEnvVarsVariableArgs{Value: apiKey, IsSecret: pulumi.Bool(true)},
+		Variables: accountapi.TriggerEnvVarsVariablesMap{
+			"NODE_ENV": accountapi.TriggerEnvVarsVariablesArgs{Value: pulumi.String("production")},
+			"API_KEY":  accountapi.TriggerEnvVarsVariablesArgs{Value: apiKey, IsSecret: pulumi.Bool(true)},
 		},
 	})
 	if err != nil {
@@ -83,9 +83,9 @@ func program(ctx *pulumi.Context) error {
 	}
 	docs, err := accountapi.NewSearchInstance(ctx, "docs", &accountapi.SearchInstanceArgs{
 		InstanceId:    pulumi.String("shop-docs"),
-		Type:          pulumi.String("r2"),
+		Type:          accountapi.SearchInstanceTypeR2,
 		Source:        pulumi.String("acme-docs"),
-		MaxNumResults: pulumi.Float64(float64(maxResults)),
+		MaxNumResults: pulumi.Int(maxResults),
 	})
 	if err != nil {
 		return err
@@ -96,14 +96,15 @@ func program(ctx *pulumi.Context) error {
 
 	ctx.Export("triggerUuid", trigger.TriggerUuid)
 	ctx.Export("buildCommand", trigger.BuildCommand)
-	ctx.Export("variableKeys", variables.Variables.ApplyT(func(v map[string]accountapi.TriggerEnvVarsVariable) []string {
+	// The names are not secret, though the map holds a secret value.
+	ctx.Export("variableKeys", pulumi.Unsecret(variables.Variables.ApplyT(func(v map[string]accountapi.TriggerEnvVarsVariables) []string {
 		keys := make([]string, 0, len(v))
 		for k := range v {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		return keys
-	}))
+	})))
 	ctx.Export("searchInstance", docs.ID())
 	ctx.Export("domainRegistrable", domain.Registrable())
 	return nil

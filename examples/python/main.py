@@ -45,15 +45,15 @@ def program() -> None:
         script_name="shop",
         kind="production",
         repo_connection_uuid=repo.repo_connection_uuid,
-        build_token_uuid=tokens.tokens[0].build_token_uuid,
+        build_token_uuid=tokens.apply(lambda found: found[0]["buildTokenUuid"]),
         build_command=build_command,
     )
     variables = account_api.TriggerEnvVars(
         "prod-vars",
         trigger_uuid=trigger.trigger_uuid,
         variables={
-            "NODE_ENV": {"value": "production"},
-            "API_KEY": {"value": api_key, "is_secret": True},
+            "NODE_ENV": account_api.TriggerEnvVarsVariablesArgs(value="production"),
+            "API_KEY": account_api.TriggerEnvVarsVariablesArgs(value=api_key, is_secret=True),
         },
     )
     docs = account_api.SearchInstance(
@@ -67,7 +67,8 @@ def program() -> None:
 
     pulumi.export("triggerUuid", trigger.trigger_uuid)
     pulumi.export("buildCommand", trigger.build_command)
-    pulumi.export("variableKeys", variables.variables.apply(lambda v: sorted(v.keys())))
+    # The names are not secret, though the map holds a secret value.
+    pulumi.export("variableKeys", pulumi.Output.unsecret(variables.variables.apply(lambda v: sorted((v or {}).keys()))))
     pulumi.export("searchInstance", docs.id)
     pulumi.export("domainRegistrable", domain.registrable)
 

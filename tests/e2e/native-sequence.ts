@@ -116,7 +116,7 @@ export function nativeSequence(language: string, prepare: (scratch: string) => E
       });
       child.on("error", reject);
       child.on("close", (code) => {
-        took.push(`${args.join(" ")} ${Date.now() - started} ms`);
+        took.push(`${args.join(" ").replace(/(--secret \w+=)\S+/g, "$1***")} ${Date.now() - started} ms`);
         if (code !== 0) {
           reject(new Error(`${language} ${args.join(" ")} exited ${code}:\n${stdout}\n${stderr}`));
           return;
