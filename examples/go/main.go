@@ -18,7 +18,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/example/pulumi-account-api/sdk-gen/go/accountapi"
@@ -71,7 +70,7 @@ func program(ctx *pulumi.Context) error {
 	if err != nil {
 		return err
 	}
-	variables, err := accountapi.NewTriggerEnvVars(ctx, "prod-vars", &accountapi.TriggerEnvVarsArgs{
+	_, err = accountapi.NewTriggerEnvVars(ctx, "prod-vars", &accountapi.TriggerEnvVarsArgs{
 		TriggerUuid: trigger.TriggerUuid,
 		Variables: accountapi.TriggerEnvVarsVariablesMap{
 			"NODE_ENV": accountapi.TriggerEnvVarsVariablesArgs{Value: pulumi.String("production")},
@@ -96,15 +95,6 @@ func program(ctx *pulumi.Context) error {
 
 	ctx.Export("triggerUuid", trigger.TriggerUuid)
 	ctx.Export("buildCommand", trigger.BuildCommand)
-	// The names are not secret, though the map holds a secret value.
-	ctx.Export("variableKeys", pulumi.Unsecret(variables.Variables.ApplyT(func(v map[string]accountapi.TriggerEnvVarsVariables) []string {
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		return keys
-	})))
 	ctx.Export("searchInstance", docs.ID())
 	ctx.Export("domainRegistrable", domain.Registrable())
 	return nil

