@@ -8,8 +8,11 @@ import type { ProviderConfig } from "./types";
 
 export const CONFIG_NAMESPACE = "account-api";
 
-/** Each setting as a program's user sets it: the stack config key and the environment variable. */
-const SETTINGS: Readonly<Record<string, { key: string; env: string; secret?: true }>> = {
+/**
+ * Each setting as a program's user sets it: the stack config key and the environment variable (the
+ * native provider's schema lists the same, provider/native/schema.ts).
+ */
+export const CONFIG_SETTINGS: Readonly<Record<string, { key: string; env: string; secret?: true }>> = {
   baseUrl: { key: "baseUrl", env: "ACCOUNT_API_BASE_URL" },
   token: { key: "apiToken", env: "ACCOUNT_API_TOKEN", secret: true },
   accountId: { key: "accountId", env: "ACCOUNT_API_ACCOUNT_ID" },
@@ -22,7 +25,7 @@ const SETTINGS: Readonly<Record<string, { key: string; env: string; secret?: tru
  * environment variable that can stand in for it (never the sdk's option name).
  */
 export function inConfigWords(err: ConfigurationError): ConfigurationError {
-  const s = err.setting === undefined ? undefined : SETTINGS[err.setting];
+  const s = err.setting === undefined ? undefined : CONFIG_SETTINGS[err.setting];
   if (!s || err.setting === undefined || !err.message.startsWith(`${err.setting}: `)) return err;
   const rule = err.message.slice(`${err.setting}: `.length).replace(/\s*\(option [^)]*\)$/, "");
   const key = `${CONFIG_NAMESPACE}:${s.key}`;

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { IdentifierSchema } from "../../sdk/schemas/common";
 import type { ProviderKind } from "../types";
+import { withShape } from "./shapes";
 import { camelWords, fromApi, isRecord, snakeToCamel, toApi } from "./values";
 
 export interface Flags {
@@ -101,7 +102,7 @@ export function camelCased<Z extends z.ZodType>(
     renameInRules?: boolean;
   } = {},
 ) {
-  return z.custom<Camel<z.input<Z>>>().superRefine((value, ctx) => {
+  const checked = z.custom<Camel<z.input<Z>>>().superRefine((value, ctx) => {
     const parsed = wireType.safeParse(toApi(value));
     if (parsed.success) return;
     for (const issue of parsed.error.issues) {
@@ -118,6 +119,7 @@ export function camelCased<Z extends z.ZodType>(
           ctx.addIssue({ code: "custom", message: "is not a known field", path: [...at, snakeToCamel(k)] });
     }
   });
+  return withShape(checked, { shape: wireType, camelCase: true });
 }
 
 /** camelCase in the program, snake_case on the wire, for a field typed with `camelCased`. */

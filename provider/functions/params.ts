@@ -6,21 +6,15 @@
  */
 import { z } from "zod";
 import { ScriptNameSchema, UuidSchema } from "../../sdk/schemas/builds";
-import { IdentifierSchema } from "../../sdk/schemas/common";
-import {
-  AttachmentSchema,
-  EmailHeadersSchema,
-  RecipientsSchema,
-  SendEmailShapeSchema,
-  SenderSchema,
-} from "../../sdk/schemas/email";
 import { DomainSearchQuerySchema } from "../../sdk/schemas/registrar";
 import { SearchInstanceIdSchema, SearchJobIdSchema, SearchNamespaceSchema } from "../../sdk/schemas/search";
+import { accountId } from "./email-params";
+
+export { EmailAttachmentParamsSchema, SendEmailParamsSchema } from "./email-params";
 
 const positive = z.number().int("must be a whole number").positive("must be positive");
 const nonEmpty = z.string().min(1, "must not be empty");
 
-const accountId = IdentifierSchema.optional().describe("The account to act on (default: the provider's).");
 const deadlineMs = positive
   .optional()
   .describe("Give up waiting after this many milliseconds (default 30 minutes).");
@@ -67,34 +61,6 @@ export const PurgeBuildCacheParamsSchema = z.strictObject({
 });
 
 export const BuildTokensParamsSchema = z.strictObject({ accountId });
-
-const S = SendEmailShapeSchema.shape;
-const A = AttachmentSchema.shape;
-
-/** An attachment in program naming (`contentId`); the sdk's rule on inline ones applies at send. */
-export const EmailAttachmentParamsSchema = z.strictObject({
-  content: A.content.describe("File content, base64."),
-  filename: A.filename,
-  type: A.type.describe("Media type, e.g. `application/pdf`."),
-  disposition: A.disposition,
-  contentId: A.content_id.describe("Required for inline attachments: the `cid:` the HTML refers to."),
-});
-
-export const SendEmailParamsSchema = z.strictObject({
-  accountId,
-  from: SenderSchema.describe("An address, or `{ address, name }`."),
-  to: RecipientsSchema.describe("An address or a list of addresses."),
-  cc: RecipientsSchema.optional(),
-  bcc: RecipientsSchema.optional(),
-  replyTo: SenderSchema.optional().describe("An address, or `{ address, name }`."),
-  subject: S.subject,
-  html: S.html,
-  text: S.text,
-  attachments: z.array(EmailAttachmentParamsSchema, { error: "must be an array of attachments" }).optional(),
-  headers: EmailHeadersSchema.optional().describe(
-    "Allowed headers only (threading, list management, `X-` headers); names kept as written.",
-  ),
-});
 
 export const CheckDomainParamsSchema = z.strictObject({
   domainName: nonEmpty.describe("The name to check; a malformed one is answered not registrable."),

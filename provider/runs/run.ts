@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import type { Hooks } from "../core/pipeline";
+import { shaped } from "../core/shapes";
 import { local, output, type Field, type InputsOf, type ResourceSpec } from "../core/define";
 import type { HandlerContext } from "../types";
 
@@ -29,9 +30,12 @@ export function runInput<Z extends z.ZodType>(type: Z) {
   return local(type, { replaceOnChange: true });
 }
 
-/** The run's result, one output, so that no result field shadows an input of the same name. */
-export function resultOutput<T>(): Field<z.ZodType<T>, "output"> {
-  return output(undefined, z.custom<T>());
+/**
+ * The run's result, one output, so that no result field shadows an input of the same name. Not
+ * checked (it is what the run recorded); `shape` is its form, for the package schema.
+ */
+export function resultOutput<T>(shape: z.ZodType<T>): Field<z.ZodType<T>, "output"> {
+  return output(undefined, shaped<T>(shape));
 }
 
 export function runHooks<S extends ResourceSpec>(o: {

@@ -8,7 +8,8 @@
 import { join } from "node:path";
 import { REPO_ROOT } from "./harness";
 import { commandRunner, nativeSequence } from "./native-sequence";
-import { goEnv, ok, run } from "../helpers/toolchains";
+import { ok, run } from "../helpers/codegen";
+import { requireGo } from "../helpers/toolchains";
 
 describe("Go: examples/go through the Automation API on the native provider (real engine)", function () {
   nativeSequence("go", (ctx) => {
@@ -16,7 +17,7 @@ describe("Go: examples/go through the Automation API on the native provider (rea
     ok(
       run("go", ["build", "-trimpath", "-mod=readonly", "-buildvcs=false", "-o", binary, "."], {
         cwd: join(REPO_ROOT, "examples", "go"),
-        env: goEnv(),
+        env: requireGo(),
         timeout: 25 * 60_000,
       }),
       "go build of examples/go",

@@ -7,11 +7,12 @@
 import { join } from "node:path";
 import { REPO_ROOT } from "./harness";
 import { commandRunner, nativeSequence } from "./native-sequence";
-import { installPythonSdk, pythonWithPulumi } from "../helpers/toolchains";
+import { installPythonSdk } from "../helpers/codegen";
+import { requirePython } from "../helpers/toolchains";
 
 describe("Python: examples/python through the Automation API on the native provider (real engine)", function () {
   nativeSequence("python", (ctx) => {
-    const python = pythonWithPulumi();
+    const python = requirePython();
     const site = join(ctx.scratch, "site-packages");
     // Bytecode goes to a folder of its own, so the generated tree stays as generated.
     const env = { PYTHONPATH: site, PYTHONPYCACHEPREFIX: join(ctx.scratch, "pycache") };

@@ -10,42 +10,20 @@ import {
   appendFileSync,
   cpSync,
   existsSync,
-  mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
-  statSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { PULUMI_VERSION, installPythonSdk, ok, pythonWithPulumi, run } from "../helpers/toolchains";
+import { GO_MODULE, PULUMI_VERSION, goBuild, ok, pythonProbe, run, text, tree } from "../helpers/codegen";
 
 const ROOT = resolve(__dirname, "..", "..");
 const FIXTURE = join(ROOT, "tests", "fixtures", "codegen", "schema.json");
 const GEN_SDK = join(ROOT, "scripts", "gen-sdk.sh");
-const GO_MODULE = "github.com/example/pulumi-account-api/sdk-gen/go";
 const HAS_DOTNET = spawnSync("bash", ["-c", "command -v dotnet"], { encoding: "utf8" }).status === 0;
-
-/** Every file under dir, by path relative to it. */
-function tree(dir: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  const walk = (d: string): void => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else files.set(relative(dir, p), readFileSync(p));
-    }
-  };
-  walk(dir);
-  return files;
-}
-
-function text(dir: string, path: string): string {
-  return readFileSync(join(dir, path), "utf8");
-}
 
 describe("SDK generation from a Pulumi schema (tools/codegen)", function () {
   let work: string;
@@ -168,15 +146,6 @@ describe("SDK generation from a Pulumi schema (tools/codegen)", function () {
 
   it(`the Python SDK compiles (py_compile on every file), installs and imports with pulumi ${PULUMI_VERSION}`, function () {
     this.timeout(15 * 60_000);
-    const dir = join(first, "python");
-    const files = [...tree(dir).keys()].filter((p) => p.endsWith(".py"));
-    assert.ok(files.length >= 8, `only ${files.length} .py files`);
-    // Bytecode goes to a folder of its own, so the generated tree stays as generated.
-    const env = { ...process.env, PYTHONPYCACHEPREFIX: join(work, "pycache") };
-    ok(run("python3", ["-m", "py_compile", ...files], { cwd: dir, env }), "py_compile");
-    const python = pythonWithPulumi();
-    const site = join(work, "site-packages");
-    installPythonSdk(python, dir, site, env);
     const probe = [
       "import pulumi_account_api as a",
       "assert a.SearchTier.PREMIUM.value == 'premium'",
@@ -186,33 +155,15 @@ describe("SDK generation from a Pulumi schema (tools/codegen)", function () {
       "import pulumi_account_api.provider as p",
       "print(a.SearchInstance.__name__, p.Provider.__name__)",
     ].join("\n");
-    const res = ok(
-      run(python, ["-c", probe], { cwd: work, env: { ...env, PYTHONPATH: site } }),
-      "import pulumi_account_api",
-    );
-    assert.equal(res.stdout.trim(), "SearchInstance Provider");
+    const out = pythonProbe(work, join(first, "python"), probe);
+    assert.equal(out.trim(), "SearchInstance Provider");
   });
 
   it(`the Go SDK builds in a module that requires github.com/pulumi/pulumi/sdk/v3 v${PULUMI_VERSION}`, function () {
     this.timeout(20 * 60_000);
-    const mod = join(work, "go-consumer");
-    mkdirSync(mod);
-    writeFileSync(
-      join(mod, "go.mod"),
-      [
-        "module example.com/consumer",
-        "",
-        "go 1.25",
-        "",
-        `require github.com/pulumi/pulumi/sdk/v3 v${PULUMI_VERSION}`,
-        `require ${GO_MODULE} v0.0.0`,
-        "",
-        `replace ${GO_MODULE} => ${join(first, "go")}`,
-        "",
-      ].join("\n"),
-    );
-    writeFileSync(
-      join(mod, "main.go"),
+    goBuild(
+      work,
+      join(first, "go"),
       `package main
 
 import (
@@ -243,13 +194,6 @@ func main() {
 }
 `,
     );
-    const env = { ...process.env, GOFLAGS: "-mod=mod", CGO_ENABLED: "0" };
-    ok(
-      run("go", ["build", "-trimpath", "./...", `${GO_MODULE}/...`], { cwd: mod, env, timeout: 20 * 60_000 }),
-      "go build",
-    );
-    ok(run("go", ["vet", `${GO_MODULE}/...`], { cwd: mod, env, timeout: 10 * 60_000 }), "go vet");
-    assert.ok(statSync(join(mod, "go.sum")).size > 0);
   });
 
   if (HAS_DOTNET) {

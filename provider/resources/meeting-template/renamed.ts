@@ -4,10 +4,11 @@
  * pipeline's `renamed` covers top-level inputs only; this is the same rule one level down.
  */
 import { z } from "zod";
+import { withShape } from "../../core/shapes";
 import { isRecord } from "../../core/values";
 
 export function withRenamedKeys<Z extends z.ZodType>(type: Z, renamed: Readonly<Record<string, string>>) {
-  return z.custom<z.output<Z>>().superRefine((value, ctx) => {
+  const checked = z.custom<z.output<Z>>().superRefine((value, ctx) => {
     let rest: unknown = value;
     if (isRecord(value)) {
       const kept = { ...value };
@@ -27,6 +28,8 @@ export function withRenamedKeys<Z extends z.ZodType>(type: Z, renamed: Readonly<
       else ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
     }
   });
+  // The old names are refused, not offered: the schema shows today's shape only.
+  return withShape(checked, { shape: type });
 }
 
 /** A stored value with its renamed keys moved to today's names (a value set under both keeps today's). */

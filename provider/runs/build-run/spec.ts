@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { defineResource, requiredString } from "../../core/define";
 import type { BuildInfo } from "../../functions/builds-logic";
+import { BuildInfoSchema } from "../../functions/results";
 import { TRIGGERS_FIELD, resultOutput, runInput } from "../run";
 
 const positive = z.number().int("must be a whole number").positive("must be positive");
@@ -24,6 +25,6 @@ export const BuildRunSpec = defineResource({
     pollIntervalMs: runInput(positive.optional()),
     triggers: TRIGGERS_FIELD,
     /** The build as it was when the run ended (started, or stopped with `wait`). */
-    result: resultOutput<BuildInfo>(),
+    result: resultOutput<BuildInfo>(BuildInfoSchema),
   },
 });

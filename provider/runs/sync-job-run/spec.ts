@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { SearchNamespaceSchema, SearchInstanceFields as W } from "../../../sdk/schemas/search";
 import { defineResource } from "../../core/define";
+import { SyncJobSchema } from "../../functions/results";
 import type { SyncJob } from "../../functions/search-logic";
 import { TRIGGERS_FIELD, resultOutput, runInput } from "../run";
 
@@ -22,6 +23,6 @@ export const SyncJobRunSpec = defineResource({
     deadlineMs: runInput(z.number().int("must be a whole number").positive("must be positive").optional()),
     triggers: TRIGGERS_FIELD,
     /** The job as it was when the run ended (started, or ended with `wait`). */
-    result: resultOutput<SyncJob>(),
+    result: resultOutput<SyncJob>(SyncJobSchema),
   },
 });
