@@ -4,7 +4,6 @@
  * engine against the emulator (tests/e2e/native-sequence.ts). The venv with pulumi from PyPI is made
  * once per user; the SDK is installed into a folder of this run, so it is always the committed one.
  */
-import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "./harness";
 import { commandRunner, nativeSequence } from "./native-sequence";
@@ -17,10 +16,7 @@ describe("Python: examples/python through the Automation API on the native provi
     const site = join(ctx.scratch, "site-packages");
     // Bytecode goes to a folder of its own, so the generated tree stays as generated.
     const env = { PYTHONPATH: site, PYTHONPYCACHEPREFIX: join(ctx.scratch, "pycache") };
-    // From a copy: pip builds in the source folder (build/, *.egg-info), and sdk-gen stays as generated.
-    const sdk = join(ctx.scratch, "sdk-python");
-    cpSync(join(REPO_ROOT, "sdk-gen", "python"), sdk, { recursive: true });
-    installPythonSdk(python, sdk, site, { ...process.env, ...env });
+    installPythonSdk(python, join(REPO_ROOT, "sdk-gen", "python"), site, { ...process.env, ...env });
     return commandRunner(
       { command: python, args: [join(REPO_ROOT, "examples", "python", "main.py")], env },
       ctx,

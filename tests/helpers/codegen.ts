@@ -6,6 +6,7 @@
 import { strict as assert } from "node:assert";
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -131,9 +132,13 @@ export function goBuild(work: string, sdkDir: string, mainGo: string): void {
 
 /**
  * Installs a generated Python SDK folder into `site` (a --target folder, for PYTHONPATH): installed, not
- * just put on the path, because the package reads its own version from its metadata.
+ * just put on the path, because the package reads its own version from its metadata. pip builds
+ * inside the folder it installs (build/, *.egg-info), so it installs a copy made beside `site`: the
+ * generated tree stays as generated (gen-sdk.sh --check would name those files).
  */
 export function installPythonSdk(python: string, sdkDir: string, site: string, env: NodeJS.ProcessEnv): void {
+  const copy = mkdtempSync(`${site}-source-`);
+  cpSync(sdkDir, copy, { recursive: true });
   ok(
     run(
       python,
@@ -141,7 +146,7 @@ export function installPythonSdk(python: string, sdkDir: string, site: string, e
         "--no-build-isolation",
         "--target",
         site,
-        sdkDir,
+        copy,
       ]),
       { env, timeout: 5 * 60_000 },
     ),
