@@ -263,6 +263,19 @@ function objectOf(shape: Record<string, z.ZodType>, name: string, types: TypeCol
   };
 }
 
+/**
+ * The key an invoke answers a result that is not an object under (a list): the SDKs generated for a
+ * plain return type read the one property of the answer, whatever its name.
+ */
+export const SINGLE_RESULT_KEY = "result";
+
+/** What an invoke of `f` answers for its result `value`: the object itself, or the value under SINGLE_RESULT_KEY. */
+export function invokeOutputs(f: FunctionEntry, value: unknown): Record<string, unknown> {
+  if (f.result instanceof z.ZodObject && typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value));
+  return { [SINGLE_RESULT_KEY]: value };
+}
+
 function functionSchema(f: FunctionEntry, types: TypeCollector): FunctionSchema {
   const base = pascal(f.name);
   // An object result is the function's outputs; any other (a list) is its plain return type.

@@ -5,7 +5,7 @@
  * cannot be missed), the config and the invokes, the same bytes on every call.
  */
 import { strict as assert } from "node:assert";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
@@ -16,6 +16,8 @@ import { extractFieldDocs } from "../../provider/native/field-docs";
 import {
   NATIVE_KINDS,
   PACKAGE_NAME,
+  SINGLE_RESULT_KEY,
+  invokeOutputs,
   kindOfToken,
   providerSchema,
   specOf,
@@ -185,5 +187,32 @@ describe("native provider schema", () => {
     assert.ok(check && "properties" in check.outputs && check.outputs.properties?.registrable);
     const tokens = schema.functions["account-api:index:buildTokens"]?.outputs;
     assert.equal(tokens && "type" in tokens ? tokens.type : undefined, "array");
+  });
+
+  it("answers an object result as it is and a list under the single key the SDKs read", () => {
+    const check = INVOKES.find((f) => f.name === "checkDomain");
+    const tokens = INVOKES.find((f) => f.name === "buildTokens");
+    assert.ok(check && tokens);
+    assert.deepEqual(invokeOutputs(check, { name: "a.com", registrable: true }), {
+      name: "a.com",
+      registrable: true,
+    });
+    const list = [{ buildTokenUuid: "u", buildTokenName: null }];
+    assert.deepEqual(invokeOutputs(tokens, list), { [SINGLE_RESULT_KEY]: list });
+  });
+
+  it("the built provider (dist/, no compiler) serves what the build wrote to dist/schema.json, words included", () => {
+    const built = join(ROOT, "dist", "provider", "native", "schema.js");
+    assert.ok(existsSync(built), "dist/ is not built: run `npm run build` first, as for tests/e2e");
+    // The compiled module reads the words from field-docs.json beside it (an installed package has no TypeScript).
+    const compiled: typeof import("../../provider/native/schema") = require(built);
+    const written = readFileSync(join(ROOT, "dist", "schema.json"), "utf8");
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    assert.equal(`${JSON.stringify(compiled.providerSchema(version), null, 2)}\n`, written);
+    assert.equal(
+      JSON.stringify(JSON.parse(written)),
+      JSON.stringify(providerSchema(version, DOCS)),
+      "dist/ is older than the sources: npm run build",
+    );
   });
 });
