@@ -101,7 +101,8 @@ export class NativeProvider implements pulumi.Provider {
       problem = err.message;
     }
     const failures: CheckFailure[] = problem ? [{ property: settingOf(problem), reason: problem }] : [];
-    return { inputs: news, failures };
+    // The provider's inputs are stored in state: the token only ever as a secret, however it was set.
+    return { inputs: isRecord(news) ? markSecret(news, ["apiToken"]) : news, failures };
   }
 
   /**
