@@ -4,13 +4,12 @@
  * (scripts/provision-yaml.sh), driven by the Node Automation API over the project's folder (a local
  * program, not an inline one), against the emulator.
  */
-import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
 import { copyFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { LocalWorkspace, PulumiCommand, type OutputMap } from "@pulumi/pulumi/automation";
 import { REPO_ROOT } from "./harness";
 import { nativeSequence, type Outcome } from "./native-sequence";
+import { provisionYamlHost } from "./pulumi-cli";
 
 /** The outputs as the Python and Go examples print them: secrets masked. */
 function masked(outputs: OutputMap): Outcome["outputs"] {
@@ -20,16 +19,7 @@ function masked(outputs: OutputMap): Outcome["outputs"] {
 describe("YAML: examples/yaml with the real CLI on the native provider (real engine)", function () {
   nativeSequence("yaml", async (ctx) => {
     // Idempotent; a cold machine builds the host once (about 30 s after the CLI's build).
-    const path = [dirname(process.execPath), join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH].join(
-      ":",
-    );
-    const res = spawnSync("bash", [join(REPO_ROOT, "scripts", "provision-yaml.sh")], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PATH: path },
-      encoding: "utf8",
-    });
-    assert.equal(res.status, 0, `scripts/provision-yaml.sh failed:\n${res.stderr}`);
-
+    provisionYamlHost();
     copyFileSync(join(REPO_ROOT, "examples", "yaml", "Pulumi.yaml"), join(ctx.work, "Pulumi.yaml"));
     const pulumiCommand = await PulumiCommand.get({
       root: join(REPO_ROOT, ".engine"),
