@@ -17,10 +17,17 @@ import { deepEqual, isRecord } from "../core/values";
 import { PartialCreateError } from "../errors";
 import { handlerFor } from "../registry";
 import { describeFailure, openSession, type Session } from "../session";
-import type { CheckFailure, HandlerDescription, ProviderKind, ResourceHandler } from "../types";
-import { functionNamed } from "../functions/table";
+import {
+  RESOURCE_KINDS,
+  RUN_KINDS,
+  type CheckFailure,
+  type HandlerDescription,
+  type ProviderKind,
+  type ResourceHandler,
+} from "../types";
+import type * as FunctionTable from "../functions/table";
 import { importTarget } from "./import-ids";
-import { kindOfToken, PACKAGE_NAME, providerSchema, tokenOf } from "./schema-stub";
+import type * as Schema from "./schema";
 import { withSecretLeaves } from "./secret-leaves";
 import { keepSecrets, markSecret, reveal, revealRecord } from "./secrets";
 
@@ -47,10 +54,23 @@ export interface NativeProviderOptions {
 
 type AnyHandler = ResourceHandler<object, object>;
 
-/** The kind of a resource from its urn (`urn:pulumi:<stack>::<project>::<type>::<name>`). */
+// Loaded when first needed: the table's parameter and result schemas on the first invoke, the
+// schema (every description) when the engine asks for it; a plugin serving one kind loads neither.
+const functionTable = (): typeof FunctionTable => require("../functions/table");
+const schema = (): typeof Schema => require("./schema");
+
+/** The package's name, which is also its configuration namespace; tokens are `<name>:index:<Kind>`. */
+const PACKAGE_NAME = CONFIG_NAMESPACE;
+const TOKEN_PREFIX = `${PACKAGE_NAME}:index:`;
+const KINDS: readonly ProviderKind[] = [...RESOURCE_KINDS, ...RUN_KINDS];
+
+/**
+ * The kind of a resource from its urn (`urn:pulumi:<stack>::<project>::<type>::<name>`). Not the
+ * schema's kindOfToken: that module loads every description, and a call needs its kind's only.
+ */
 function kindOfUrn(urn: string): ProviderKind {
   const type = urn.split("::")[2]?.split("$").pop() ?? "";
-  const kind = kindOfToken(type);
+  const kind = KINDS.find((k) => `${TOKEN_PREFIX}${k}` === type);
   if (!kind) throw new Error(`${PACKAGE_NAME}: unknown resource type ${JSON.stringify(type)}`);
   return kind;
 }
@@ -85,7 +105,7 @@ export class NativeProvider implements pulumi.Provider {
   }
 
   async getSchema(): Promise<string> {
-    return JSON.stringify(providerSchema(this.version));
+    return JSON.stringify(schema().providerSchema(this.version));
   }
 
   // ---- configuration ----
@@ -239,13 +259,12 @@ export class NativeProvider implements pulumi.Provider {
    * preview as at up, so it is offered as a run resource instead, which acts on `up` only.
    */
   async invoke(token: string, args: unknown): Promise<pulumi.InvokeResult> {
-    const prefix = `${PACKAGE_NAME}:index:`;
-    const name = token.startsWith(prefix) ? token.slice(prefix.length) : "";
-    const entry = functionNamed(name);
+    const name = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : "";
+    const entry = functionTable().functionNamed(name);
     if (!entry) throw new Error(`${PACKAGE_NAME}: unknown function ${JSON.stringify(token)}`);
     if (entry.sideEffect)
       throw new Error(
-        `${token} changes something remote, so it is not an invoke (a preview would run it too): use the resource ${tokenOf(entry.sideEffect.instead)}, which runs on up only`,
+        `${token} changes something remote, so it is not an invoke (a preview would run it too): use the resource ${TOKEN_PREFIX}${entry.sideEffect.instead}, which runs on up only`,
       );
     const session = this.current();
     if (session.problem !== undefined)
@@ -261,7 +280,9 @@ export class NativeProvider implements pulumi.Provider {
         }),
       };
     try {
-      return { outputs: entry.result.parse(await entry.run(session.context.api, parsed.data)) };
+      const result = entry.result.parse(await entry.run(session.context.api, parsed.data));
+      // A result that is not an object (a list) goes under the one key the generated SDKs read.
+      return { outputs: schema().invokeOutputs(entry, result) };
     } catch (err) {
       throw describeFailure(name, "invoke", err, session.config.apiToken);
     }

@@ -6,7 +6,7 @@
  * answer. Their neighbours stay readable in state.
  */
 import { isRecord } from "../core/values";
-import { CREDENTIAL_FIELDS } from "../resources/meeting-template/spec";
+import type * as MeetingTemplateSpec from "../resources/meeting-template/spec";
 import type { ProviderKind } from "../types";
 import { secret } from "./secrets";
 
@@ -30,6 +30,8 @@ const storageCredentials: Leaves = (values) => {
   const rc = values.recordingConfig;
   const sc = isRecord(rc) ? rc.storageConfig : undefined;
   if (!isRecord(rc) || !isRecord(sc)) return values;
+  // Loaded here, not with the plugin: the kind's handler has loaded its description already.
+  const { CREDENTIAL_FIELDS }: typeof MeetingTemplateSpec = require("../resources/meeting-template/spec");
   const storage = Object.fromEntries(
     Object.entries(sc).map(([k, v]) => [k, CREDENTIAL_FIELDS.some((f) => f === k) ? secret(v) : v]),
   );
