@@ -6,6 +6,7 @@
 import { strict as assert } from "node:assert";
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -130,8 +131,32 @@ export function goBuild(work: string, sdkDir: string, mainGo: string): void {
 }
 
 /**
- * Compiles every .py file of a generated Python SDK, installs it (not just puts it on the path: the
- * package reads its own version from its metadata) into `work`, and runs `probe` with it importable.
+ * Installs a generated Python SDK folder into `site` (a --target folder, for PYTHONPATH): installed, not
+ * just put on the path, because the package reads its own version from its metadata. pip builds
+ * inside the folder it installs (build/, *.egg-info), so it installs a copy made beside `site`: the
+ * generated tree stays as generated (gen-sdk.sh --check would name those files).
+ */
+export function installPythonSdk(python: string, sdkDir: string, site: string, env: NodeJS.ProcessEnv): void {
+  const copy = mkdtempSync(`${site}-source-`);
+  cpSync(sdkDir, copy, { recursive: true });
+  ok(
+    run(
+      python,
+      ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-index"].concat([
+        "--no-build-isolation",
+        "--target",
+        site,
+        copy,
+      ]),
+      { env, timeout: 5 * 60_000 },
+    ),
+    `pip install of ${sdkDir}`,
+  );
+}
+
+/**
+ * Compiles every .py file of a generated Python SDK, installs it into `work`, and runs `probe` with
+ * it importable.
  */
 export function pythonProbe(work: string, sdkDir: string, probe: string): string {
   const files = [...tree(sdkDir).keys()].filter((p) => p.endsWith(".py"));
@@ -141,19 +166,7 @@ export function pythonProbe(work: string, sdkDir: string, probe: string): string
   ok(run("python3", ["-m", "py_compile", ...files], { cwd: sdkDir, env }), "py_compile");
   const python = pythonWithPulumi();
   const site = mkdtempSync(join(work, "site-packages-"));
-  ok(
-    run(
-      python,
-      ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-index"].concat([
-        "--no-build-isolation",
-        "--target",
-        site,
-        sdkDir,
-      ]),
-      { env, timeout: 5 * 60_000 },
-    ),
-    "pip install of the generated SDK",
-  );
+  installPythonSdk(python, sdkDir, site, env);
   return ok(run(python, ["-c", probe], { cwd: work, env: { ...env, PYTHONPATH: site } }), "the Python probe")
     .stdout;
 }
