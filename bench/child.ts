@@ -78,7 +78,10 @@ function partsOf(resources: Deployed["resources"]): Record<StatePart, number> {
 
 function stateFigures(file: string, writes: Writes): StateFigures {
   const raw = JSON.parse(readFileSync(file, "utf8")) as { checkpoint: { latest: Deployed } };
-  const dynamic = raw.checkpoint.latest.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic"));
+  // The program's resources: not the stack, not a provider resource (the native plugin's default one).
+  const dynamic = raw.checkpoint.latest.resources.filter(
+    (r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"),
+  );
   const byText = new Map<string, { kind: string; bytes: number; copies: number }>();
   for (const r of dynamic) {
     const text = r.inputs?.__provider;
@@ -151,7 +154,9 @@ async function run(spec: RunSpec): Promise<RunResult> {
     providerPeakRssMb: 0,
   };
   const origin = spec.program.world.origin;
-  const provider = watchPeakRss(/dynamic-provider/);
+  const provider = watchPeakRss(
+    spec.program.variant === "native" ? /native\/plugin\.js/ : /dynamic-provider/,
+  );
   const parallel = spec.parallel;
   const commands: Record<Exclude<Phase, "drift">, () => Promise<{ summary: { result: string } }>> = {
     up: () => stack.up({ parallel }),

@@ -6,7 +6,7 @@
  * kept under the system's temporary directory. Other engineers' uncommitted edits never leak in.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { linkDependencies } from "../tests/fixtures/template/install";
 import { CACHE_DIR, REPO_ROOT } from "./paths";
@@ -17,6 +17,8 @@ export interface Installed {
   project: string;
   /** `node_modules/pulumi-account-api` inside the project. */
   pkg: string;
+  /** The native provider plugin's launcher in the project's `node_modules/.bin`, when the commit has one. */
+  plugin?: string;
 }
 
 export function resolveCommit(ref: string): string {
@@ -30,7 +32,7 @@ export function install(ref: string, log: (line: string) => void): Installed {
   const modules = join(project, "node_modules");
   const pkg = join(modules, "pulumi-account-api");
   const ready = join(dir, "ready");
-  if (existsSync(ready)) return { commit, project, pkg };
+  if (existsSync(ready)) return withPlugin({ commit, project, pkg });
 
   log(`building the package at ${commit.slice(0, 7)} into ${project}`);
   rmSync(dir, { recursive: true, force: true });
@@ -58,5 +60,21 @@ export function install(ref: string, log: (line: string) => void): Installed {
   linkDependencies(modules);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "bench-project", private: true }));
   writeFileSync(ready, new Date().toISOString());
-  return { commit, project, pkg };
+  return withPlugin({ commit, project, pkg });
+}
+
+/**
+ * What npm does for the package's `bin`: a launcher for the native provider plugin in the project's
+ * `node_modules/.bin`, which the engine's PATH holds. It runs the bench's own Node (22 or later): the
+ * plugin's `#!/usr/bin/env node` would find whatever Node comes first on PATH.
+ */
+function withPlugin(installed: Installed): Installed {
+  const entry = join(installed.pkg, "dist", "provider", "native", "plugin.js");
+  if (!existsSync(entry)) return installed;
+  const bin = join(installed.project, "node_modules", ".bin");
+  const plugin = join(bin, "pulumi-resource-account-api");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(plugin, `#!/bin/sh\nexec "${process.execPath}" "${entry}" "$@"\n`);
+  chmodSync(plugin, 0o755);
+  return { ...installed, plugin };
 }

@@ -7,14 +7,16 @@
  * - `floor`: the engine's floor, a no-op dynamic provider shared by every resource (one object, no
  *   API call): what any dynamic provider costs at this count;
  * - `naive` (repository connections only): a provider object per resource that captures its client,
- *   the way a first dynamic provider is usually written; for the state figures.
+ *   the way a first dynamic provider is usually written; for the state figures;
+ * - `native`: the same resources through the native provider plugin (`account-api:index:<Kind>`, the
+ *   plugin found on PATH), as a YAML, Python or Go program declares them.
  */
 import type * as Pulumi from "@pulumi/pulumi";
 import type * as Provider from "../provider";
 import type { ResourceKind } from "../provider";
 import { NO_NEEDS, type World, type WorldNeeds } from "./world";
 
-export type Variant = "ours" | "floor" | "naive";
+export type Variant = "ours" | "floor" | "naive" | "native";
 /** The mix, repository connections alone (the state study), or one resource kind alone (its requests). */
 export type Shape = "mix" | "repos" | ResourceKind;
 
@@ -175,6 +177,31 @@ function ours(P: typeof Provider): Declare {
   };
 }
 
+/** The output a downstream resource takes: the same as `ours` reads. */
+const DOWNSTREAM_OUTPUT: Partial<Record<ResourceKind, string>> = {
+  RepoConnection: "repoConnectionUuid",
+  BuildTrigger: "triggerUuid",
+};
+
+/** The native provider's resources: plain custom resources of its package's tokens. */
+function native(pulumi: typeof Pulumi): Declare {
+  // A property named in the inputs becomes a property of the resource object, known after create.
+  class NativeResource extends pulumi.CustomResource {
+    [output: string]: unknown;
+  }
+  return (kind, name, inputs) => {
+    const output = DOWNSTREAM_OUTPUT[kind];
+    const r = new NativeResource(
+      `account-api:index:${kind}`,
+      name,
+      output ? { ...inputs, [output]: undefined } : inputs,
+    );
+    const out = output ? r[output] : r.id;
+    if (!pulumi.Output.isInstance(out)) throw new Error(`bench: ${kind} has no output ${output ?? "id"}`);
+    return out as Pulumi.Output<string>;
+  };
+}
+
 /** The floor: one provider object for every resource; create echoes the inputs, nothing is called. */
 function floor(pulumi: typeof Pulumi): Declare {
   const noop: Pulumi.dynamic.ResourceProvider = {
@@ -249,9 +276,11 @@ export function program(spec: ProgramSpec, pulumi: typeof Pulumi, P: typeof Prov
     const declare =
       spec.variant === "ours"
         ? ours(P)
-        : spec.variant === "floor"
-          ? floor(pulumi)
-          : naive(pulumi, spec.world);
+        : spec.variant === "native"
+          ? native(pulumi)
+          : spec.variant === "floor"
+            ? floor(pulumi)
+            : naive(pulumi, spec.world);
     graph(spec, declare);
   };
 }

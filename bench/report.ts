@@ -1,6 +1,7 @@
 /** bench/results.json (for tools; the shape issue 12 fixed, with fields added) and bench/results.md (for people). */
 import { STATE_PARTS, type RunResult, type StatePart } from "./protocol";
 import { KIND_PHASES, kindRequestsMarkdown, type KindRequests } from "./kinds";
+import { nativeFigures, nativeMarkdown } from "./report-native";
 import { timeFigures, timeMarkdown } from "./report-time";
 import type { Sample } from "./scale";
 import { table } from "./markdown";
@@ -201,6 +202,7 @@ export function buildResults(
     study: st,
     // Where the time goes at 200 (the issue's count), else at the middle count of a quick run.
     kinds,
+    native: nativeFigures(samples),
     time: timeFigures(samples, counts.includes(200) ? 200 : counts[Math.floor(counts.length / 2)]!),
     before: BEFORE,
   };
@@ -317,6 +319,7 @@ export function markdown(r: Results, samples: Sample[]): string {
     "",
   );
   out.push(...timeMarkdown(r.time, checkpointFigures(r)));
+  out.push(...nativeMarkdown(r.native));
   if (r.kinds?.length)
     out.push(
       "## Requests per resource, by kind",

@@ -1,6 +1,6 @@
 /**
- * Scale: up, refresh and destroy of the mix at each count, ours beside the two baselines in the same
- * run, interleaved repetition by repetition (ours, floor, plain) so that a change in the machine's load
+ * Scale: up, refresh and destroy of the mix at each count, ours (and the native provider) beside the
+ * two baselines in the same run, interleaved repetition by repetition (ours, native, floor, plain) so that a change in the machine's load
  * touches all three alike. Each run has a fresh emulator. The largest count also gives the memory and
  * state figures, and drift.
  */
@@ -85,7 +85,11 @@ export async function scale(
     }
     const started = performance.now();
     for (const count of counts) {
-      for (const variant of ["ours", "floor", "plain"] as const) {
+      // The native provider runs where the package has it (a bench of an older commit has none).
+      const variants = installed.plugin
+        ? (["ours", "native", "floor", "plain"] as const)
+        : (["ours", "floor", "plain"] as const);
+      for (const variant of variants) {
         const phases: Phase[] =
           variant === "ours" && count === largest && rep === 0
             ? ["up", "refresh", "drift", "destroy"]
