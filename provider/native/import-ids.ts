@@ -1,8 +1,9 @@
 /**
- * `pulumi import <token> <name> <id>` hands read an id and nothing else. Most kinds find their
- * object from the id alone; three need a stored input the id must then carry, so their import id
- * is composite. Read answers the resource id (the part after the slash for BuildTrigger and
- * MeetingTemplate; ConfigRule's resource id is its import id).
+ * `pulumi import <token> <name> <id>` hands read an id and nothing else. Read finds most objects
+ * from their resource id alone, but the inputs it answers are what the live object shows, and some
+ * inputs it never shows: the trigger a variable set belongs to, the zone of a setting, the app of a
+ * meeting, the script of a trigger. Those kinds take an import id whose parts are these inputs; read
+ * then gets them as the stored state a created resource would have, and answers them as inputs.
  */
 import { inputError } from "../errors";
 import type { ProviderKind } from "../types";
@@ -14,33 +15,39 @@ export interface ImportTarget {
   readonly state: Record<string, unknown>;
 }
 
-/**
- * The import id's form of each kind whose resource id is not enough to find the object: the inputs
- * its two parts fill, and whether the resource id is the whole import id or its second part.
- */
-const COMPOSITE: Partial<
-  Record<ProviderKind, { form: string; fields: readonly [string, string?]; idIsWhole: boolean }>
-> = {
-  BuildTrigger: { form: "<scriptName>/<triggerUuid>", fields: ["scriptName"], idIsWhole: false },
-  MeetingTemplate: { form: "<appId>/<meetingId>", fields: ["appId"], idIsWhole: false },
-  ConfigRule: { form: "<zoneId>/<ref>", fields: ["zoneId", "ref"], idIsWhole: true },
+interface ImportForm {
+  /** The import id in words, for messages and docs. */
+  readonly form: string;
+  /** The input each `/`-separated part fills, in order; `undefined` for a part that is only the id. */
+  readonly parts: readonly (string | undefined)[];
+  /** The resource id: the whole import id, or its last part. */
+  readonly id: "whole" | "last";
+}
+
+const FORMS: Partial<Record<ProviderKind, ImportForm>> = {
+  BuildTrigger: { form: "<scriptName>/<triggerUuid>", parts: ["scriptName", undefined], id: "last" },
+  MeetingTemplate: { form: "<appId>/<meetingId>", parts: ["appId", undefined], id: "last" },
+  ConfigRule: { form: "<zoneId>/<ref>", parts: ["zoneId", "ref"], id: "whole" },
+  TriggerEnvVars: { form: "<triggerUuid>", parts: ["triggerUuid"], id: "whole" },
+  ZoneContentConverter: { form: "<zoneId>", parts: ["zoneId"], id: "whole" },
 };
 
-/** The import id each kind takes, in words, where it is not the resource id. */
+/** The import id a kind takes, in words, where it is more than the resource id. */
 export function importIdForm(kind: ProviderKind): string | undefined {
-  return COMPOSITE[kind]?.form;
+  return FORMS[kind]?.form;
 }
 
 export function importTarget(kind: ProviderKind, importId: string): ImportTarget {
-  const composite = COMPOSITE[kind];
-  if (!composite) return { id: importId, state: {} };
-  const slash = importId.indexOf("/");
-  if (slash <= 0 || slash === importId.length - 1)
-    throw inputError("id", `a ${kind} is imported as ${composite.form}, not ${JSON.stringify(importId)}`);
-  const [first, second] = composite.fields;
-  const rest = importId.slice(slash + 1);
-  return {
-    id: composite.idIsWhole ? importId : rest,
-    state: { [first]: importId.slice(0, slash), ...(second ? { [second]: rest } : {}) },
-  };
+  const f = FORMS[kind];
+  if (!f) return { id: importId, state: {} };
+  // The last part takes the rest: a ref or a uuid holds no slash, but nothing is lost if one does.
+  const split = importId.split("/");
+  const values = [...split.slice(0, f.parts.length - 1), split.slice(f.parts.length - 1).join("/")];
+  if (split.length < f.parts.length || values.some((v) => v === ""))
+    throw inputError("id", `a ${kind} is imported as ${f.form}, not ${JSON.stringify(importId)}`);
+  const state: Record<string, unknown> = {};
+  f.parts.forEach((input, i) => {
+    if (input !== undefined) state[input] = values[i];
+  });
+  return { id: f.id === "whole" ? importId : (values.at(-1) ?? importId), state };
 }

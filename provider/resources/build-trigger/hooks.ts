@@ -135,7 +135,12 @@ export const hooks: Hooks<typeof BuildTriggerSpec, Trigger> = {
   same(field, olds, news) {
     // Naming the script or giving its tag is no change of identity while the tag stays the same.
     if (field !== "scriptName" && field !== "externalScriptId") return false;
-    return olds.externalScriptId !== undefined && sameId(olds.externalScriptId, news.externalScriptId ?? "");
+    // An imported trigger is stored by its script's name alone: the tag resolved from that name is no change.
+    if (olds.externalScriptId === undefined)
+      return (
+        field === "externalScriptId" && olds.scriptName !== undefined && olds.scriptName === news.scriptName
+      );
+    return sameId(olds.externalScriptId, news.externalScriptId ?? "");
   },
 
   idOf: (live) => live.trigger_uuid,
@@ -171,10 +176,11 @@ export const hooks: Hooks<typeof BuildTriggerSpec, Trigger> = {
   },
   project(live, previous, fromTable) {
     // The tag and the connection as the program gave them: the listing may spell them otherwise.
+    // An import gave no connection: it is then the listing's.
     return {
       ...fromTable,
       externalScriptId: previous.externalScriptId,
-      repoConnectionUuid: previous.repoConnectionUuid,
+      repoConnectionUuid: previous.repoConnectionUuid ?? live.repo_connection?.repo_connection_uuid,
       kind: triggerKind(live),
     };
   },

@@ -225,9 +225,14 @@ export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
   },
   project(live, previous, fromTable) {
     // Only what the program manages, as the meeting holds it now (a value it lost shows as drift).
+    // An import (no setting stored; a program always gives a title) manages what the meeting holds.
+    const imported = previous.title === undefined;
     const out = { ...fromTable };
     for (const [k, f] of Object.entries(MeetingTemplateSpec.fields))
-      if (f.wire !== undefined && (Reflect.get(previous, k) === undefined || live[f.wire] == null))
+      if (
+        f.wire !== undefined &&
+        ((!imported && Reflect.get(previous, k) === undefined) || live[f.wire] == null)
+      )
         Reflect.deleteProperty(out, k);
     if (out.aiConfig) out.aiConfig = projectOnto(out.aiConfig, previous.aiConfig);
     if (out.recordingConfig) {

@@ -52,6 +52,17 @@ export function project(previous: Variables, live: EnvVars): Variables {
   return out;
 }
 
+/**
+ * What an import (no stored variables) takes over: every plain variable. A secret's value never
+ * comes back from the service, so a secret variable stays unmanaged until the program sets it.
+ */
+function importable(live: EnvVars): Variables {
+  const out: Variables = {};
+  for (const [k, v] of Object.entries(live))
+    if (!v.is_secret) out[k] = { value: v.value ?? "", isSecret: false };
+  return out;
+}
+
 /** 0.1.x kept plain and secret values in two maps. */
 export function upgrade(state: Record<string, unknown>): Record<string, unknown> {
   const { plainVariables, secretVariables, secretHashes: _hashes, ...rest } = state;
@@ -157,7 +168,7 @@ export const hooks: Hooks<Spec, EnvVars> = {
   },
   project: (live, previous, fromTable) => ({
     ...fromTable,
-    variables: project(previous.variables ?? {}, live),
+    variables: project(previous.variables ?? importable(live), live),
   }),
   outputs: (_live, i) => ({ keys: Object.keys(i.variables).sort() }),
 };
