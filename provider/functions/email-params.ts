@@ -34,13 +34,16 @@ export const SendEmailParamsSchema = z.strictObject({
   accountId,
   from: SenderSchema.describe("An address, or `{ address, name }`."),
   to: RecipientsSchema.describe("An address or a list of addresses."),
-  cc: RecipientsSchema.optional(),
-  bcc: RecipientsSchema.optional(),
+  cc: RecipientsSchema.optional().describe("Copied: an address or a list of addresses."),
+  bcc: RecipientsSchema.optional().describe("Blind-copied: an address or a list of addresses."),
   replyTo: SenderSchema.optional().describe("An address, or `{ address, name }`."),
-  subject: S.subject,
-  html: S.html,
-  text: S.text,
-  attachments: z.array(EmailAttachmentParamsSchema, { error: "must be an array of attachments" }).optional(),
+  subject: S.subject.describe("One line."),
+  html: S.html.describe("The HTML body; `html`, `text` or both."),
+  text: S.text.describe("The plain-text body; `html`, `text` or both."),
+  attachments: z
+    .array(EmailAttachmentParamsSchema, { error: "must be an array of attachments" })
+    .optional()
+    .describe("Files, base64, attached or inline."),
   headers: EmailHeadersSchema.optional().describe(
     "Allowed headers only (threading, list management, `X-` headers); names kept as written.",
   ),

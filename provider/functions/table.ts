@@ -3,7 +3,8 @@
  * whether it changes something remote, and how it runs over a client. The native provider serves
  * INVOKES from it and the package schema lists them; the TypeScript functions keep their own
  * signatures and call the same `run…` logic, so there is one implementation. Loading the table loads
- * zod schemas only: each logic module is required when its function first runs.
+ * zod result types only: the parameters (the sdk's schemas of every area) when first read, and each
+ * logic module when its function first runs.
  */
 import type { z } from "zod";
 import type { AccountApi } from "../../sdk/account-api";
@@ -12,7 +13,7 @@ import type * as BuildsLogic from "./builds-logic";
 import type * as EmailLogic from "./email-logic";
 import type * as RegistrarLogic from "./registrar-logic";
 import type * as SearchLogic from "./search-logic";
-import * as P from "./params";
+import type * as P from "./params";
 import * as R from "./results";
 
 export interface FunctionEntry<P extends z.ZodObject = z.ZodObject, R extends z.ZodType = z.ZodType> {
@@ -37,6 +38,8 @@ const builds = (): typeof BuildsLogic => require("./builds-logic");
 const email = (): typeof EmailLogic => require("./email-logic");
 const registrar = (): typeof RegistrarLogic => require("./registrar-logic");
 const search = (): typeof SearchLogic => require("./search-logic");
+// The parameters reuse the sdk's schemas of every area: loaded when a function's parameters are read.
+const params = (): typeof P => require("./params");
 
 /** Keeps each entry's own parameter and result types while the list holds them as FunctionEntry. */
 const entry = <Pa extends z.ZodObject, Re extends z.ZodType>(e: FunctionEntry<Pa, Re>): FunctionEntry => e;
@@ -48,7 +51,9 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
     name: "triggerBuild",
     description:
       "Starts a build of a trigger, and optionally waits for it. Every call builds again: a `BuildRun` builds only when its inputs or `triggers` change.",
-    params: P.TriggerBuildParamsSchema,
+    get params() {
+      return params().TriggerBuildParamsSchema;
+    },
     result: R.BuildInfoSchema,
     sideEffect: BUILD_RUN,
     run: (api, p) => builds().runTriggerBuild(api, p),
@@ -56,21 +61,27 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
   entry({
     name: "waitForBuild",
     description: "Waits until a build stopped and returns it (whatever its outcome unless `requireSuccess`).",
-    params: P.WaitForBuildParamsSchema,
+    get params() {
+      return params().WaitForBuildParamsSchema;
+    },
     result: R.BuildInfoSchema,
     run: (api, p) => builds().runWaitForBuild(api, p),
   }),
   entry({
     name: "buildLogs",
     description: "Every log line of a build so far.",
-    params: P.BuildRefSchema,
+    get params() {
+      return params().BuildRefSchema;
+    },
     result: R.BuildLogsSchema,
     run: (api, p) => builds().runBuildLogs(api, p),
   }),
   entry({
     name: "cancelBuild",
     description: "Cancels a build that has not stopped.",
-    params: P.BuildRefSchema,
+    get params() {
+      return params().BuildRefSchema;
+    },
     result: R.BuildInfoSchema,
     sideEffect: BUILD_RUN,
     run: (api, p) => builds().runCancelBuild(api, p),
@@ -78,7 +89,9 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
   entry({
     name: "redeployActiveDeployment",
     description: "Rule 2: rebuilds the branch and commit behind the script's active deployment.",
-    params: P.RedeployParamsSchema,
+    get params() {
+      return params().RedeployParamsSchema;
+    },
     result: R.RedeployInfoSchema,
     sideEffect: BUILD_RUN,
     run: (api, p) => builds().runRedeploy(api, p),
@@ -86,7 +99,9 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
   entry({
     name: "purgeBuildCache",
     description: "Clears a trigger's cached dependencies and build artifacts.",
-    params: P.PurgeBuildCacheParamsSchema,
+    get params() {
+      return params().PurgeBuildCacheParamsSchema;
+    },
     result: R.PurgedCacheSchema,
     sideEffect: BUILD_RUN,
     run: (api, p) => builds().runPurgeBuildCache(api, p),
@@ -94,7 +109,9 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
   entry({
     name: "buildTokens",
     description: "The account's build tokens (made in the dashboard), for a trigger's `buildTokenUuid`.",
-    params: P.BuildTokensParamsSchema,
+    get params() {
+      return params().BuildTokensParamsSchema;
+    },
     result: R.BuildTokenInfoSchema.array(),
     run: (api, p) => builds().runBuildTokens(api, p),
   }),
@@ -102,7 +119,9 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
     name: "sendEmail",
     description:
       "Sends one message and returns the per-recipient outcome. Every call sends again: an `EmailSend` sends only when its inputs or `triggers` change.",
-    params: P.SendEmailParamsSchema,
+    get params() {
+      return params().SendEmailParamsSchema;
+    },
     result: R.SendEmailResultSchema,
     sideEffect: { instead: "EmailSend" },
     run: (api, p) => api.email.sendEmail(email().toSendEmailParams(p)),
@@ -110,14 +129,18 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
   entry({
     name: "checkDomain",
     description: "Authoritative availability and pricing of one domain.",
-    params: P.CheckDomainParamsSchema,
+    get params() {
+      return params().CheckDomainParamsSchema;
+    },
     result: R.DomainAvailabilitySchema,
     run: (api, p) => registrar().runCheckDomain(api, p),
   }),
   entry({
     name: "searchDomains",
     description: "Advisory search for registrable names: may be stale; check a name before relying on it.",
-    params: P.SearchDomainsParamsSchema,
+    get params() {
+      return params().SearchDomainsParamsSchema;
+    },
     result: R.DomainAvailabilitySchema.array(),
     run: (api, p) => registrar().runSearchDomains(api, p),
   }),
@@ -125,7 +148,9 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
     name: "quoteDomain",
     description:
       "The exact price of registering for `years` (registration cost, then the renewal cost for each further year). Fails with the reason for a premium or non-registrable domain.",
-    params: P.QuoteDomainParamsSchema,
+    get params() {
+      return params().QuoteDomainParamsSchema;
+    },
     result: R.QuoteResultSchema,
     run: (api, p) => registrar().runQuoteDomain(api, p),
   }),
@@ -133,7 +158,9 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
     name: "triggerSyncJob",
     description:
       "Starts a sync job of a search instance (reusing a running one unless told not to), and optionally waits for it. Every call starts one: a `SyncJobRun` starts one only when its inputs or `triggers` change.",
-    params: P.TriggerSyncJobParamsSchema,
+    get params() {
+      return params().TriggerSyncJobParamsSchema;
+    },
     result: R.SyncJobSchema,
     sideEffect: { instead: "SyncJobRun" },
     run: (api, p) => search().runTriggerSyncJob(api, p),
@@ -141,14 +168,18 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
   entry({
     name: "waitForJob",
     description: "Waits until a sync job has ended (its `endedAt` is set) and returns it.",
-    params: P.WaitForJobParamsSchema,
+    get params() {
+      return params().WaitForJobParamsSchema;
+    },
     result: R.SyncJobSchema,
     run: (api, p) => search().runWaitForJob(api, p),
   }),
   entry({
     name: "getSearchInstanceStats",
     description: "A search instance's indexing counts, in one request.",
-    params: P.GetSearchInstanceStatsParamsSchema,
+    get params() {
+      return params().GetSearchInstanceStatsParamsSchema;
+    },
     result: R.SearchInstanceStatsSchema,
     run: (api, p) => search().runGetSearchInstanceStats(api, p),
   }),

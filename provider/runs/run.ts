@@ -23,7 +23,13 @@ export interface RunRecord {
 }
 
 /** Reruns the operation whenever one of these values changes (any JSON values, unknowns included). */
-export const TRIGGERS_FIELD = local(z.array(z.unknown()).optional(), { replaceOnChange: true });
+export const TRIGGERS_FIELD = local(
+  z
+    .array(z.unknown())
+    .optional()
+    .describe("Runs again whenever one of these values changes (any JSON values, unknowns included)."),
+  { replaceOnChange: true },
+);
 
 /** An input of a run: any change replaces, i.e. runs again. */
 export function runInput<Z extends z.ZodType>(type: Z) {

@@ -69,6 +69,9 @@ namespace Pulumi.AccountApi
         [Output("triggerUuid")]
         public Output<string> TriggerUuid { get; private set; } = null!;
 
+        /// <summary>
+        /// Runs again whenever one of these values changes (any JSON values, unknowns included).
+        /// </summary>
         [Output("triggers")]
         public Output<ImmutableArray<object>> Triggers { get; private set; } = null!;
 
@@ -185,6 +188,10 @@ namespace Pulumi.AccountApi
 
         [Input("triggers")]
         private InputList<object>? _triggers;
+
+        /// <summary>
+        /// Runs again whenever one of these values changes (any JSON values, unknowns included).
+        /// </summary>
         public InputList<object> Triggers
         {
             get => _triggers ?? (_triggers = new InputList<object>());

@@ -21,12 +21,21 @@ namespace Pulumi.AccountApi
         [Output("accountId")]
         public Output<string?> AccountId { get; private set; } = null!;
 
+        /// <summary>
+        /// Files, base64, attached or inline.
+        /// </summary>
         [Output("attachments")]
         public Output<ImmutableArray<Outputs.EmailSendAttachments>> Attachments { get; private set; } = null!;
 
+        /// <summary>
+        /// Blind-copied: an address or a list of addresses.
+        /// </summary>
         [Output("bcc")]
         public Output<Union<string, ImmutableArray<string>>?> Bcc { get; private set; } = null!;
 
+        /// <summary>
+        /// Copied: an address or a list of addresses.
+        /// </summary>
         [Output("cc")]
         public Output<Union<string, ImmutableArray<string>>?> Cc { get; private set; } = null!;
 
@@ -42,6 +51,9 @@ namespace Pulumi.AccountApi
         [Output("headers")]
         public Output<ImmutableDictionary<string, string>?> Headers { get; private set; } = null!;
 
+        /// <summary>
+        /// The HTML body; `html`, `text` or both.
+        /// </summary>
         [Output("html")]
         public Output<string?> Html { get; private set; } = null!;
 
@@ -63,9 +75,15 @@ namespace Pulumi.AccountApi
         [Output("result")]
         public Output<Outputs.SendEmailResult?> Result { get; private set; } = null!;
 
+        /// <summary>
+        /// One line.
+        /// </summary>
         [Output("subject")]
         public Output<string> Subject { get; private set; } = null!;
 
+        /// <summary>
+        /// The plain-text body; `html`, `text` or both.
+        /// </summary>
         [Output("text")]
         public Output<string?> Text { get; private set; } = null!;
 
@@ -75,6 +93,9 @@ namespace Pulumi.AccountApi
         [Output("to")]
         public Output<Union<string, ImmutableArray<string>>> To { get; private set; } = null!;
 
+        /// <summary>
+        /// Runs again whenever one of these values changes (any JSON values, unknowns included).
+        /// </summary>
         [Output("triggers")]
         public Output<ImmutableArray<object>> Triggers { get; private set; } = null!;
 
@@ -146,15 +167,25 @@ namespace Pulumi.AccountApi
 
         [Input("attachments")]
         private InputList<Inputs.EmailSendAttachmentsArgs>? _attachments;
+
+        /// <summary>
+        /// Files, base64, attached or inline.
+        /// </summary>
         public InputList<Inputs.EmailSendAttachmentsArgs> Attachments
         {
             get => _attachments ?? (_attachments = new InputList<Inputs.EmailSendAttachmentsArgs>());
             set => _attachments = value;
         }
 
+        /// <summary>
+        /// Blind-copied: an address or a list of addresses.
+        /// </summary>
         [Input("bcc")]
         public InputUnion<string, ImmutableArray<string>>? Bcc { get; set; }
 
+        /// <summary>
+        /// Copied: an address or a list of addresses.
+        /// </summary>
         [Input("cc")]
         public InputUnion<string, ImmutableArray<string>>? Cc { get; set; }
 
@@ -176,6 +207,9 @@ namespace Pulumi.AccountApi
             set => _headers = value;
         }
 
+        /// <summary>
+        /// The HTML body; `html`, `text` or both.
+        /// </summary>
         [Input("html")]
         public Input<string>? Html { get; set; }
 
@@ -191,9 +225,15 @@ namespace Pulumi.AccountApi
         [Input("replyTo")]
         public InputUnion<string, Inputs.EmailSendFromArgs>? ReplyTo { get; set; }
 
+        /// <summary>
+        /// One line.
+        /// </summary>
         [Input("subject", required: true)]
         public Input<string> Subject { get; set; } = null!;
 
+        /// <summary>
+        /// The plain-text body; `html`, `text` or both.
+        /// </summary>
         [Input("text")]
         public Input<string>? Text { get; set; }
 
@@ -205,6 +245,10 @@ namespace Pulumi.AccountApi
 
         [Input("triggers")]
         private InputList<object>? _triggers;
+
+        /// <summary>
+        /// Runs again whenever one of these values changes (any JSON values, unknowns included).
+        /// </summary>
         public InputList<object> Triggers
         {
             get => _triggers ?? (_triggers = new InputList<object>());

@@ -57,6 +57,9 @@ namespace Pulumi.AccountApi
         [Output("reuseRunning")]
         public Output<bool?> ReuseRunning { get; private set; } = null!;
 
+        /// <summary>
+        /// Runs again whenever one of these values changes (any JSON values, unknowns included).
+        /// </summary>
         [Output("triggers")]
         public Output<ImmutableArray<object>> Triggers { get; private set; } = null!;
 
@@ -159,6 +162,10 @@ namespace Pulumi.AccountApi
 
         [Input("triggers")]
         private InputList<object>? _triggers;
+
+        /// <summary>
+        /// Runs again whenever one of these values changes (any JSON values, unknowns included).
+        /// </summary>
         public InputList<object> Triggers
         {
             get => _triggers ?? (_triggers = new InputList<object>());

@@ -33,9 +33,15 @@ namespace Pulumi.AccountApi
         [Output("keys")]
         public Output<ImmutableArray<string>> Keys { get; private set; } = null!;
 
+        /// <summary>
+        /// The trigger whose build-time variables these are.
+        /// </summary>
         [Output("triggerUuid")]
         public Output<string> TriggerUuid { get; private set; } = null!;
 
+        /// <summary>
+        /// Name → `{ value, isSecret }`; a secret one is masked in build logs and kept secret in state.
+        /// </summary>
         [Output("variables")]
         public Output<ImmutableDictionary<string, Outputs.TriggerEnvVarsVariables>?> Variables { get; private set; } = null!;
 
@@ -101,11 +107,18 @@ namespace Pulumi.AccountApi
         [Input("importId")]
         public Input<string>? ImportId { get; set; }
 
+        /// <summary>
+        /// The trigger whose build-time variables these are.
+        /// </summary>
         [Input("triggerUuid", required: true)]
         public Input<string> TriggerUuid { get; set; } = null!;
 
         [Input("variables")]
         private InputMap<Inputs.TriggerEnvVarsVariablesArgs>? _variables;
+
+        /// <summary>
+        /// Name → `{ value, isSecret }`; a secret one is masked in build logs and kept secret in state.
+        /// </summary>
         public InputMap<Inputs.TriggerEnvVarsVariablesArgs> Variables
         {
             get => _variables ?? (_variables = new InputMap<Inputs.TriggerEnvVarsVariablesArgs>());

@@ -6,6 +6,7 @@
 import { strict as assert } from "node:assert";
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -140,6 +141,9 @@ export function pythonProbe(work: string, sdkDir: string, probe: string): string
   const env = { ...process.env, PYTHONPYCACHEPREFIX: join(work, "pycache") };
   ok(run("python3", ["-m", "py_compile", ...files], { cwd: sdkDir, env }), "py_compile");
   const python = pythonWithPulumi();
+  // pip builds in the folder it installs from (build/, *.egg-info): a copy keeps the SDK as generated.
+  const copy = mkdtempSync(join(work, "python-sdk-"));
+  cpSync(sdkDir, copy, { recursive: true });
   const site = mkdtempSync(join(work, "site-packages-"));
   ok(
     run(
@@ -148,7 +152,7 @@ export function pythonProbe(work: string, sdkDir: string, probe: string): string
         "--no-build-isolation",
         "--target",
         site,
-        sdkDir,
+        copy,
       ]),
       { env, timeout: 5 * 60_000 },
     ),

@@ -4,6 +4,8 @@
  * effect, and an entry's `run` works against the emulator and gives what its result type says.
  */
 import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
+import { resolve } from "node:path";
 import * as pkg from "../../provider";
 import { FUNCTIONS, INVOKES, functionNamed } from "../../provider/functions/table";
 import { useEmulator } from "../helpers/emulator";
@@ -45,6 +47,31 @@ describe("functions table", () => {
       sendEmail: "EmailSend",
       triggerSyncJob: "SyncJobRun",
     });
+  });
+
+  it("loads no sdk module until a function's parameters are read or it runs", function () {
+    this.timeout(60_000);
+    // A fresh Node: this process has loaded the sdk already.
+    const script = [
+      'const t = require("./provider/functions/table");',
+      'const names = t.INVOKES.map((f) => f.name).concat(t.functionNamed("checkDomain").name);',
+      "const sdk = () => Object.keys(require.cache).filter((f) => /[\\/]sdk[\\/]/.test(f)).length;",
+      "const before = sdk();",
+      't.functionNamed("checkDomain").params;',
+      "console.log(JSON.stringify({ names: names.length, before, after: sdk() }));",
+    ].join("\n");
+    const out = execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], {
+      cwd: resolve(__dirname, "..", ".."),
+      encoding: "utf8",
+    });
+    const seen = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as {
+      names: number;
+      before: number;
+      after: number;
+    };
+    assert.equal(seen.names, INVOKES.length + 1);
+    assert.equal(seen.before, 0, "the table loaded sdk modules");
+    assert.ok(seen.after > 0, "reading the parameters loads the sdk's schemas");
   });
 
   it("finds an entry by its own name only", () => {

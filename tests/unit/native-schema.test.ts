@@ -5,7 +5,7 @@
  * cannot be missed), the config and the invokes, the same bytes on every call.
  */
 import { strict as assert } from "node:assert";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
@@ -199,5 +199,20 @@ describe("native provider schema", () => {
     });
     const list = [{ buildTokenUuid: "u", buildTokenName: null }];
     assert.deepEqual(invokeOutputs(tokens, list), { [SINGLE_RESULT_KEY]: list });
+  });
+
+  it("the built provider (dist/, no compiler) serves what the build wrote to dist/schema.json, words included", () => {
+    const built = join(ROOT, "dist", "provider", "native", "schema.js");
+    assert.ok(existsSync(built), "dist/ is not built: run `npm run build` first, as for tests/e2e");
+    // The compiled module reads the words from field-docs.json beside it (an installed package has no TypeScript).
+    const compiled: typeof import("../../provider/native/schema") = require(built);
+    const written = readFileSync(join(ROOT, "dist", "schema.json"), "utf8");
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    assert.equal(`${JSON.stringify(compiled.providerSchema(version), null, 2)}\n`, written);
+    assert.equal(
+      JSON.stringify(JSON.parse(written)),
+      JSON.stringify(providerSchema(version, DOCS)),
+      "dist/ is older than the sources: npm run build",
+    );
   });
 });

@@ -18,7 +18,9 @@ export const TriggerEnvVarsSpec = defineResource({
   fields: {
     /** Must equal triggerUuid: the variables of that trigger are adopted. */
     importId: local(UuidSchema.optional()),
+    /** The trigger whose build-time variables these are. */
     triggerUuid: local(UuidSchema, { identity: true }),
+    /** Name → `{ value, isSecret }`; a secret one is masked in build logs and kept secret in state. */
     variables: local(z.record(EnvVarNameSchema, EnvVarSchema).default({})),
     /** Every key this resource manages, sorted. */
     keys: output(undefined, z.array(z.string())),

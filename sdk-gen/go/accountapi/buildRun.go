@@ -34,7 +34,8 @@ type BuildRun struct {
 	Result BuildInfoPtrOutput `pulumi:"result"`
 	// The trigger to build.
 	TriggerUuid pulumi.StringOutput `pulumi:"triggerUuid"`
-	Triggers    pulumi.ArrayOutput  `pulumi:"triggers"`
+	// Runs again whenever one of these values changes (any JSON values, unknowns included).
+	Triggers pulumi.ArrayOutput `pulumi:"triggers"`
 	// Also wait until the build stopped (default false).
 	Wait pulumi.BoolPtrOutput `pulumi:"wait"`
 }
@@ -109,8 +110,9 @@ type buildRunArgs struct {
 	// With `wait`: fail the step unless the outcome is success (default true).
 	RequireSuccess *bool `pulumi:"requireSuccess"`
 	// The trigger to build.
-	TriggerUuid string        `pulumi:"triggerUuid"`
-	Triggers    []interface{} `pulumi:"triggers"`
+	TriggerUuid string `pulumi:"triggerUuid"`
+	// Runs again whenever one of these values changes (any JSON values, unknowns included).
+	Triggers []interface{} `pulumi:"triggers"`
 	// Also wait until the build stopped (default false).
 	Wait *bool `pulumi:"wait"`
 }
@@ -133,7 +135,8 @@ type BuildRunArgs struct {
 	RequireSuccess pulumi.BoolPtrInput
 	// The trigger to build.
 	TriggerUuid pulumi.StringInput
-	Triggers    pulumi.ArrayInput
+	// Runs again whenever one of these values changes (any JSON values, unknowns included).
+	Triggers pulumi.ArrayInput
 	// Also wait until the build stopped (default false).
 	Wait pulumi.BoolPtrInput
 }
@@ -270,6 +273,7 @@ func (o BuildRunOutput) TriggerUuid() pulumi.StringOutput {
 	return o.ApplyT(func(v *BuildRun) pulumi.StringOutput { return v.TriggerUuid }).(pulumi.StringOutput)
 }
 
+// Runs again whenever one of these values changes (any JSON values, unknowns included).
 func (o BuildRunOutput) Triggers() pulumi.ArrayOutput {
 	return o.ApplyT(func(v *BuildRun) pulumi.ArrayOutput { return v.Triggers }).(pulumi.ArrayOutput)
 }

@@ -17,25 +17,32 @@ type EmailSend struct {
 	pulumi.CustomResourceState
 
 	// The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
-	AccountId   pulumi.StringPtrOutput          `pulumi:"accountId"`
+	AccountId pulumi.StringPtrOutput `pulumi:"accountId"`
+	// Files, base64, attached or inline.
 	Attachments EmailSendAttachmentsArrayOutput `pulumi:"attachments"`
-	Bcc         pulumi.AnyOutput                `pulumi:"bcc"`
-	Cc          pulumi.AnyOutput                `pulumi:"cc"`
+	// Blind-copied: an address or a list of addresses.
+	Bcc pulumi.AnyOutput `pulumi:"bcc"`
+	// Copied: an address or a list of addresses.
+	Cc pulumi.AnyOutput `pulumi:"cc"`
 	// An address, or `{ address, name }`.
 	From pulumi.AnyOutput `pulumi:"from"`
 	// Allowed headers only (threading, list management, `X-` headers); names kept as written.
 	Headers pulumi.StringMapOutput `pulumi:"headers"`
-	Html    pulumi.StringPtrOutput `pulumi:"html"`
+	// The HTML body; `html`, `text` or both.
+	Html pulumi.StringPtrOutput `pulumi:"html"`
 	// An existing object to adopt on create instead of making one (its id).
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
 	// An address, or `{ address, name }`.
 	ReplyTo pulumi.AnyOutput `pulumi:"replyTo"`
 	// Per recipient: delivered, queued or bounced; and the message id.
-	Result  SendEmailResultPtrOutput `pulumi:"result"`
-	Subject pulumi.StringOutput      `pulumi:"subject"`
-	Text    pulumi.StringPtrOutput   `pulumi:"text"`
+	Result SendEmailResultPtrOutput `pulumi:"result"`
+	// One line.
+	Subject pulumi.StringOutput `pulumi:"subject"`
+	// The plain-text body; `html`, `text` or both.
+	Text pulumi.StringPtrOutput `pulumi:"text"`
 	// An address or a list of addresses.
-	To       pulumi.AnyOutput   `pulumi:"to"`
+	To pulumi.AnyOutput `pulumi:"to"`
+	// Runs again whenever one of these values changes (any JSON values, unknowns included).
 	Triggers pulumi.ArrayOutput `pulumi:"triggers"`
 }
 
@@ -104,46 +111,60 @@ func (EmailSendState) ElementType() reflect.Type {
 
 type emailSendArgs struct {
 	// The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
-	AccountId   *string                `pulumi:"accountId"`
+	AccountId *string `pulumi:"accountId"`
+	// Files, base64, attached or inline.
 	Attachments []EmailSendAttachments `pulumi:"attachments"`
-	Bcc         interface{}            `pulumi:"bcc"`
-	Cc          interface{}            `pulumi:"cc"`
+	// Blind-copied: an address or a list of addresses.
+	Bcc interface{} `pulumi:"bcc"`
+	// Copied: an address or a list of addresses.
+	Cc interface{} `pulumi:"cc"`
 	// An address, or `{ address, name }`.
 	From interface{} `pulumi:"from"`
 	// Allowed headers only (threading, list management, `X-` headers); names kept as written.
 	Headers map[string]string `pulumi:"headers"`
-	Html    *string           `pulumi:"html"`
+	// The HTML body; `html`, `text` or both.
+	Html *string `pulumi:"html"`
 	// An existing object to adopt on create instead of making one (its id).
 	ImportId *string `pulumi:"importId"`
 	// An address, or `{ address, name }`.
 	ReplyTo interface{} `pulumi:"replyTo"`
-	Subject string      `pulumi:"subject"`
-	Text    *string     `pulumi:"text"`
+	// One line.
+	Subject string `pulumi:"subject"`
+	// The plain-text body; `html`, `text` or both.
+	Text *string `pulumi:"text"`
 	// An address or a list of addresses.
-	To       interface{}   `pulumi:"to"`
+	To interface{} `pulumi:"to"`
+	// Runs again whenever one of these values changes (any JSON values, unknowns included).
 	Triggers []interface{} `pulumi:"triggers"`
 }
 
 // The set of arguments for constructing a EmailSend resource.
 type EmailSendArgs struct {
 	// The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
-	AccountId   pulumi.StringPtrInput
+	AccountId pulumi.StringPtrInput
+	// Files, base64, attached or inline.
 	Attachments EmailSendAttachmentsArrayInput
-	Bcc         pulumi.Input
-	Cc          pulumi.Input
+	// Blind-copied: an address or a list of addresses.
+	Bcc pulumi.Input
+	// Copied: an address or a list of addresses.
+	Cc pulumi.Input
 	// An address, or `{ address, name }`.
 	From pulumi.Input
 	// Allowed headers only (threading, list management, `X-` headers); names kept as written.
 	Headers pulumi.StringMapInput
-	Html    pulumi.StringPtrInput
+	// The HTML body; `html`, `text` or both.
+	Html pulumi.StringPtrInput
 	// An existing object to adopt on create instead of making one (its id).
 	ImportId pulumi.StringPtrInput
 	// An address, or `{ address, name }`.
 	ReplyTo pulumi.Input
+	// One line.
 	Subject pulumi.StringInput
-	Text    pulumi.StringPtrInput
+	// The plain-text body; `html`, `text` or both.
+	Text pulumi.StringPtrInput
 	// An address or a list of addresses.
-	To       pulumi.Input
+	To pulumi.Input
+	// Runs again whenever one of these values changes (any JSON values, unknowns included).
 	Triggers pulumi.ArrayInput
 }
 
@@ -239,14 +260,17 @@ func (o EmailSendOutput) AccountId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.StringPtrOutput { return v.AccountId }).(pulumi.StringPtrOutput)
 }
 
+// Files, base64, attached or inline.
 func (o EmailSendOutput) Attachments() EmailSendAttachmentsArrayOutput {
 	return o.ApplyT(func(v *EmailSend) EmailSendAttachmentsArrayOutput { return v.Attachments }).(EmailSendAttachmentsArrayOutput)
 }
 
+// Blind-copied: an address or a list of addresses.
 func (o EmailSendOutput) Bcc() pulumi.AnyOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.AnyOutput { return v.Bcc }).(pulumi.AnyOutput)
 }
 
+// Copied: an address or a list of addresses.
 func (o EmailSendOutput) Cc() pulumi.AnyOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.AnyOutput { return v.Cc }).(pulumi.AnyOutput)
 }
@@ -261,6 +285,7 @@ func (o EmailSendOutput) Headers() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.StringMapOutput { return v.Headers }).(pulumi.StringMapOutput)
 }
 
+// The HTML body; `html`, `text` or both.
 func (o EmailSendOutput) Html() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.StringPtrOutput { return v.Html }).(pulumi.StringPtrOutput)
 }
@@ -280,10 +305,12 @@ func (o EmailSendOutput) Result() SendEmailResultPtrOutput {
 	return o.ApplyT(func(v *EmailSend) SendEmailResultPtrOutput { return v.Result }).(SendEmailResultPtrOutput)
 }
 
+// One line.
 func (o EmailSendOutput) Subject() pulumi.StringOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.StringOutput { return v.Subject }).(pulumi.StringOutput)
 }
 
+// The plain-text body; `html`, `text` or both.
 func (o EmailSendOutput) Text() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.StringPtrOutput { return v.Text }).(pulumi.StringPtrOutput)
 }
@@ -293,6 +320,7 @@ func (o EmailSendOutput) To() pulumi.AnyOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.AnyOutput { return v.To }).(pulumi.AnyOutput)
 }
 
+// Runs again whenever one of these values changes (any JSON values, unknowns included).
 func (o EmailSendOutput) Triggers() pulumi.ArrayOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.ArrayOutput { return v.Triggers }).(pulumi.ArrayOutput)
 }

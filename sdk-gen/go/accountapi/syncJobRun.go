@@ -30,7 +30,8 @@ type SyncJobRun struct {
 	Result SyncJobPtrOutput `pulumi:"result"`
 	// When a job is already running: reuse it (default) or fail with the API's conflict.
 	ReuseRunning pulumi.BoolPtrOutput `pulumi:"reuseRunning"`
-	Triggers     pulumi.ArrayOutput   `pulumi:"triggers"`
+	// Runs again whenever one of these values changes (any JSON values, unknowns included).
+	Triggers pulumi.ArrayOutput `pulumi:"triggers"`
 	// Also wait for the job to end (default false).
 	Wait pulumi.BoolPtrOutput `pulumi:"wait"`
 }
@@ -99,8 +100,9 @@ type syncJobRunArgs struct {
 	// A named namespace; absent means the default one.
 	Namespace *string `pulumi:"namespace"`
 	// When a job is already running: reuse it (default) or fail with the API's conflict.
-	ReuseRunning *bool         `pulumi:"reuseRunning"`
-	Triggers     []interface{} `pulumi:"triggers"`
+	ReuseRunning *bool `pulumi:"reuseRunning"`
+	// Runs again whenever one of these values changes (any JSON values, unknowns included).
+	Triggers []interface{} `pulumi:"triggers"`
 	// Also wait for the job to end (default false).
 	Wait *bool `pulumi:"wait"`
 }
@@ -119,7 +121,8 @@ type SyncJobRunArgs struct {
 	Namespace pulumi.StringPtrInput
 	// When a job is already running: reuse it (default) or fail with the API's conflict.
 	ReuseRunning pulumi.BoolPtrInput
-	Triggers     pulumi.ArrayInput
+	// Runs again whenever one of these values changes (any JSON values, unknowns included).
+	Triggers pulumi.ArrayInput
 	// Also wait for the job to end (default false).
 	Wait pulumi.BoolPtrInput
 }
@@ -246,6 +249,7 @@ func (o SyncJobRunOutput) ReuseRunning() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SyncJobRun) pulumi.BoolPtrOutput { return v.ReuseRunning }).(pulumi.BoolPtrOutput)
 }
 
+// Runs again whenever one of these values changes (any JSON values, unknowns included).
 func (o SyncJobRunOutput) Triggers() pulumi.ArrayOutput {
 	return o.ApplyT(func(v *SyncJobRun) pulumi.ArrayOutput { return v.Triggers }).(pulumi.ArrayOutput)
 }

@@ -21,9 +21,11 @@ type TriggerEnvVars struct {
 	// Must equal triggerUuid: the variables of that trigger are adopted.
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
 	// Every key this resource manages, sorted.
-	Keys        pulumi.StringArrayOutput         `pulumi:"keys"`
-	TriggerUuid pulumi.StringOutput              `pulumi:"triggerUuid"`
-	Variables   TriggerEnvVarsVariablesMapOutput `pulumi:"variables"`
+	Keys pulumi.StringArrayOutput `pulumi:"keys"`
+	// The trigger whose build-time variables these are.
+	TriggerUuid pulumi.StringOutput `pulumi:"triggerUuid"`
+	// Name → `{ value, isSecret }`; a secret one is masked in build logs and kept secret in state.
+	Variables TriggerEnvVarsVariablesMapOutput `pulumi:"variables"`
 }
 
 // NewTriggerEnvVars registers a new resource with the given unique name, arguments, and options.
@@ -77,9 +79,11 @@ type triggerEnvVarsArgs struct {
 	// The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
 	AccountId *string `pulumi:"accountId"`
 	// Must equal triggerUuid: the variables of that trigger are adopted.
-	ImportId    *string                            `pulumi:"importId"`
-	TriggerUuid string                             `pulumi:"triggerUuid"`
-	Variables   map[string]TriggerEnvVarsVariables `pulumi:"variables"`
+	ImportId *string `pulumi:"importId"`
+	// The trigger whose build-time variables these are.
+	TriggerUuid string `pulumi:"triggerUuid"`
+	// Name → `{ value, isSecret }`; a secret one is masked in build logs and kept secret in state.
+	Variables map[string]TriggerEnvVarsVariables `pulumi:"variables"`
 }
 
 // The set of arguments for constructing a TriggerEnvVars resource.
@@ -87,9 +91,11 @@ type TriggerEnvVarsArgs struct {
 	// The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
 	AccountId pulumi.StringPtrInput
 	// Must equal triggerUuid: the variables of that trigger are adopted.
-	ImportId    pulumi.StringPtrInput
+	ImportId pulumi.StringPtrInput
+	// The trigger whose build-time variables these are.
 	TriggerUuid pulumi.StringInput
-	Variables   TriggerEnvVarsVariablesMapInput
+	// Name → `{ value, isSecret }`; a secret one is masked in build logs and kept secret in state.
+	Variables TriggerEnvVarsVariablesMapInput
 }
 
 func (TriggerEnvVarsArgs) ElementType() reflect.Type {
@@ -194,10 +200,12 @@ func (o TriggerEnvVarsOutput) Keys() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *TriggerEnvVars) pulumi.StringArrayOutput { return v.Keys }).(pulumi.StringArrayOutput)
 }
 
+// The trigger whose build-time variables these are.
 func (o TriggerEnvVarsOutput) TriggerUuid() pulumi.StringOutput {
 	return o.ApplyT(func(v *TriggerEnvVars) pulumi.StringOutput { return v.TriggerUuid }).(pulumi.StringOutput)
 }
 
+// Name → `{ value, isSecret }`; a secret one is masked in build logs and kept secret in state.
 func (o TriggerEnvVarsOutput) Variables() TriggerEnvVarsVariablesMapOutput {
 	return o.ApplyT(func(v *TriggerEnvVars) TriggerEnvVarsVariablesMapOutput { return v.Variables }).(TriggerEnvVarsVariablesMapOutput)
 }

@@ -41,6 +41,7 @@ class BuildRunArgs:
         :param pulumi.Input[_builtins.str] import_id: An existing object to adopt on create instead of making one (its id).
         :param pulumi.Input[_builtins.int] poll_interval_ms: Milliseconds between two looks at the build or job.
         :param pulumi.Input[_builtins.bool] require_success: With `wait`: fail the step unless the outcome is success (default true).
+        :param pulumi.Input[Sequence[Any]] triggers: Runs again whenever one of these values changes (any JSON values, unknowns included).
         :param pulumi.Input[_builtins.bool] wait: Also wait until the build stopped (default false).
         """
         pulumi.set(__self__, "trigger_uuid", trigger_uuid)
@@ -162,6 +163,9 @@ class BuildRunArgs:
     @_builtins.property
     @pulumi.getter
     def triggers(self) -> pulumi.Input[Optional[Sequence[Any]]]:
+        """
+        Runs again whenever one of these values changes (any JSON values, unknowns included).
+        """
         return pulumi.get(self, "triggers")
 
     @triggers.setter
@@ -211,6 +215,7 @@ class BuildRun(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] poll_interval_ms: Milliseconds between two looks at the build or job.
         :param pulumi.Input[_builtins.bool] require_success: With `wait`: fail the step unless the outcome is success (default true).
         :param pulumi.Input[_builtins.str] trigger_uuid: The trigger to build.
+        :param pulumi.Input[Sequence[Any]] triggers: Runs again whenever one of these values changes (any JSON values, unknowns included).
         :param pulumi.Input[_builtins.bool] wait: Also wait until the build stopped (default false).
         """
         ...
@@ -381,6 +386,9 @@ class BuildRun(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter
     def triggers(self) -> pulumi.Output[Optional[Sequence[Any]]]:
+        """
+        Runs again whenever one of these values changes (any JSON values, unknowns included).
+        """
         return pulumi.get(self, "triggers")
 
     @_builtins.property

@@ -39,11 +39,18 @@ class EmailSendArgs:
         The set of arguments for constructing a EmailSend resource.
 
         :param pulumi.Input[Union[_builtins.str, 'EmailSendFromArgs']] from_: An address, or `{ address, name }`.
+        :param pulumi.Input[_builtins.str] subject: One line.
         :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] to: An address or a list of addresses.
         :param pulumi.Input[_builtins.str] account_id: The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input['EmailSendAttachmentsArgs']]] attachments: Files, base64, attached or inline.
+        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] bcc: Blind-copied: an address or a list of addresses.
+        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] cc: Copied: an address or a list of addresses.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Allowed headers only (threading, list management, `X-` headers); names kept as written.
+        :param pulumi.Input[_builtins.str] html: The HTML body; `html`, `text` or both.
         :param pulumi.Input[_builtins.str] import_id: An existing object to adopt on create instead of making one (its id).
         :param pulumi.Input[Union[_builtins.str, 'EmailSendFromArgs']] reply_to: An address, or `{ address, name }`.
+        :param pulumi.Input[_builtins.str] text: The plain-text body; `html`, `text` or both.
+        :param pulumi.Input[Sequence[Any]] triggers: Runs again whenever one of these values changes (any JSON values, unknowns included).
         """
         pulumi.set(__self__, "from_", from_)
         pulumi.set(__self__, "subject", subject)
@@ -84,6 +91,9 @@ class EmailSendArgs:
     @_builtins.property
     @pulumi.getter
     def subject(self) -> pulumi.Input[_builtins.str]:
+        """
+        One line.
+        """
         return pulumi.get(self, "subject")
 
     @subject.setter
@@ -117,6 +127,9 @@ class EmailSendArgs:
     @_builtins.property
     @pulumi.getter
     def attachments(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EmailSendAttachmentsArgs']]]]:
+        """
+        Files, base64, attached or inline.
+        """
         return pulumi.get(self, "attachments")
 
     @attachments.setter
@@ -126,6 +139,9 @@ class EmailSendArgs:
     @_builtins.property
     @pulumi.getter
     def bcc(self) -> pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]]:
+        """
+        Blind-copied: an address or a list of addresses.
+        """
         return pulumi.get(self, "bcc")
 
     @bcc.setter
@@ -135,6 +151,9 @@ class EmailSendArgs:
     @_builtins.property
     @pulumi.getter
     def cc(self) -> pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]]:
+        """
+        Copied: an address or a list of addresses.
+        """
         return pulumi.get(self, "cc")
 
     @cc.setter
@@ -156,6 +175,9 @@ class EmailSendArgs:
     @_builtins.property
     @pulumi.getter
     def html(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The HTML body; `html`, `text` or both.
+        """
         return pulumi.get(self, "html")
 
     @html.setter
@@ -189,6 +211,9 @@ class EmailSendArgs:
     @_builtins.property
     @pulumi.getter
     def text(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The plain-text body; `html`, `text` or both.
+        """
         return pulumi.get(self, "text")
 
     @text.setter
@@ -198,6 +223,9 @@ class EmailSendArgs:
     @_builtins.property
     @pulumi.getter
     def triggers(self) -> pulumi.Input[Optional[Sequence[Any]]]:
+        """
+        Runs again whenever one of these values changes (any JSON values, unknowns included).
+        """
         return pulumi.get(self, "triggers")
 
     @triggers.setter
@@ -231,11 +259,18 @@ class EmailSend(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] account_id: The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['EmailSendAttachmentsArgs', 'EmailSendAttachmentsArgsDict']]]] attachments: Files, base64, attached or inline.
+        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] bcc: Blind-copied: an address or a list of addresses.
+        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] cc: Copied: an address or a list of addresses.
         :param pulumi.Input[Union[_builtins.str, Union['EmailSendFromArgs', 'EmailSendFromArgsDict']]] from_: An address, or `{ address, name }`.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Allowed headers only (threading, list management, `X-` headers); names kept as written.
+        :param pulumi.Input[_builtins.str] html: The HTML body; `html`, `text` or both.
         :param pulumi.Input[_builtins.str] import_id: An existing object to adopt on create instead of making one (its id).
         :param pulumi.Input[Union[_builtins.str, Union['EmailSendFromArgs', 'EmailSendFromArgsDict']]] reply_to: An address, or `{ address, name }`.
+        :param pulumi.Input[_builtins.str] subject: One line.
+        :param pulumi.Input[_builtins.str] text: The plain-text body; `html`, `text` or both.
         :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] to: An address or a list of addresses.
+        :param pulumi.Input[Sequence[Any]] triggers: Runs again whenever one of these values changes (any JSON values, unknowns included).
         """
         ...
     @overload
@@ -354,16 +389,25 @@ class EmailSend(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter
     def attachments(self) -> pulumi.Output[Optional[Sequence['outputs.EmailSendAttachments']]]:
+        """
+        Files, base64, attached or inline.
+        """
         return pulumi.get(self, "attachments")
 
     @_builtins.property
     @pulumi.getter
     def bcc(self) -> pulumi.Output[Optional[Any]]:
+        """
+        Blind-copied: an address or a list of addresses.
+        """
         return pulumi.get(self, "bcc")
 
     @_builtins.property
     @pulumi.getter
     def cc(self) -> pulumi.Output[Optional[Any]]:
+        """
+        Copied: an address or a list of addresses.
+        """
         return pulumi.get(self, "cc")
 
     @_builtins.property
@@ -385,6 +429,9 @@ class EmailSend(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter
     def html(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The HTML body; `html`, `text` or both.
+        """
         return pulumi.get(self, "html")
 
     @_builtins.property
@@ -414,11 +461,17 @@ class EmailSend(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter
     def subject(self) -> pulumi.Output[_builtins.str]:
+        """
+        One line.
+        """
         return pulumi.get(self, "subject")
 
     @_builtins.property
     @pulumi.getter
     def text(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The plain-text body; `html`, `text` or both.
+        """
         return pulumi.get(self, "text")
 
     @_builtins.property
@@ -432,5 +485,8 @@ class EmailSend(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter
     def triggers(self) -> pulumi.Output[Optional[Sequence[Any]]]:
+        """
+        Runs again whenever one of these values changes (any JSON values, unknowns included).
+        """
         return pulumi.get(self, "triggers")
 

@@ -37,6 +37,7 @@ class SyncJobRunArgs:
         :param pulumi.Input[_builtins.str] import_id: An existing object to adopt on create instead of making one (its id).
         :param pulumi.Input[_builtins.str] namespace: A named namespace; absent means the default one.
         :param pulumi.Input[_builtins.bool] reuse_running: When a job is already running: reuse it (default) or fail with the API's conflict.
+        :param pulumi.Input[Sequence[Any]] triggers: Runs again whenever one of these values changes (any JSON values, unknowns included).
         :param pulumi.Input[_builtins.bool] wait: Also wait for the job to end (default false).
         """
         pulumi.set(__self__, "instance_id", instance_id)
@@ -130,6 +131,9 @@ class SyncJobRunArgs:
     @_builtins.property
     @pulumi.getter
     def triggers(self) -> pulumi.Input[Optional[Sequence[Any]]]:
+        """
+        Runs again whenever one of these values changes (any JSON values, unknowns included).
+        """
         return pulumi.get(self, "triggers")
 
     @triggers.setter
@@ -175,6 +179,7 @@ class SyncJobRun(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] instance_id: The search instance's id.
         :param pulumi.Input[_builtins.str] namespace: A named namespace; absent means the default one.
         :param pulumi.Input[_builtins.bool] reuse_running: When a job is already running: reuse it (default) or fail with the API's conflict.
+        :param pulumi.Input[Sequence[Any]] triggers: Runs again whenever one of these values changes (any JSON values, unknowns included).
         :param pulumi.Input[_builtins.bool] wait: Also wait for the job to end (default false).
         """
         ...
@@ -323,6 +328,9 @@ class SyncJobRun(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter
     def triggers(self) -> pulumi.Output[Optional[Sequence[Any]]]:
+        """
+        Runs again whenever one of these values changes (any JSON values, unknowns included).
+        """
         return pulumi.get(self, "triggers")
 
     @_builtins.property

@@ -28,8 +28,10 @@ class TriggerEnvVarsArgs:
         """
         The set of arguments for constructing a TriggerEnvVars resource.
 
+        :param pulumi.Input[_builtins.str] trigger_uuid: The trigger whose build-time variables these are.
         :param pulumi.Input[_builtins.str] account_id: The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] import_id: Must equal triggerUuid: the variables of that trigger are adopted.
+        :param pulumi.Input[Mapping[str, pulumi.Input['TriggerEnvVarsVariablesArgs']]] variables: Name → `{ value, isSecret }`; a secret one is masked in build logs and kept secret in state.
         """
         pulumi.set(__self__, "trigger_uuid", trigger_uuid)
         if account_id is not None:
@@ -42,6 +44,9 @@ class TriggerEnvVarsArgs:
     @_builtins.property
     @pulumi.getter(name="triggerUuid")
     def trigger_uuid(self) -> pulumi.Input[_builtins.str]:
+        """
+        The trigger whose build-time variables these are.
+        """
         return pulumi.get(self, "trigger_uuid")
 
     @trigger_uuid.setter
@@ -75,6 +80,9 @@ class TriggerEnvVarsArgs:
     @_builtins.property
     @pulumi.getter
     def variables(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['TriggerEnvVarsVariablesArgs']]]]:
+        """
+        Name → `{ value, isSecret }`; a secret one is masked in build logs and kept secret in state.
+        """
         return pulumi.get(self, "variables")
 
     @variables.setter
@@ -100,6 +108,8 @@ class TriggerEnvVars(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] account_id: The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] import_id: Must equal triggerUuid: the variables of that trigger are adopted.
+        :param pulumi.Input[_builtins.str] trigger_uuid: The trigger whose build-time variables these are.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['TriggerEnvVarsVariablesArgs', 'TriggerEnvVarsVariablesArgsDict']]]] variables: Name → `{ value, isSecret }`; a secret one is masked in build logs and kept secret in state.
         """
         ...
     @overload
@@ -203,10 +213,16 @@ class TriggerEnvVars(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="triggerUuid")
     def trigger_uuid(self) -> pulumi.Output[_builtins.str]:
+        """
+        The trigger whose build-time variables these are.
+        """
         return pulumi.get(self, "trigger_uuid")
 
     @_builtins.property
     @pulumi.getter
     def variables(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.TriggerEnvVarsVariables']]]:
+        """
+        Name → `{ value, isSecret }`; a secret one is masked in build logs and kept secret in state.
+        """
         return pulumi.get(self, "variables")
 
