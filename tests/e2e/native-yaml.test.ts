@@ -148,6 +148,11 @@ describe("a YAML program on the native provider plugin (real engine)", function 
     assert.match(edit, /2 to update/);
     const applied = await p.ok("up", "--yes", "--skip-preview");
     assert.match(applied, /2 updated/);
+    assert.match(
+      applied,
+      /SearchInstance kb updated \([^)]*\) \[diff: ~chunkSize\]/,
+      "the detailed diff names the field",
+    );
     assert.equal((await p.api.search.getInstance({ id: "yaml-kb" })).chunk_size, 256);
     const triggers = await p.api.builds.listTriggers(tag);
     assert.equal(triggers.find((t) => t.trigger_uuid === triggerUuid)?.build_command, "npm run build:prod");
