@@ -93,7 +93,10 @@ describe("the native provider (account-api:index:<Kind>)", () => {
       const schema = record(JSON.parse(await p.getSchema()));
       assert.equal(schema.name, "account-api");
       assert.equal(schema.version, "1.2.3");
-      assert.ok(record(schema.resources)["account-api:index:SearchInstance"], "the schema of the descriptions");
+      assert.ok(
+        record(schema.resources)["account-api:index:SearchInstance"],
+        "the schema of the descriptions",
+      );
     });
   });
 

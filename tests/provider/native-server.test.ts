@@ -63,15 +63,13 @@ describe("the native plugin's gRPC server", () => {
     const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
     const check = await call(
       service.check,
-      new proto.CheckRequest()
-        .setUrn(urn("ConfigRule"))
-        .setNews(
-          Struct.fromJavaScript({
-            zoneId,
-            customHostnameMetadata: true,
-            customHostnameIds: ["f".repeat(32)],
-          }),
-        ),
+      new proto.CheckRequest().setUrn(urn("ConfigRule")).setNews(
+        Struct.fromJavaScript({
+          zoneId,
+          customHostnameMetadata: true,
+          customHostnameIds: ["f".repeat(32)],
+        }),
+      ),
     );
     const inputs = check.res?.getInputs();
     assert.ok(inputs);
