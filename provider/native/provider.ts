@@ -12,7 +12,13 @@
 import type * as pulumi from "@pulumi/pulumi/provider";
 import { flushCompileCache } from "../../sdk/compile-cache";
 import { ConfigurationError } from "../../sdk/errors";
-import { CONFIG_NAMESPACE, configProblem, readProviderConfig, type RawConfigReader } from "../config";
+import {
+  CONFIG_NAMESPACE,
+  CONFIG_SETTINGS,
+  configProblem,
+  readProviderConfig,
+  type RawConfigReader,
+} from "../config";
 import { deepEqual, isRecord } from "../core/values";
 import { PartialCreateError } from "../errors";
 import { handlerFor } from "../registry";
@@ -32,7 +38,11 @@ import { withSecretLeaves } from "./secret-leaves";
 import { keepSecrets, markSecret, reveal, revealRecord } from "./secrets";
 
 /** The settings of the provider, as `account-api:<name>` keys and the provider resource's inputs. */
-export const CONFIG_KEYS = ["apiToken", "accountId", "baseUrl", "deadlineMs", "maxRetries"] as const;
+const CONFIG_KEYS = Object.values(CONFIG_SETTINGS).map((s) => s.key);
+/** The ones kept secret in the provider's state. */
+const SECRET_KEYS = Object.values(CONFIG_SETTINGS)
+  .filter((s) => s.secret)
+  .map((s) => s.key);
 
 /** How one property changes, in the engine's words (pulumirpc.PropertyDiff.Kind). */
 export type PropertyChange =
@@ -122,7 +132,7 @@ export class NativeProvider implements pulumi.Provider {
     }
     const failures: CheckFailure[] = problem ? [{ property: settingOf(problem), reason: problem }] : [];
     // The provider's inputs are stored in state: the token only ever as a secret, however it was set.
-    return { inputs: isRecord(news) ? markSecret(news, ["apiToken"]) : news, failures };
+    return { inputs: isRecord(news) ? markSecret(news, SECRET_KEYS) : news, failures };
   }
 
   /**

@@ -106,6 +106,8 @@ describe("a YAML program on the native provider plugin (real engine)", function 
     // Set in plain text: the provider's CheckConfig makes the token a secret in the state it keeps.
     await p.initStack("ci", { plainToken: true });
 
+    // A first preview: the trigger's id, which the variables take, is unknown until up.
+    assert.match(await p.ok("preview"), /5 to create/);
     const up = await p.ok("up", "--yes", "--skip-preview");
     assert.match(up, /5 created/, "the stack and four resources");
     const outputs = JSON.parse(await p.ok("stack", "output", "--json")) as Record<string, unknown>;
@@ -148,6 +150,11 @@ describe("a YAML program on the native provider plugin (real engine)", function 
     assert.match(edit, /2 to update/);
     const applied = await p.ok("up", "--yes", "--skip-preview");
     assert.match(applied, /2 updated/);
+    assert.match(
+      applied,
+      /SearchInstance kb updated \([^)]*\) \[diff: ~chunkSize\]/,
+      "the detailed diff names the field",
+    );
     assert.equal((await p.api.search.getInstance({ id: "yaml-kb" })).chunk_size, 256);
     const triggers = await p.api.builds.listTriggers(tag);
     assert.equal(triggers.find((t) => t.trigger_uuid === triggerUuid)?.build_command, "npm run build:prod");

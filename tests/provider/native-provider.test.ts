@@ -111,6 +111,21 @@ describe("the native provider (account-api:index:<Kind>)", () => {
     await assert.rejects(p.check(urn("Nope"), {}, {}), /unknown resource type "account-api:index:Nope"/);
   });
 
+  it("serves the runs as resources too: a BuildRun's, an EmailSend's check names the field", async () => {
+    const p = await configured(fx);
+    const run = await p.check(
+      urn("EmailSend"),
+      {},
+      { from: "a@example.com", to: "b@example.com", subject: 7 },
+    );
+    assert.deepEqual(
+      run.failures?.map((f) => f.property),
+      ["subject"],
+    );
+    const build = await p.check(urn("BuildRun"), {}, { triggerUuid: 7 });
+    assert.equal(build.failures?.[0]?.property, "triggerUuid");
+  });
+
   it("diff reports each changed input, as an update or a replace", async () => {
     const p = await configured(fx);
     const olds = { zoneId: "z1", value: "on", editable: true, modifiedOn: null };
