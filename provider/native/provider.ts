@@ -13,6 +13,7 @@ import type * as pulumi from "@pulumi/pulumi/provider";
 import { flushCompileCache } from "../../sdk/compile-cache";
 import { ConfigurationError } from "../../sdk/errors";
 import { CONFIG_NAMESPACE, configProblem, readProviderConfig, type RawConfigReader } from "../config";
+import { URN_INPUT } from "../core/urn-key";
 import { deepEqual, isRecord } from "../core/values";
 import { PartialCreateError } from "../errors";
 import { handlerFor } from "../registry";
@@ -163,9 +164,10 @@ export class NativeProvider implements pulumi.Provider {
       const given = isRecord(news) ? news : {};
       const stored =
         olds === undefined || !isRecord(olds) || Object.keys(olds).length === 0 ? undefined : olds;
+      // The engine's URN, as the dynamic classes pass theirs: the seed of a kind's marker.
       const result = await handler.check(
         stored && revealRecord(stored),
-        revealRecord(given),
+        { ...revealRecord(given), [URN_INPUT]: urn },
         session.context,
       );
       const inputs = result.inputs ? protect(d, { ...result.inputs }, given, "inputs") : given;
