@@ -125,9 +125,19 @@ describe("reliability: interruption (real engine)", function () {
       await stack.stack.cancel().catch(() => undefined); // not locked: nothing to cancel
       const pending = pendingCreates(await stack.stack.exportStack());
       // What the pending creates made: objects in the account that the state does not hold.
-      const made = (await compare(e2e.api, world, stack.rawState())).orphans;
+      const before = await compare(e2e.api, world, stack.rawState());
+      const made = before.orphans;
+      // Per kind, state / live where they differ: the kinds whose pending creates had landed.
+      const kinds = Object.entries(before.table).filter(([, v]) => new Set(v.split("/")).size > 1);
       await stack.stack.refresh({ clearPendingCreates: true });
-      figures.push({ point, afterCreates: created(), pending, made, attrsRemoved });
+      figures.push({
+        point,
+        afterCreates: created(),
+        pending,
+        made,
+        kinds: Object.fromEntries(kinds),
+        attrsRemoved,
+      });
       console.log(`interruption, ${point}: ${JSON.stringify(figures.at(-1))}`);
     }
     assert.ok(
