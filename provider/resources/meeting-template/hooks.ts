@@ -206,7 +206,8 @@ export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
   async findByKey(i, ctx) {
     const marker = markerOf(i.aiConfig);
     if (marker === undefined) return undefined;
-    const all = await ctx.api.meetings.listAllMeetings(where(i, ctx));
+    // The largest page: this look-up precedes every meeting's create, so its requests count.
+    const all = await ctx.api.meetings.listAllMeetings({ ...where(i, ctx), perPage: 100 });
     return all.find((m) => markerOf(m.ai_config) === marker);
   },
   // The marker is ours alone: the meeting that carries it was made by this resource.
