@@ -52,9 +52,6 @@ const renamed = (to: string, example: string) =>
 
 export const ConfigRuleSpec = defineResource({
   kind: "ConfigRule",
-  // A replacement that keeps the zone keeps the ref too (it is kept from the previous inputs): the
-  // old rule goes first, or the new one would take it over and the delete then remove it.
-  deleteBeforeReplace: "sameIdentity",
   // The generated ref (hooks.normalize).
   filledAtCheck: ["ref"],
   fields: {

@@ -45,9 +45,6 @@ const StorageCredentialsSchema = z.object({
 
 export const MeetingTemplateSpec = defineResource({
   kind: "MeetingTemplate",
-  // A replacement in the same app keeps the marker (kept from the previous inputs): the old meeting
-  // is closed first, or the new one's look-up would adopt it and the delete then close it.
-  deleteBeforeReplace: "sameIdentity",
   // The marker keyword in aiConfig (hooks.normalize).
   filledAtCheck: ["aiConfig"],
   /** The meeting's id is the resource id: known while an update is previewed. */
