@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 
-/** The internal input that carries the URN to check (`__` keys are hidden in the engine's displays). */
+/** The internal input that carries the URN to check (a `__` name, like the engine's `__provider`). */
 export const URN_INPUT = "__urn";
 
 /** The stack resource: the parent of every top-level resource, and no part of a URN's type. */

@@ -122,7 +122,11 @@ describe("reliability: interruption (real engine)", function () {
       // and `up` again (the next kill point's, or the last). Each create the kill left pending is
       // then made again by a resource whose key is the same as before: the create adopts the object.
       const attrsRemoved = removeEmptyAttrs(backendDir);
-      await stack.stack.cancel().catch(() => undefined); // not locked: nothing to cancel
+      // A stack that is not locked answers an error: nothing to cancel.
+      const cancelled = await stack.stack.cancel().then(
+        () => true,
+        () => false,
+      );
       const pending = pendingCreates(await stack.stack.exportStack());
       // What the pending creates made: objects in the account that the state does not hold.
       const before = await compare(e2e.api, world, stack.rawState());
@@ -137,6 +141,7 @@ describe("reliability: interruption (real engine)", function () {
         made,
         kinds: Object.fromEntries(kinds),
         attrsRemoved,
+        cancelled,
       });
       console.log(`interruption, ${point}: ${JSON.stringify(figures.at(-1))}`);
     }
