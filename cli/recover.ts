@@ -2,14 +2,20 @@
  * `account-api recover`: brings a stack back after the engine was killed in the middle of an `up`
  * (kill -9, a lost CI runner), so that the next `up` ends with the state equal to the remote truth.
  *
+ * Pulumi's own steps (`pulumi cancel`, `pulumi refresh --clear-pending-creates`, `pulumi up`) are
+ * enough while the program is unchanged: each pending create's object is adopted by the next `up`
+ * through its resource's key (docs/reliability.md). This verb is for what no key can find: a program
+ * that changed since the kill (a resource removed or renamed no longer declares the key its pending
+ * create used), so it removes what every pending create made.
+ *
  * 1. A `file://` backend: a 0-byte `<stack>.json.attrs` (left by the kill) is removed, and a
  *    checkpoint that is empty or not JSON is restored from `<stack>.json.bak` (the previous one).
  * 2. A stale lock is cleared (`pulumi cancel`).
  * 3. Each create the engine left pending is looked up through its resource's own lookup (natural key,
  *    or the marker it wrote: a meeting's keyword, a rule's ref); what it made is removed with the
- *    resource's own delete, since the next check of that resource starts from no previous inputs
- *    and may choose another marker. Kinds whose objects cannot be deleted (a domain registration)
- *    are adopted by the next `up` through their natural key instead.
+ *    resource's own delete, since the program may no longer declare that resource. Kinds whose
+ *    objects cannot be deleted (a domain registration) are adopted by the next `up` through their
+ *    natural key instead.
  * 4. The pending creates are dropped (`pulumi refresh --clear-pending-creates`).
  *
  * No step decrypts the state: the lookup reads only plain inputs of the exported checkpoint.

@@ -5,6 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { programSdk } from "./core/program-sdk";
 import { storedProvider } from "./core/stored-provider";
+import { URN_INPUT, urnOf } from "./core/urn-key";
 import type { ProviderKind } from "./types";
 
 /** Type tokens read `pulumi-nodejs:dynamic/account-api:<Kind>`. */
@@ -60,12 +61,10 @@ export abstract class AccountApiResource extends programSdk.CustomResource {
     if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
     try {
       props.__provider = storedProvider(kind);
-      super(
-        `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`,
-        name,
-        props,
-        withSecretOutputs(opts, secretOutputs),
-      );
+      const type = `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`;
+      // The dynamic provider gets no URN: check derives a kind's marker from the one computed here.
+      props[URN_INPUT] = urnOf(programSdk.getStack(), programSdk.getProject(), type, name, opts?.parent);
+      super(type, name, props, withSecretOutputs(opts, secretOutputs));
     } finally {
       Error.stackTraceLimit = limit;
     }

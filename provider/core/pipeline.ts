@@ -22,6 +22,7 @@ import { AbortedError, ConflictError, NotFoundError } from "../../sdk/errors";
 import { ResourceInputError, inputError } from "../errors";
 import type { CheckFailure, CreateResult, HandlerContext, ResourceHandler } from "../types";
 import { fromWire, hashName, renameStored, type InputsOf, type ResourceSpec, type StateOf } from "./define";
+import { URN_INPUT, keyOfUrn } from "./urn-key";
 import { containsUnknown, deepEqual, defined, isUnknown, secretHash } from "./values";
 
 /** Is this input known at check time (false while the engine previews with an unknown value)? */
@@ -41,9 +42,11 @@ export interface Hooks<S extends ResourceSpec, L> {
   keyOf?(inputs: InputsOf<S>): string;
   /**
    * Defaults that depend on other inputs (by kind, by name), or on the previous inputs (`olds`, the
-   * engine's check convention): a value generated once is kept from them.
+   * engine's check convention): a value generated once is kept from them. `key` is derived from the
+   * resource's URN (core/urn-key.ts) when the host knows it: a marker built from it is the same on
+   * every run, so what a lost create made can be found again.
    */
-  normalize?(inputs: InputsOf<S>, known: Known, olds?: Partial<InputsOf<S>>): InputsOf<S>;
+  normalize?(inputs: InputsOf<S>, known: Known, olds?: Partial<InputsOf<S>>, key?: string): InputsOf<S>;
   /** Rules across fields. Pure; a rule on an unknown field waits for the real run. */
   rules?(inputs: InputsOf<S>, known: Known): InputIssue[];
   /** One API look-up at check that completes the inputs (a script name to its tag). */
@@ -271,11 +274,17 @@ export function handlerFrom<S extends ResourceSpec, L>(
     async check(olds, news, ctx) {
       const raw = defined(news);
       for (const k of [...spec.outputNames, ...spec.hashOutputs]) delete raw[k];
+      // The URN a host passes (never an input of the program's, never stored).
+      const urn = raw[URN_INPUT];
+      delete raw[URN_INPUT];
+      const key = typeof urn === "string" && urn !== "" ? keyOfUrn(urn) : undefined;
       const parsed = parseInputs(spec, raw);
       if (!parsed.inputs) return { failures: parsed.failures };
       // A value generated once is kept from the stored inputs, whatever release stored them.
       const stored = olds && renameStored(spec, olds);
-      let inputs = hooks.normalize ? hooks.normalize(parsed.inputs, parsed.known, stored) : parsed.inputs;
+      let inputs = hooks.normalize
+        ? hooks.normalize(parsed.inputs, parsed.known, stored, key)
+        : parsed.inputs;
       const failures = (hooks.rules?.(inputs, parsed.known) ?? []).map((i) => failure(i.field, i.rule));
       if (failures.length) return { inputs, failures };
       try {

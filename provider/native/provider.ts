@@ -19,6 +19,7 @@ import {
   readProviderConfig,
   type RawConfigReader,
 } from "../config";
+import { URN_INPUT } from "../core/urn-key";
 import { deepEqual, isRecord } from "../core/values";
 import { PartialCreateError } from "../errors";
 import { handlerFor } from "../registry";
@@ -173,9 +174,10 @@ export class NativeProvider implements pulumi.Provider {
       const given = isRecord(news) ? news : {};
       const stored =
         olds === undefined || !isRecord(olds) || Object.keys(olds).length === 0 ? undefined : olds;
+      // The engine's URN, as the dynamic classes pass theirs: the seed of a kind's marker.
       const result = await handler.check(
         stored && revealRecord(stored),
-        revealRecord(given),
+        { ...revealRecord(given), [URN_INPUT]: urn },
         session.context,
       );
       const inputs = result.inputs ? protect(d, { ...result.inputs }, given, "inputs") : given;

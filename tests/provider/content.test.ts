@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { keyOfUrn } from "../../provider/core/urn-key";
 import { UNKNOWN } from "../../provider/core/values";
 import {
   METADATA_EXPRESSION,
@@ -191,6 +192,20 @@ describe("content resources: pure planning", () => {
       assert.equal(given.inputs!.ref, "mine");
       const unknownRef = await rule.check(first, { zoneId: ZONE, host: "b.com", ref: UNKNOWN }, offline);
       assert.equal(unknownRef.inputs!.ref, UNKNOWN);
+    });
+
+    it("derives the ref from the URN a host passes: the same after the state is lost, never stored", async () => {
+      const urn = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/account-api:ConfigRule::docs";
+      const news = { zoneId: ZONE, host: "a.com", __urn: urn };
+      const first = (await rule.check(undefined, news, offline)).inputs!;
+      assert.equal(first.ref, `pulumi-${keyOfUrn(urn)}`);
+      assert.equal("__urn" in first, false);
+      assert.equal((await rule.check(undefined, news, offline)).inputs!.ref, first.ref);
+      const other = await rule.check(undefined, { ...news, __urn: `${urn}-2` }, offline);
+      assert.notEqual(other.inputs!.ref, first.ref);
+      // A ref stored by an earlier release (random) is kept: no replacement on upgrade.
+      const stored = { ...first, ref: "pulumi-0123456789abcdef" };
+      assert.equal((await rule.check(stored, news, offline)).inputs!.ref, stored.ref);
     });
   });
 

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import * as pulumi from "@pulumi/pulumi";
+import { keyOfUrn } from "../../provider/core/urn-key";
 import { UNKNOWN, isRecord } from "../../provider/core/values";
 import * as mt from "../../provider/resources/meeting-template";
 import { useEmulator } from "../helpers/emulator";
@@ -453,13 +454,28 @@ describe("MeetingTemplate: handler on the emulator", () => {
     assert.equal((await mt.handler.diff(id, fixed.outs, INPUTS, ctx)).changes, false);
   });
 
-  it("sends the create without listing the app first: a fresh marker is on no meeting yet", async () => {
-    const ctx = providerContext(fx);
-    const lists = fx.em.faults.add({ method: "GET", path: `/apps/${APP}/meetings$` });
-    const { id } = await mt.handler.create(await checked(RAW), ctx);
-    fx.em.faults.clear();
-    assert.equal(lists.hits, 0);
-    assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "ACTIVE");
+  it("a create that a killed engine made is found by the marker the URN gives again: adopted, no second meeting", async () => {
+    const urn = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/account-api:MeetingTemplate::standup";
+    const first = (await mt.handler.check(undefined, { ...RAW, __urn: urn }, offline)).inputs!;
+    assert.equal("__urn" in first, false, "the URN is never stored");
+    assert.deepEqual(first.aiConfig?.transcription?.keywords, [`pulumi-mt-${keyOfUrn(urn)}`]);
+    const lost = await mt.handler.create(first, providerContext(fx));
+    // State lost (`pulumi refresh --clear-pending-creates`): check starts again from no previous inputs.
+    const again = (await mt.handler.check(undefined, { ...RAW, __urn: urn }, offline)).inputs!;
+    assert.deepEqual(again, first);
+    fx.em.requestLog.length = 0;
+    const adopted = await mt.handler.create(again, providerContext(fx));
+    assert.equal(adopted.id, lost.id);
+    assert.deepEqual(
+      fx.em.requestLog.map((r) => r.method),
+      ["GET", "PUT"],
+      "the look-up, then the meeting written whole (its credentials are unknown)",
+    );
+    assert.equal((await fx.api.meetings.listAllMeetings({ appId: APP })).length, 1, "no second meeting");
+    // Another resource of the same program (another URN) makes its own.
+    const other = await checked({ ...RAW, __urn: `${urn}-2` });
+    assert.notEqual((await mt.handler.create(other, providerContext(fx))).id, lost.id);
+    assert.equal((await fx.api.meetings.listAllMeetings({ appId: APP })).length, 2);
   });
 
   it("drops a field removed from the program: reset by a PATCH, or left out of a PUT", async () => {

@@ -5,6 +5,7 @@
  * by id, partial creates, invokes, and the token in no answer.
  */
 import { strict as assert } from "node:assert";
+import { keyOfUrn } from "../../provider/core/urn-key";
 import { NativeProvider } from "../../provider/native/provider";
 import { isSecret } from "../../provider/native/secrets";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
@@ -212,6 +213,28 @@ describe("the native provider (account-api:index:<Kind>)", () => {
       p.read("no-slash", urn("ConfigRule"), {}),
       /ConfigRule read: id: a ConfigRule is imported as <zoneId>\/<ref>/,
     );
+  });
+
+  it("derives a rule's ref and a meeting's marker from the engine's URN: a create whose state was lost adopts", async () => {
+    const p = await configured(fx);
+    const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+    const u = urn("ConfigRule", "docs");
+    const rule = record((await p.check(u, {}, { zoneId, host: "a.example.com" })).inputs);
+    assert.equal(rule.ref, `pulumi-${keyOfUrn(u)}`);
+    assert.equal("__urn" in rule, false, "the URN is never stored");
+    const made = await p.create(u, rule);
+    // `pulumi refresh --clear-pending-creates` dropped the create: check starts from nothing again.
+    const again = record((await p.check(u, {}, { zoneId, host: "a.example.com" })).inputs);
+    assert.deepEqual(again, rule);
+    assert.equal((await p.create(u, again)).id, made.id);
+    assert.equal((await fx.api.content.getConfigRuleset({ zoneId }))?.rules.length, 1, "one rule");
+
+    const m = urn("MeetingTemplate", "standup");
+    const meeting = record((await p.check(m, {}, { appId: "app-1", title: "Standup" })).inputs);
+    assert.deepEqual(record(meeting.aiConfig).transcription, { keywords: [`pulumi-mt-${keyOfUrn(m)}`] });
+    const first = await p.create(m, meeting);
+    assert.equal((await p.create(m, meeting)).id, first.id);
+    assert.equal((await fx.api.meetings.listAllMeetings({ appId: "app-1" })).length, 1, "one meeting");
   });
 
   it("a create that made something but could not finish is an initialization failure with id and properties", async () => {

@@ -129,17 +129,22 @@ export function planRemoval(current: readonly LiveRule[], ref: string): ConfigRu
 
 // ---- check ----
 
-/** An unset `customHostnameMetadata` means false; the ref is generated once, then kept. */
+/**
+ * An unset `customHostnameMetadata` means false. The ref is the one given, else the one stored, else
+ * `pulumi-<key>` derived from the resource's URN (the same on every run: a rule that a lost create
+ * put in place is found by its ref), else, where no host passed the URN, a random one.
+ */
 export function normalize(
   i: ConfigRuleInputs,
   _known: Known,
   olds?: Partial<ConfigRuleInputs>,
+  key?: string,
 ): ConfigRuleInputs {
   const { customHostnameMetadata, ...rest } = i;
   return {
     ...rest,
     ...(customHostnameMetadata ? { customHostnameMetadata } : {}),
-    ref: i.ref ?? olds?.ref ?? `pulumi-${randomBytes(8).toString("hex")}`,
+    ref: i.ref ?? olds?.ref ?? `pulumi-${key ?? randomBytes(8).toString("hex")}`,
   };
 }
 

@@ -7,10 +7,10 @@
  * has `recordingConfig.mediaBucketConfig` where today's has `realtimekitBucketConfig`.
  *
  * A meeting has no natural key, so each resource writes a marker of its own: one transcription
- * keyword `pulumi-mt-<16 hex>`, generated at the first check and kept from the previous inputs after
- * that (like a ConfigRule's ref). The API stores and returns it, so a create whose answer was lost,
- * or that an interrupted engine left pending, finds its meeting by the marker instead of making a
- * second one (docs/reliability.md).
+ * keyword `pulumi-mt-<16 hex>`, derived from the resource's URN at the first check and kept from the
+ * previous inputs after that (like a ConfigRule's ref). The API stores and returns it, so a create
+ * whose answer was lost, or that an interrupted engine left pending (its state lost), finds its
+ * meeting by the marker instead of making a second one (docs/reliability.md).
  */
 import { randomBytes } from "node:crypto";
 import type { Meeting } from "../../../sdk/meetings";
@@ -87,15 +87,20 @@ export function withMarker(ai: AiConfig | undefined, marker: string): AiConfig {
   return { ...ai, transcription: { ...ai?.transcription, keywords: [...own, marker] } };
 }
 
-/** The marker is kept from the previous inputs (or these), else generated once. */
+/**
+ * The marker is kept from the previous inputs (or these), else `pulumi-mt-<key>` derived from the
+ * resource's URN (the same on every run: a meeting that a lost create made is found by it), else,
+ * where no host passed the URN, a random one.
+ */
 export function normalize(
   i: MeetingTemplateInputs,
   known: Known,
   olds?: Partial<MeetingTemplateInputs>,
+  key?: string,
 ): MeetingTemplateInputs {
   if (!known("aiConfig")) return i;
   const marker =
-    markerOf(olds?.aiConfig) ?? markerOf(i.aiConfig) ?? `pulumi-mt-${randomBytes(8).toString("hex")}`;
+    markerOf(olds?.aiConfig) ?? markerOf(i.aiConfig) ?? `pulumi-mt-${key ?? randomBytes(8).toString("hex")}`;
   return { ...i, aiConfig: withMarker(i.aiConfig, marker) };
 }
 
@@ -201,13 +206,16 @@ export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
   async findByKey(i, ctx) {
     const marker = markerOf(i.aiConfig);
     if (marker === undefined) return undefined;
-    const all = await ctx.api.meetings.listAllMeetings(where(i, ctx));
+    // The largest page: this look-up precedes every meeting's create, so its requests count.
+    const all = await ctx.api.meetings.listAllMeetings({ ...where(i, ctx), perPage: 100 });
     return all.find((m) => markerOf(m.ai_config) === marker);
   },
   // The marker is ours alone: the meeting that carries it was made by this resource.
   ours: () => true,
-  // No look-up before create: check gives a resource without previous inputs a fresh marker, so no
-  // meeting carries it before the first send (what a pending create made is the recover verb's to find).
+  // The API takes a second meeting with the same settings, so nothing refuses a create that a killed
+  // engine already made: the look-up before the first send finds it by the marker, which check
+  // derives from the URN and so gives again after `pulumi refresh --clear-pending-creates`.
+  lookupBeforeCreate: true,
   async create(i, ctx) {
     const made = await ctx.api.meetings.createMeeting({ ...where(i, ctx), ...meetingBody(i) });
     // A create makes an ACTIVE meeting: one that should not be open is closed at once.

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { ConfigRule } from "../../../provider/resources/config-rule";
 import { RepoConnection } from "../../../provider/resources/repo-connection";
+import { buildProgram, type World } from "../reliability-world";
 
 /** `count` ConfigRules in one zone; each rule's description is the stack config's `round`. */
 export function configRules(prefix: string, zoneId: string, domain: string, count: number): PulumiFn {
@@ -39,10 +40,16 @@ export function repoConnections(prefix: string, count: number): PulumiFn {
   };
 }
 
+/** The reliability tests' world: `n` resources of every kind. */
+export function world(w: World, n: number): PulumiFn {
+  return async () => buildProgram(w, n);
+}
+
 /** A program of this module by name, with its JSON arguments: what a child process is told to run. */
 export type ProgramRef =
   | { name: "configRules"; args: Parameters<typeof configRules> }
-  | { name: "repoConnections"; args: Parameters<typeof repoConnections> };
+  | { name: "repoConnections"; args: Parameters<typeof repoConnections> }
+  | { name: "world"; args: Parameters<typeof world> };
 
 export function programOf(ref: ProgramRef): PulumiFn {
   switch (ref.name) {
@@ -50,5 +57,7 @@ export function programOf(ref: ProgramRef): PulumiFn {
       return configRules(...ref.args);
     case "repoConnections":
       return repoConnections(...ref.args);
+    case "world":
+      return world(...ref.args);
   }
 }
