@@ -364,7 +364,8 @@ export function verdict(r: DriftReport): string {
   if (failing > 0 && c.drifted + c.gone === 0)
     return `no drift, but ${failing} unmanaged object${failing === 1 ? "" : "s"} (--fail-on unmanaged): ${countsOf(c)}`;
   if (c.resources === 0) return "no resources, no drift";
-  if (r.exitCode === 0 && c.unchecked === 0 && c.ignored === 0) return `no drift: ${c.resources} resources checked`;
+  if (r.exitCode === 0 && c.unchecked === 0 && c.ignored === 0)
+    return `no drift: ${c.resources} resources checked`;
   return countsOf(c);
 }
 
