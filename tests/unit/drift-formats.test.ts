@@ -3,10 +3,6 @@
  * SARIF 2.1.0 schema, JUnit parsed as XML, the ignore file's rules and expiry, unmanaged coverage.
  */
 import { strict as assert } from "node:assert";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import Ajv from "ajv";
-import addFormats from "ajv-formats";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { summarize, renderText, type DriftReport, type ResourceDrift } from "../../provider/drift";
 import { DriftIgnoreError, applyIgnores, parseIgnoreFile } from "../../provider/drift-ignore";
@@ -14,6 +10,7 @@ import { renderJunit } from "../../provider/drift-junit";
 import { renderSarif } from "../../provider/drift-sarif";
 import { unmanagedReport } from "../../provider/drift-unmanaged";
 import type { DiscoveredObject } from "../../provider/discovery/list";
+import { sarifValidator } from "../helpers/sarif";
 
 const urn = (kind: string, name: string) =>
   `urn:pulumi:dev::shop::pulumi-nodejs:dynamic/account-api:${kind}::${name}`;
@@ -50,26 +47,6 @@ function sample(): DriftReport {
       changes: [change("title", "Standup", 'Daily <standup> & "more"')],
     }),
   ]);
-}
-
-/**
- * The SARIF 2.1.0 schema as published (tests/fixtures/sarif/SOURCE.md): draft-04, which ajv 8 reads
- * once its two draft-04 spellings are given today's names (`id` → `$id`, the meta-schema's URI).
- */
-function sarifValidator() {
-  const file = join(__dirname, "..", "fixtures", "sarif", "sarif-2.1.0-rtm.5.json");
-  const {
-    id,
-    $schema: _draft04,
-    ...rest
-  } = JSON.parse(readFileSync(file, "utf8")) as {
-    id: string;
-    $schema: string;
-  };
-  // Its `language` pattern is no valid unicode regex (`…{2}]?$`): read as draft-04 meant, without the u flag.
-  const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
-  addFormats(ajv);
-  return ajv.compile({ ...rest, $id: id, $schema: "http://json-schema.org/draft-07/schema#" });
 }
 
 describe("drift formats", () => {
