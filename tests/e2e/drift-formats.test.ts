@@ -9,10 +9,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { buildCli } from "../../cli/main";
 import { BuildTrigger, SearchInstance, TriggerEnvVars } from "../../provider";
 import { DRIFT_SCHEMA_VERSION, type DriftReport } from "../../provider/drift";
 import { seedBuildWorld } from "../helpers/builds";
+import { runCliWith } from "../helpers/cli";
 import { sarifValidator } from "../helpers/sarif";
 import { useE2E, type E2EStack } from "./harness";
 
@@ -26,27 +26,16 @@ describe("account-api drift: CI formats, ignore file, unmanaged (real engine)", 
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
   async function drift(stack: E2EStack, extra: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    let exitCode = -1;
-    const cli = buildCli({
-      out: (t) => out.push(t),
-      err: (t) => err.push(t),
-      // --unmanaged lists the account through the sdk's own configuration, as every other verb.
-      env: {
-        ...stack.stack.workspace.envVars,
-        ACCOUNT_API_BASE_URL: e2e.emulator.url,
-        ACCOUNT_API_ACCOUNT_ID: e2e.emulator.accountId,
-        ACCOUNT_API_TOKEN: e2e.emulator.token,
-      },
-      isTTY: false,
-      setExitCode: (c) => {
-        exitCode = c;
-      },
-    });
+    // --unmanaged lists the account through the sdk's own configuration, as every other verb.
+    const env = {
+      ...stack.stack.workspace.envVars,
+      ACCOUNT_API_BASE_URL: e2e.emulator.url,
+      ACCOUNT_API_ACCOUNT_ID: e2e.emulator.accountId,
+      ACCOUNT_API_TOKEN: e2e.emulator.token,
+    };
     const args = ["drift", "--stack", stack.name, "--cwd", stack.stack.workspace.workDir, "--json", ...extra];
-    await cli.parseAsync(["node", "account-api", ...args]);
-    return { report: JSON.parse(out.join("")) as DriftReport, exitCode, err: err.join("") };
+    const run = await runCliWith(env, args);
+    return { report: run.json as DriftReport, exitCode: run.code, err: run.err };
   }
 
   it("writes SARIF and JUnit, honours the ignore file and its expiry, and reports unmanaged objects", async () => {
@@ -175,20 +164,14 @@ describe("account-api drift: CI formats, ignore file, unmanaged (real engine)", 
     const stack = await e2e.stack(async () => ({}));
     const file = join(scratch, "bad-ignore");
     writeFileSync(file, "BuildTrigger prod | fine\nBuildTrigger | why\n");
-    const out: string[] = [];
-    const err: string[] = [];
-    let exitCode = -1;
-    const cli = buildCli({
-      out: (t) => out.push(t),
-      err: (t) => err.push(t),
-      env: { ...stack.stack.workspace.envVars },
-      isTTY: false,
-      setExitCode: (c) => {
-        exitCode = c;
-      },
-    });
-    await cli.parseAsync(["node", "account-api", "drift", "--stack", stack.name, "--ignore-file", file]);
-    assert.equal(exitCode, 64);
-    assert.match(err.join(""), /bad-ignore:2: pattern "BuildTrigger": must be TYPE NAME \[PROPERTY\]/);
+    const run = await runCliWith({ ...stack.stack.workspace.envVars }, [
+      "drift",
+      "--stack",
+      stack.name,
+      "--ignore-file",
+      file,
+    ]);
+    assert.equal(run.code, 64);
+    assert.match(run.err, /bad-ignore:2: pattern "BuildTrigger": must be TYPE NAME \[PROPERTY\]/);
   });
 });
