@@ -434,11 +434,15 @@ export function renderMarkdown(r: DriftReport): string {
   const rows = r.resources.flatMap((res) => {
     const what = cell(`${res.type} ${res.name}`);
     const status = cell(LABEL[res.status]);
-    if (!res.changes.length) return [`| ${what} | ${status} | ${cell(res.reason ?? "")} | | | |`];
-    return res.changes.map(
-      (c) =>
-        `| ${what} | ${status} | ${cell(code(c.path))} | ${cell(code(formatValue(c.old)))} | ${cell(code(formatValue(c.new)))} | ${cell(c.restorable ? "`pulumi up --refresh`" : (c.note ?? "no"))} |`,
+    const row = (c: PropertyChange, last: string) =>
+      `| ${what} | ${status} | ${cell(code(c.path))} | ${cell(code(formatValue(c.old)))} | ${cell(code(formatValue(c.new)))} | ${cell(last)} |`;
+    const hidden = (res.ignoredChanges ?? []).map((c) => row(c, `ignored: ${ignoredWhy(c.ignoredBy)}`));
+    const why = res.reason ?? (res.ignoredBy ? `ignored: ${ignoredWhy(res.ignoredBy)}` : "");
+    if (!res.changes.length && !hidden.length) return [`| ${what} | ${status} | ${cell(why)} | | | |`];
+    const open = res.changes.map((c) =>
+      row(c, why.startsWith("ignored") ? why : c.restorable ? "`pulumi up --refresh`" : (c.note ?? "no")),
     );
+    return [...open, ...hidden];
   });
   if (rows.length) {
     out.push("| Resource | Status | Property or reason | Declared (state) | Remote (now) | Restored by |");

@@ -4,7 +4,13 @@
  */
 import { strict as assert } from "node:assert";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { summarize, renderText, type DriftReport, type ResourceDrift } from "../../provider/drift";
+import {
+  summarize,
+  renderMarkdown,
+  renderText,
+  type DriftReport,
+  type ResourceDrift,
+} from "../../provider/drift";
 import { DriftIgnoreError, applyIgnores, parseIgnoreFile } from "../../provider/drift-ignore";
 import { renderJunit } from "../../provider/drift-junit";
 import { renderSarif } from "../../provider/drift-sarif";
@@ -144,6 +150,16 @@ describe("drift formats", () => {
         text,
         /buildCommand: "npm run build" → "make all" \(ignored: trying make \(ignore file line 1, until 2026-12-31\)\)/,
       );
+      const md = renderMarkdown(r);
+      assert.match(
+        md,
+        /\| account-api:BuildTrigger prod \| ignored \| `buildCommand` \| `"npm run build"` \| `"make all"` \| ignored: trying make \(ignore file line 1, until 2026-12-31\) \|/,
+      );
+      assert.match(
+        md,
+        /\| account-api:ConfigRule docs \| ignored \| ignored: removed during the incident \(ignore file line 3\) \|/,
+      );
+      assert.match(md, /- ignore entry expired on 2026-11-01, not applied: line 4/);
       // The last day still applies.
       const lastDay = applyIgnores(sample(), entries, "2026-11-01");
       assert.equal(lastDay.resources.find((x) => x.name === "standup")?.status, "ignored");
