@@ -5,8 +5,8 @@
  * command of ours decrypts the state, and the token is never printed. The user's PULUMI_*
  * environment (backend, passphrase, access token) applies as it does to `pulumi` itself.
  */
-import { accessSync, appendFileSync, constants, statSync } from "node:fs";
-import { basename, delimiter, dirname, join, resolve } from "node:path";
+import { accessSync, appendFileSync, constants, readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, delimiter, dirname, join, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
 import { LocalWorkspace, PulumiCommand, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import {
@@ -14,13 +14,28 @@ import {
   driftFromEvents,
   renderMarkdown,
   renderText,
+  summarize,
   verdict,
   type DriftReport,
 } from "../provider/drift";
 import {
+  DriftIgnoreError,
+  IGNORE_FILE,
+  applyIgnores,
+  parseIgnoreFile,
+  today,
+} from "../provider/drift-ignore";
+import { renderJunit } from "../provider/drift-junit";
+import { renderSarif } from "../provider/drift-sarif";
+import { stackApps, unmanagedReport } from "../provider/drift-unmanaged";
+import { discoverAccount } from "../provider/discovery/list";
+import { PACKAGE_VERSION } from "../sdk/version";
+import {
   UsageError,
   action,
   checkFolderArg,
+  clientFor,
+  collect,
   errorLine,
   leaf,
   progressFor,
@@ -33,7 +48,17 @@ export interface DriftOptions extends CommonOptions {
   stack?: string;
   cwd?: string;
   markdown?: string;
+  sarif?: string;
+  junit?: string;
+  ignoreFile?: string;
+  unmanaged?: boolean;
+  zone?: string[];
+  app?: string[];
+  failOn?: string[];
 }
+
+/** What `--fail-on` takes besides drift, which always fails. */
+const FAIL_ON = ["unmanaged"] as const;
 
 const INSTALL_PULUMI =
   "the `pulumi` CLI was not found on PATH: install it (https://www.pulumi.com/docs/iac/download-install/) or add its folder to PATH";
@@ -55,9 +80,15 @@ export function engineError(err: unknown): string {
   return errorLine(lines.slice(0, 6).join("\n")) || errorLine(text);
 }
 
-/** Runs the refresh preview of one stack and reports drift; never throws for an engine failure. */
-export async function stackDrift(stack: Stack, progress: Progress = () => undefined): Promise<DriftReport> {
-  const events: EngineEvent[] = [];
+/**
+ * Runs the refresh preview of one stack and reports drift; never throws for an engine failure. The
+ * engine's events are collected in `events` (pass an array to read them afterwards).
+ */
+export async function stackDrift(
+  stack: Stack,
+  progress: Progress = () => undefined,
+  events: EngineEvent[] = [],
+): Promise<DriftReport> {
   const onEvent = (e: EngineEvent): void => {
     events.push(e);
     const done = e.resOutputsEvent?.metadata;
@@ -111,15 +142,75 @@ export async function selectUserStack(io: VerbIo, o: DriftOptions): Promise<Stac
   );
 }
 
-/** `--markdown FILE` and `--cwd DIR` are checked before the engine runs: bad input is exit 64. */
-function checkPaths(o: DriftOptions): void {
+/** A report file (`--markdown`, `--sarif`, `--junit`): not a folder, and in a folder that exists. */
+function checkOutputFile(option: string, file: string | undefined): void {
+  if (file === undefined) return;
+  const target = statSync(file, { throwIfNoEntry: false });
+  if (target?.isDirectory()) throw new UsageError(`${option} ${file}: is a folder, not a file`);
+  const folder = dirname(resolve(file));
+  if (!target && !statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`${option} ${file}: its folder ${folder} does not exist`);
+}
+
+/** Paths and values are checked before the engine runs: bad input is exit 64. */
+function checkOptions(o: DriftOptions): void {
   if (o.cwd !== undefined) checkFolderArg("--cwd", o.cwd);
-  if (o.markdown !== undefined) {
-    const target = statSync(o.markdown, { throwIfNoEntry: false });
-    if (target?.isDirectory()) throw new UsageError(`--markdown ${o.markdown}: is a folder, not a file`);
-    const folder = dirname(resolve(o.markdown));
-    if (!target && !statSync(folder, { throwIfNoEntry: false })?.isDirectory())
-      throw new UsageError(`--markdown ${o.markdown}: its folder ${folder} does not exist`);
+  checkOutputFile("--markdown", o.markdown);
+  checkOutputFile("--sarif", o.sarif);
+  checkOutputFile("--junit", o.junit);
+  for (const f of o.failOn ?? [])
+    if (!FAIL_ON.some((x) => x === f))
+      throw new UsageError(`--fail-on ${f}: must be one of ${FAIL_ON.join(", ")} (drift always fails)`);
+}
+
+/** The ignore file's entries: `--ignore-file`, else `.account-api-driftignore` in the project's folder if any. */
+function ignoreEntries(o: DriftOptions) {
+  const file = o.ignoreFile ?? join(resolve(o.cwd ?? process.cwd()), IGNORE_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if (o.ignoreFile === undefined) return [];
+    throw new UsageError(
+      `--ignore-file ${o.ignoreFile}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  try {
+    return parseIgnoreFile(text, o.ignoreFile ?? IGNORE_FILE);
+  } catch (err) {
+    throw err instanceof DriftIgnoreError ? new UsageError(err.message) : err;
+  }
+}
+
+/** The project's Pulumi.yaml as a path from the folder the command runs in (the repository, in CI). */
+function projectFile(o: DriftOptions): string {
+  const file = relative(process.cwd(), join(resolve(o.cwd ?? process.cwd()), "Pulumi.yaml"));
+  return file.split(sep).join("/");
+}
+
+/** `--unmanaged`: the account's objects set against the stack's resources; a failed listing is said, not thrown. */
+async function withUnmanaged(
+  report: DriftReport,
+  events: readonly EngineEvent[],
+  api: ReturnType<typeof clientFor>,
+  o: DriftOptions,
+): Promise<DriftReport> {
+  const failOn = (o.failOn ?? []).includes("unmanaged");
+  const states = events.flatMap((e) => {
+    const m = e.resOutputsEvent?.metadata;
+    const state = m?.old ?? m?.new;
+    return m && state ? [{ type: displayType(m.type), inputs: state.inputs }] : [];
+  });
+  try {
+    const apps = [...new Set([...(o.app ?? []), ...stackApps(states)])];
+    const listing = await discoverAccount(api, { ...(o.zone ? { zones: o.zone } : {}), apps });
+    const unmanaged = unmanagedReport(report.resources, listing.objects, listing.gaps, failOn);
+    return summarize(report.stack, report.resources, report.error, { unmanaged });
+  } catch (err) {
+    const unmanaged = { objects: [], coverage: [], failOn, error: errorLine(err) };
+    return summarize(report.stack, report.resources, report.error, { unmanaged });
+  } finally {
+    await api.close();
   }
 }
 
@@ -132,20 +223,50 @@ export function addDriftVerb(root: Command, io: VerbIo): void {
       )
       .option("--stack <name>", "the stack (default: $PULUMI_STACK, else the selected stack)")
       .option("--cwd <dir>", "the Pulumi project's folder (default: the current one)")
-      .option("--markdown <file>", "append a Markdown table to this file (e.g. $GITHUB_STEP_SUMMARY)"),
+      .option("--markdown <file>", "append a Markdown table to this file (e.g. $GITHUB_STEP_SUMMARY)")
+      .option("--sarif <file>", "write the report as SARIF 2.1.0 (one result per drifted property)")
+      .option("--junit <file>", "write the report as JUnit XML (one test case per resource)")
+      .option("--ignore-file <file>", `accepted drift (default: ${IGNORE_FILE} in the project's folder)`)
+      .option(
+        "--unmanaged",
+        "also list the account's objects the stack does not manage, with coverage per kind",
+      )
+      .option(
+        "--zone <zone>",
+        "with --unmanaged: a zone (id or name) to look in; repeatable (default: every zone)",
+        collect,
+      )
+      .option("--app <appId>", "with --unmanaged: a realtime app whose meetings to list; repeatable", collect)
+      .option("--fail-on <what>", "also fail (exit 2) on: unmanaged (implies --unmanaged)", collect),
   ).action(
     action(io, async (o: DriftOptions) => {
-      checkPaths(o);
+      checkOptions(o);
+      const entries = ignoreEntries(o);
+      const listing = o.unmanaged || (o.failOn ?? []).includes("unmanaged");
+      // Missing API configuration is bad input, said before the engine runs.
+      const api = listing ? clientFor(io, o) : undefined;
       const progress = progressFor(io, o);
+      const events: EngineEvent[] = [];
       let report: DriftReport;
       try {
         const stack = await selectUserStack(io, o);
         progress(`refresh preview of stack ${stack.name}…`);
-        report = await stackDrift(stack, progress);
+        report = await stackDrift(stack, progress, events);
       } catch (err) {
         report = driftFromEvents(o.stack ?? io.env.PULUMI_STACK ?? "", [], engineError(err));
       }
+      if (api) {
+        progress("listing the account's objects…");
+        report = await withUnmanaged(report, events, api, o);
+      }
+      report = applyIgnores(report, entries, today());
       if (o.markdown) appendFileSync(o.markdown, renderMarkdown(report));
+      if (o.sarif)
+        writeFileSync(
+          o.sarif,
+          `${JSON.stringify(renderSarif(report, { projectFile: projectFile(o), version: PACKAGE_VERSION }), null, 2)}\n`,
+        );
+      if (o.junit) writeFileSync(o.junit, renderJunit(report));
       // The report goes to stdout (or the summary); the failure is also the usual line on stderr.
       if (report.exitCode === 1) io.err(`error: ${verdict(report)}\n`);
       return { result: report, text: renderText(report), exitCode: report.exitCode };

@@ -16,7 +16,23 @@ const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic/";
 /** How the report shows a secret value: the engine never hands it to us. */
 export const MASK = "[secret]";
 
-export type DriftStatus = "in-sync" | "drifted" | "gone" | "unchecked";
+export type DriftStatus = "in-sync" | "drifted" | "gone" | "unchecked" | "ignored";
+
+/**
+ * The version of the JSON report's shape (`schemaVersion`). A field added keeps it; a field removed,
+ * renamed or given another meaning raises it. docs/drift.md documents each version.
+ */
+export const DRIFT_SCHEMA_VERSION = 1 as const;
+
+/** The ignore-file entry that hid a change or a resource. */
+export interface IgnoredBy {
+  /** The entry's line in the ignore file. */
+  line: number;
+  pattern: string;
+  reason: string;
+  /** The last day (UTC) the entry applies, when it has one. */
+  expires?: string;
+}
 
 export interface PropertyChange {
   /** Dotted path below the resource, in the program's naming (`variables.MODE.value`). */
@@ -43,6 +59,10 @@ export interface ResourceDrift {
   reason?: string;
   /** The check failed on an error (not a known limit of the API): the command then exits 1. */
   failed?: boolean;
+  /** Changes the ignore file hid, each with its entry (status "ignored" when no other change is left). */
+  ignoredChanges?: (PropertyChange & { ignoredBy: IgnoredBy })[];
+  /** The entry that hid the whole resource (a drifted or gone one), when a resource pattern did. */
+  ignoredBy?: IgnoredBy;
 }
 
 export interface DriftCounts {
@@ -51,9 +71,49 @@ export interface DriftCounts {
   drifted: number;
   gone: number;
   unchecked: number;
+  /** Drifted or gone resources whose every change the ignore file hid. */
+  ignored: number;
+}
+
+/** An ignore-file entry past its expiry: reported, not applied. */
+export interface ExpiredIgnore extends IgnoredBy {
+  expires: string;
+}
+
+/** An object of the account, of one of the eight kinds, that the stack does not manage. */
+export interface UnmanagedObject {
+  kind: string;
+  /** The `importId` a TypeScript resource takes to adopt it. */
+  id: string;
+  /** The id `pulumi import account-api:index:<Kind> <name> <importId>` takes. */
+  importId: string;
+  name: string;
+  /** Where it lives (zoneId, appId, namespace, scriptName), in the program's input names. */
+  scope: Record<string, string>;
+  /** The entry that accepts it as unmanaged, when one does. */
+  ignoredBy?: IgnoredBy;
+}
+
+/** Managed of total, for one kind. */
+export interface KindCoverage {
+  kind: string;
+  managed: number;
+  total: number;
+  /** Why the kind could not be listed (its objects are then not counted). */
+  notListed?: string;
+}
+
+export interface UnmanagedReport {
+  objects: UnmanagedObject[];
+  coverage: KindCoverage[];
+  /** Whether unmanaged objects fail the run (`--fail-on unmanaged`): exit 2. */
+  failOn: boolean;
+  /** The listing failed: why (the run then exits 1 unless it drifted). */
+  error?: string;
 }
 
 export interface DriftReport {
+  schemaVersion: typeof DRIFT_SCHEMA_VERSION;
   stack: string;
   resources: ResourceDrift[];
   counts: DriftCounts;
@@ -61,6 +121,10 @@ export interface DriftReport {
   exitCode: 0 | 1 | 2;
   /** An error of the run as a whole (the engine stopped), with the resources it did check. */
   error?: string;
+  /** Ignore-file entries past their expiry, not applied. */
+  expiredIgnores?: ExpiredIgnore[];
+  /** With `--unmanaged`: the account's objects the stack does not manage, and coverage per kind. */
+  unmanaged?: UnmanagedReport;
 }
 
 /**
@@ -168,8 +232,24 @@ function resourceFrom(m: StepEventMetadata): ResourceDrift {
   return { ...base, status: changes.length ? "drifted" : "in-sync", changes };
 }
 
-/** Counts and the exit code for a list of resources. */
-export function summarize(stack: string, resources: ResourceDrift[], error?: string): DriftReport {
+/** Unmanaged objects that fail the run: with `--fail-on unmanaged`, those no entry accepts. */
+export function failingUnmanaged(u: UnmanagedReport | undefined): UnmanagedObject[] {
+  return u?.failOn ? u.objects.filter((o) => !o.ignoredBy) : [];
+}
+
+/** The exit code: 2 drift (or unmanaged objects that fail), else 1 an error, else 0. */
+export function exitCodeOf(r: Omit<DriftReport, "exitCode">): 0 | 1 | 2 {
+  if (r.counts.drifted + r.counts.gone > 0 || failingUnmanaged(r.unmanaged).length > 0) return 2;
+  return r.error || r.unmanaged?.error || r.resources.some((x) => x.failed) ? 1 : 0;
+}
+
+/** Counts and the exit code for a list of resources (and the parts of the report beside them). */
+export function summarize(
+  stack: string,
+  resources: ResourceDrift[],
+  error?: string,
+  extra: Pick<DriftReport, "expiredIgnores" | "unmanaged"> = {},
+): DriftReport {
   const count = (s: DriftStatus) => resources.filter((r) => r.status === s).length;
   const counts: DriftCounts = {
     resources: resources.length,
@@ -177,9 +257,15 @@ export function summarize(stack: string, resources: ResourceDrift[], error?: str
     drifted: count("drifted"),
     gone: count("gone"),
     unchecked: count("unchecked"),
+    ignored: count("ignored"),
   };
-  const exitCode = counts.drifted + counts.gone > 0 ? 2 : error || resources.some((r) => r.failed) ? 1 : 0;
-  return { stack, resources, counts, exitCode, ...(error ? { error } : {}) };
+  const base = { schemaVersion: DRIFT_SCHEMA_VERSION, stack, resources, counts, ...(error ? { error } : {}) };
+  const full = {
+    ...base,
+    ...(extra.expiredIgnores?.length ? { expiredIgnores: extra.expiredIgnores } : {}),
+    ...(extra.unmanaged ? { unmanaged: extra.unmanaged } : {}),
+  };
+  return { ...full, exitCode: exitCodeOf(full) };
 }
 
 /**
@@ -249,10 +335,12 @@ const LABEL: Record<DriftStatus, string> = {
   drifted: "drifted",
   gone: "gone",
   unchecked: "could not be checked",
+  ignored: "ignored",
 };
 
 function countsOf(c: DriftCounts): string {
-  return `${c.resources} resources: ${c.inSync} in sync, ${c.drifted} drifted, ${c.gone} gone, ${c.unchecked} could not be checked`;
+  const ignored = c.ignored ? `, ${c.ignored} ignored` : "";
+  return `${c.resources} resources: ${c.inSync} in sync, ${c.drifted} drifted, ${c.gone} gone, ${c.unchecked} could not be checked${ignored}`;
 }
 
 /**
@@ -268,30 +356,66 @@ export function verdict(r: DriftReport): string {
       ? `drift found, but the check did not finish: ${r.error}${seen}`
       : `drift check failed: ${r.error}${seen}`;
   }
+  if (r.exitCode === 1 && r.unmanaged?.error && failedReads === 0)
+    return `drift check failed: the account's objects could not be listed: ${r.unmanaged.error} (${countsOf(c)})`;
   if (r.exitCode === 1)
     return `drift check failed: ${failedReads} of ${c.resources} resources could not be read (${countsOf(c)})`;
+  const failing = failingUnmanaged(r.unmanaged).length;
+  if (failing > 0 && c.drifted + c.gone === 0)
+    return `no drift, but ${failing} unmanaged object${failing === 1 ? "" : "s"} (--fail-on unmanaged): ${countsOf(c)}`;
   if (c.resources === 0) return "no resources, no drift";
-  if (r.exitCode === 0 && c.unchecked === 0) return `no drift: ${c.resources} resources checked`;
+  if (r.exitCode === 0 && c.unchecked === 0 && c.ignored === 0)
+    return `no drift: ${c.resources} resources checked`;
   return countsOf(c);
+}
+
+/** `reason (ignore file line 3, until 2026-12-31)`: how a report names the entry that hid something. */
+export function ignoredWhy(by: IgnoredBy): string {
+  return `${by.reason} (ignore file line ${by.line}${by.expires ? `, until ${by.expires}` : ""})`;
+}
+
+/** `BuildTrigger 2 of 3`, or why the kind was not listed. */
+export function coverageOf(k: KindCoverage): string {
+  return k.notListed ? `${k.kind} not listed (${k.notListed})` : `${k.kind} ${k.managed} of ${k.total}`;
+}
+
+/** The lines after the resources: expired ignore entries, unmanaged objects and coverage. */
+function extraLines(r: DriftReport): string[] {
+  const lines = (r.expiredIgnores ?? []).map(
+    (e) => `ignore entry expired on ${e.expires}, not applied: line ${e.line} "${e.pattern}" (${e.reason})`,
+  );
+  const u = r.unmanaged;
+  if (!u) return lines;
+  if (u.error) return [...lines, `unmanaged: the account's objects could not be listed: ${u.error}`];
+  for (const o of u.objects)
+    lines.push(
+      `unmanaged ${o.kind} ${o.name} (importId ${o.id}; pulumi import id ${o.importId})${o.ignoredBy ? `: ignored: ${ignoredWhy(o.ignoredBy)}` : ""}`,
+    );
+  lines.push(`coverage (managed of total): ${u.coverage.map(coverageOf).join(", ") || "no objects"}`);
+  return lines;
 }
 
 /** The human report: one block per resource that is not in sync, the counts, how to go on. */
 export function renderText(r: DriftReport): string {
   const lines: string[] = [];
   for (const res of r.resources) {
-    if (res.status === "in-sync") continue;
-    lines.push(
-      `${res.type} ${res.name} (${res.id}): ${LABEL[res.status]}${res.reason ? `: ${res.reason}` : ""}`,
-    );
+    if (res.status === "in-sync" && !res.ignoredChanges?.length) continue;
+    const why = res.reason ?? (res.ignoredBy ? ignoredWhy(res.ignoredBy) : undefined);
+    lines.push(`${res.type} ${res.name} (${res.id}): ${LABEL[res.status]}${why ? `: ${why}` : ""}`);
     for (const c of res.changes) {
       lines.push(`  ${c.path}: ${formatValue(c.old)} → ${formatValue(c.new)}${c.note ? ` (${c.note})` : ""}`);
+    }
+    for (const c of res.ignoredChanges ?? []) {
+      lines.push(
+        `  ${c.path}: ${formatValue(c.old)} → ${formatValue(c.new)} (ignored: ${ignoredWhy(c.ignoredBy)})`,
+      );
     }
     if (res.status === "gone")
       lines.push(
         "  deleted outside the program: `pulumi up --refresh` creates it again, `pulumi refresh` drops it from the state",
       );
   }
-  lines.push(verdict(r));
+  lines.push(...extraLines(r), verdict(r));
   if (r.counts.drifted + r.counts.gone > 0) lines.push(...NEXT_STEPS.map((s) => `next: ${s}`));
   return `${lines.join("\n")}\n`;
 }
@@ -310,17 +434,23 @@ export function renderMarkdown(r: DriftReport): string {
   const rows = r.resources.flatMap((res) => {
     const what = cell(`${res.type} ${res.name}`);
     const status = cell(LABEL[res.status]);
-    if (!res.changes.length) return [`| ${what} | ${status} | ${cell(res.reason ?? "")} | | | |`];
-    return res.changes.map(
-      (c) =>
-        `| ${what} | ${status} | ${cell(code(c.path))} | ${cell(code(formatValue(c.old)))} | ${cell(code(formatValue(c.new)))} | ${cell(c.restorable ? "`pulumi up --refresh`" : (c.note ?? "no"))} |`,
+    const row = (c: PropertyChange, last: string) =>
+      `| ${what} | ${status} | ${cell(code(c.path))} | ${cell(code(formatValue(c.old)))} | ${cell(code(formatValue(c.new)))} | ${cell(last)} |`;
+    const hidden = (res.ignoredChanges ?? []).map((c) => row(c, `ignored: ${ignoredWhy(c.ignoredBy)}`));
+    const why = res.reason ?? (res.ignoredBy ? `ignored: ${ignoredWhy(res.ignoredBy)}` : "");
+    if (!res.changes.length && !hidden.length) return [`| ${what} | ${status} | ${cell(why)} | | | |`];
+    const open = res.changes.map((c) =>
+      row(c, why.startsWith("ignored") ? why : c.restorable ? "`pulumi up --refresh`" : (c.note ?? "no")),
     );
+    return [...open, ...hidden];
   });
   if (rows.length) {
     out.push("| Resource | Status | Property or reason | Declared (state) | Remote (now) | Restored by |");
     out.push("|---|---|---|---|---|---|");
     out.push(...rows, "");
   }
+  const extra = extraLines(r);
+  if (extra.length) out.push(...extra.map((l) => `- ${cell(l)}`), "");
   if (r.counts.drifted + r.counts.gone > 0) out.push(...NEXT_STEPS.map((s) => `- ${s}`), "");
   return `${out.join("\n")}\n`;
 }

@@ -24,6 +24,7 @@ import {
   SearchBodySchema,
   SearchInstanceIdSchema,
   SearchInstanceSchema,
+  SearchNamespaceInfoSchema,
   SearchItemIdSchema,
   SearchItemSchema,
   SearchJobIdSchema,
@@ -46,6 +47,7 @@ import {
   type SearchItem,
   type SearchJob,
   type SearchJobLog,
+  type SearchNamespace,
   type SearchResult,
   type SearchStats,
   type UpdateInstanceBody,
@@ -66,6 +68,7 @@ export type {
   SearchItem,
   SearchJob,
   SearchJobLog,
+  SearchNamespace,
   SearchResult,
   SearchStats,
   UpdateInstanceBody,
@@ -188,6 +191,25 @@ export class SearchApi {
         path: base,
         query: { ...query, page, per_page },
         schema: ListOfInstances,
+        ...options,
+      });
+      return { items: res.value, info: res.resultInfo };
+    }, perPage);
+  }
+
+  /** The account's namespaces, page by page (`default` among them: it always exists). */
+  listNamespaces(
+    params: { accountId?: string; perPage?: number } = {},
+    options: CallOptions = {},
+  ): PagedGenerator<SearchNamespace> {
+    const base = path`/accounts/${this.client.account(params.accountId)}/ai-search/namespaces`;
+    const perPage = this.#perPage(params.perPage, PAGE_BOUNDS.instances, "search.listNamespaces");
+    return pageStyle(async (page, per_page) => {
+      const res = await this.client.requestWithInfo({
+        method: "GET",
+        path: base,
+        query: { page, per_page },
+        schema: z.array(SearchNamespaceInfoSchema),
         ...options,
       });
       return { items: res.value, info: res.resultInfo };

@@ -1,7 +1,7 @@
 /**
  * Functions for programs around builds: start one, wait for one, read its logs, cancel it, redeploy
- * what is live (rule 2), purge a trigger's cache. Each runs only on `up` (on preview it resolves to
- * undefined) and goes through the sdk; the `run…` functions (builds-logic.ts) hold the logic over a
+ * what is live (rule 2), purge a trigger's cache. Each runs only on `up` (on preview its output is
+ * unknown) and goes through the sdk; the `run…` functions (builds-logic.ts) hold the logic over a
  * client. `triggerBuild` runs on every `up`; a BuildRun builds only when its inputs or triggers change.
  */
 import * as pulumi from "@pulumi/pulumi";

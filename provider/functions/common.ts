@@ -1,7 +1,8 @@
 /**
  * Imperative functions for programs: they take Pulumi inputs, return outputs, and call the API only
- * on `up` (on preview they resolve to undefined), with a client built from the stack config
- * `account-api:*` or the environment, inside the apply, so nothing is captured.
+ * on `up` (on preview their outputs are unknown, as a resource's outputs are before it is made), with
+ * a client built from the stack config `account-api:*` or the environment, inside the apply, so
+ * nothing is captured.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { AccountApi } from "../../sdk/account-api";
@@ -37,14 +38,26 @@ export interface SideEffect {
   instead: string;
 }
 
-/** Runs `call` once the inputs are known, on `up` only; the client is closed afterwards. */
+/**
+ * The value an `apply` answers on preview: the SDK's own marker of a value not known yet, which makes
+ * the output unknown. The preview then shows `output<…>` for it, as for a resource's outputs before
+ * the resource exists; a known `undefined` would show the stack output as removed, with the engine's
+ * "Undefined value … will not show as a stack output" warning.
+ */
+function notKnownUntilUp<T>(): T {
+  // The marker is no T; the output that carries it never hands it to a callback (apply skips unknowns).
+  const marker: unknown = programSdk.unknown;
+  return marker as T;
+}
+
+/** Runs `call` once the inputs are known, on `up` only (unknown on preview); the client is closed afterwards. */
 export function onUp<P, T>(
   args: FunctionArgs<P> | pulumi.Input<P>,
   call: (api: AccountApi, params: P) => Promise<T>,
   sideEffect?: SideEffect,
 ): pulumi.Output<T | undefined> {
-  return programSdk.output(args).apply(async (resolved) => {
-    if (programSdk.runtime.isDryRun()) return undefined;
+  return programSdk.output(args).apply(async (resolved): Promise<T> => {
+    if (programSdk.runtime.isDryRun()) return notKnownUntilUp<T>();
     if (sideEffect)
       void programSdk.log.warn(
         `${sideEffect.name} runs on every \`pulumi up\`, this one included; \`new ${sideEffect.instead}(name, { …, triggers })\` runs only when its inputs or triggers change`,

@@ -14,7 +14,7 @@ export * from "./email-logic";
 export type SendEmailArgs = { [K in keyof SendEmailInputs]: pulumi.Input<SendEmailInputs[K]> };
 
 /**
- * Sends the message on `up` and resolves to the per-recipient outcome; resolves to undefined on
+ * Sends the message on `up` and resolves to the per-recipient outcome; is unknown on
  * preview. Every `up` that evaluates it sends again, and warns so: an EmailSend sends once, and
  * again only when its inputs or `triggers` change.
  */

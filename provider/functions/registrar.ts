@@ -18,14 +18,14 @@ import { onUp } from "./common";
 
 export * from "./registrar-logic";
 
-/** Authoritative availability and pricing of one domain (undefined on preview). */
+/** Authoritative availability and pricing of one domain (unknown on preview). */
 export function checkDomain(
   args: pulumi.Input<CheckDomainArgs>,
 ): pulumi.Output<DomainAvailabilityResult | undefined> {
   return onUp(args, runCheckDomain);
 }
 
-/** Advisory search: may be stale; check a name before relying on it (undefined on preview). */
+/** Advisory search: may be stale; check a name before relying on it (unknown on preview). */
 export function searchDomains(
   args: pulumi.Input<SearchDomainsArgs>,
 ): pulumi.Output<DomainAvailabilityResult[] | undefined> {
@@ -34,7 +34,7 @@ export function searchDomains(
 
 /**
  * The exact price of registering for `years` (registration cost, then the renewal cost for each
- * further year). Fails with the reason for a premium or non-registrable domain (undefined on preview).
+ * further year). Fails with the reason for a premium or non-registrable domain (unknown on preview).
  */
 export function quoteDomain(args: pulumi.Input<QuoteDomainArgs>): pulumi.Output<QuoteResult | undefined> {
   return onUp(args, runQuoteDomain);

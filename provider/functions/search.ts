@@ -1,6 +1,6 @@
 /**
  * Functions for programs around search instances: start a sync job, wait for one, and read an
- * instance's indexing counts. They run only on `up` (on preview they resolve to undefined) and never
+ * instance's indexing counts. They run only on `up` (on preview their outputs are unknown) and never
  * build a URL: the sdk does. The logic over a client is search-logic.ts. `triggerSyncJob` runs on every `up`; a SyncJobRun starts a job only
  * when its inputs or triggers change.
  */

@@ -346,6 +346,14 @@ const s = () => z.string();
 const ns = () => z.string().nullable().optional();
 const obj = () => z.looseObject({});
 
+/** A namespace as the listing answers it (`GET …/ai-search/namespaces`). */
+export const SearchNamespaceInfoSchema = z.looseObject({
+  name: z.string(),
+  description: ns(),
+  created_at: ns(),
+});
+export type SearchNamespace = z.infer<typeof SearchNamespaceInfoSchema>;
+
 export const SearchInstanceSchema = z.looseObject({
   id: z.string(),
   namespace: ns(),

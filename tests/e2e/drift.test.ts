@@ -97,7 +97,14 @@ describe("account-api drift through the engine (real engine)", function () {
     const clean = await drift(stack);
     assert.equal(clean.exitCode, 0, clean.err);
     assert.match(clean.text, /no drift: 3 resources checked/);
-    assert.deepEqual(clean.report.counts, { resources: 3, inSync: 3, drifted: 0, gone: 0, unchecked: 0 });
+    assert.deepEqual(clean.report.counts, {
+      resources: 3,
+      inSync: 3,
+      drifted: 0,
+      gone: 0,
+      unchecked: 0,
+      ignored: 0,
+    });
 
     // Out of band: the trigger's command, one env var, the registration's auto-renew.
     const [trigger] = await e2e.api.builds.listTriggers(script.tag);
@@ -136,7 +143,14 @@ describe("account-api drift through the engine (real engine)", function () {
     );
     assert.equal(r.site?.status, "drifted");
     assert.deepEqual([change(r.site, "autoRenew")?.old, change(r.site, "autoRenew")?.new], [true, false]);
-    assert.deepEqual(dirty.report.counts, { resources: 3, inSync: 0, drifted: 3, gone: 0, unchecked: 0 });
+    assert.deepEqual(dirty.report.counts, {
+      resources: 3,
+      inSync: 0,
+      drifted: 3,
+      gone: 0,
+      unchecked: 0,
+      ignored: 0,
+    });
     assert.match(
       dirty.text,
       /account-api:BuildTrigger prod .*: drifted\n\s+buildCommand: "npm run build" → "make all"/,

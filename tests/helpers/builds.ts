@@ -10,7 +10,7 @@ export interface BuildWorld {
   token: string;
 }
 
-export async function seedBuildWorld(fx: EmulatorFixture, name = "shop"): Promise<BuildWorld> {
+export async function seedBuildWorld(fx: Pick<EmulatorFixture, "api">, name = "shop"): Promise<BuildWorld> {
   const script = await fx.api.builds.uploadScript(name);
   const repo = await fx.api.builds.upsertRepoConnection({
     provider_type: "github",

@@ -72,7 +72,7 @@ describe("drift report from refresh-preview events", () => {
     const t = state("BuildTrigger", "prod", { buildCommand: "npm run build" });
     const r = driftFromEvents("dev", [pre(step("refresh", t, t)), done(step("same", t, t))]);
     assert.equal(r.exitCode, 0);
-    assert.deepEqual(r.counts, { resources: 1, inSync: 1, drifted: 0, gone: 0, unchecked: 0 });
+    assert.deepEqual(r.counts, { resources: 1, inSync: 1, drifted: 0, gone: 0, unchecked: 0, ignored: 0 });
     assert.match(renderText(r), /^no drift: 1 resources checked\n$/);
   });
 
@@ -149,7 +149,7 @@ describe("drift report from refresh-preview events", () => {
       "x",
     );
     assert.equal(both.exitCode, 2);
-    assert.deepEqual(both.counts, { resources: 2, inSync: 0, drifted: 0, gone: 1, unchecked: 1 });
+    assert.deepEqual(both.counts, { resources: 2, inSync: 0, drifted: 0, gone: 1, unchecked: 1, ignored: 0 });
   });
 
   it("a provider's uncheckedReason output makes the resource 'could not be checked' without failing", () => {

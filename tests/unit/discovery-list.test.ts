@@ -1,0 +1,96 @@
+/** The shared account lister (provider/discovery/list.ts) against a real emulator. */
+import { strict as assert } from "node:assert";
+import { discoverAccount, listAccount, ZoneNotFoundError } from "../../provider/discovery/list";
+import { importTarget } from "../../provider/native/import-ids";
+import { productionTriggerBody, seedBuildWorld } from "../helpers/builds";
+import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
+
+/** One object of each kind made through the sdk, outside any program; and what must not be listed. */
+async function seedAccount(fx: EmulatorFixture) {
+  const world = await seedBuildWorld(fx);
+  const trigger = await fx.api.builds.createTrigger(productionTriggerBody(world));
+  await fx.api.builds.patchEnvironmentVariables(trigger.trigger_uuid, {
+    variables: { MODE: { value: "prod", is_secret: false } },
+  });
+  const zone = await fx.api.content.createZone({ name: "example.com" });
+  const quiet = await fx.api.content.createZone({ name: "quiet.org" });
+  await fx.api.content.setContentConverter({ zoneId: zone.id, value: "on" });
+  await fx.api.content.putConfigRuleset({
+    zoneId: zone.id,
+    rules: [
+      {
+        ref: "docs",
+        expression: 'starts_with(http.request.uri.path, "/docs/")',
+        action: "set_config",
+        action_parameters: { content_converter: true },
+      },
+    ],
+  });
+  const meeting = await fx.api.meetings.createMeeting({ appId: "app-a", title: "standup" });
+  const old = await fx.api.meetings.createMeeting({ appId: "app-a", title: "retired" });
+  await fx.api.meetings.updateMeeting({ appId: "app-a", meetingId: old.id, status: "INACTIVE" });
+  await fx.api.registrar.createRegistration({ domain_name: "acme.dev" });
+  await fx.http("POST", "/__emulator/search/namespaces", { body: { name: "team-a" } });
+  await fx.api.search.createInstance({ id: "kb", type: "r2", source: "docs-bucket" });
+  await fx.api.search.createInstance({ namespace: "team-a", id: "kb2", type: "r2", source: "docs-bucket" });
+  return { world, trigger: trigger.trigger_uuid, zone, quiet, meeting: meeting.id };
+}
+
+describe("discovery: listAccount", () => {
+  const fx = useEmulator();
+
+  it("lists every object of the eight kinds with the ids a resource, a stack and `pulumi import` take", async () => {
+    const s = await seedAccount(fx);
+    const { objects, gaps } = await discoverAccount(fx.api, { apps: ["app-a"] });
+    const rows = objects
+      .map((o) => `${o.kind} id=${o.id} resourceId=${o.resourceId} importId=${o.importId}`)
+      .sort();
+    assert.deepEqual(
+      rows,
+      [
+        `BuildTrigger id=${s.trigger} resourceId=${s.trigger} importId=shop/${s.trigger}`,
+        `ConfigRule id=docs resourceId=${s.zone.id}/docs importId=${s.zone.id}/docs`,
+        `DomainRegistration id=acme.dev resourceId=acme.dev importId=acme.dev`,
+        `MeetingTemplate id=${s.meeting} resourceId=${s.meeting} importId=app-a/${s.meeting}`,
+        `RepoConnection id=${s.world.repo} resourceId=${s.world.repo} importId=${s.world.repo}`,
+        `SearchInstance id=kb resourceId=default/kb importId=default/kb`,
+        `SearchInstance id=kb2 resourceId=team-a/kb2 importId=team-a/kb2`,
+        `TriggerEnvVars id=${s.trigger} resourceId=${s.trigger} importId=${s.trigger}`,
+        `ZoneContentConverter id=${s.zone.id} resourceId=${s.zone.id} importId=${s.zone.id}`,
+      ].sort(),
+    );
+    assert.deepEqual(gaps, []);
+    // Every import id is one the native provider's import reads.
+    for (const o of objects) assert.doesNotThrow(() => importTarget(o.kind, o.importId), o.importId);
+    const rule = objects.find((o) => o.kind === "ConfigRule");
+    assert.deepEqual(rule?.scope, { zoneId: s.zone.id, zoneName: "example.com" });
+    assert.equal(rule?.settings.expression, 'starts_with(http.request.uri.path, "/docs/")');
+    const inst = objects.find((o) => o.id === "kb2");
+    assert.deepEqual(inst?.scope, { namespace: "team-a" });
+    const vars = objects.find((o) => o.kind === "TriggerEnvVars");
+    assert.deepEqual(Object.keys((vars?.settings.variables ?? {}) as object), ["MODE"]);
+  });
+
+  it("names the kinds it cannot list, and finds zones by id or name", async () => {
+    const s = await seedAccount(fx);
+    const { objects, gaps } = await discoverAccount(fx.api, { zones: ["quiet.org"] });
+    assert.deepEqual(
+      gaps.map((g) => g.kind),
+      ["MeetingTemplate"],
+    );
+    assert.ok(!objects.some((o) => o.scope.zoneId === s.zone.id), "only the zone named");
+    const byId = await listAccount(fx.api, { zones: [s.zone.id] });
+    assert.equal(byId.filter((o) => o.kind === "ConfigRule").length, 1);
+    await assert.rejects(listAccount(fx.api, { zones: ["nope.net"] }), (err: unknown) => {
+      assert.ok(err instanceof ZoneNotFoundError);
+      assert.match(err.message, /zone "nope\.net": no zone of the account has this id or name \(its zones: /);
+      return true;
+    });
+  });
+
+  it("pages through listings longer than a page", async () => {
+    for (let i = 0; i < 23; i++) await fx.api.meetings.createMeeting({ appId: "big", title: `m${i}` });
+    const all = await listAccount(fx.api, { apps: ["big"] });
+    assert.equal(all.filter((o) => o.kind === "MeetingTemplate").length, 23);
+  });
+});
