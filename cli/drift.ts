@@ -255,7 +255,9 @@ export function addDriftVerb(root: Command, io: VerbIo): void {
       } catch (err) {
         report = driftFromEvents(o.stack ?? io.env.PULUMI_STACK ?? "", [], engineError(err));
       }
-      if (api) {
+      // A stack the engine did not read whole would make every object look unmanaged: no listing then.
+      if (api && report.error) await api.close();
+      else if (api) {
         progress("listing the account's objects…");
         report = await withUnmanaged(report, events, api, o);
       }

@@ -172,6 +172,15 @@ describe("account-api drift: CI formats, ignore file, unmanaged (real engine)", 
       file,
     ]);
     assert.equal(run.code, 64);
+    assert.equal(run.out, "", "nothing ran");
     assert.match(run.err, /bad-ignore:2: pattern "BuildTrigger": must be TYPE NAME \[PROPERTY\]/);
+  });
+
+  it("--unmanaged lists nothing when the engine could not read the stack (never all unmanaged)", async () => {
+    const stack = await e2e.stack(async () => ({}));
+    const run = await drift({ ...stack, name: "no-such-stack" }, ["--unmanaged"]);
+    assert.equal(run.exitCode, 1);
+    assert.match(run.report.error ?? "", /no-such-stack/);
+    assert.equal(run.report.unmanaged, undefined);
   });
 });
