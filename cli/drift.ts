@@ -207,7 +207,8 @@ async function withUnmanaged(
     const unmanaged = unmanagedReport(report.resources, listing.objects, listing.gaps, failOn);
     return summarize(report.stack, report.resources, report.error, { unmanaged });
   } catch (err) {
-    const unmanaged = { objects: [], coverage: [], failOn, error: errorLine(err) };
+    const overall = { managed: 0, total: 0, percent: 0 };
+    const unmanaged = { objects: [], coverage: [], overall, failOn, error: errorLine(err) };
     return summarize(report.stack, report.resources, report.error, { unmanaged });
   } finally {
     await api.close();

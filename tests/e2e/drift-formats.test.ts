@@ -112,6 +112,8 @@ describe("account-api drift: CI formats, ignore file, unmanaged (real engine)", 
       [cov.BuildTrigger, cov.TriggerEnvVars, cov.SearchInstance, cov.ZoneContentConverter],
       ["1/1", "1/1", "1/2", "0/1"],
     );
+    // Managed: the trigger, its variables, the instance kb; not: the connection, by-hand, the converter.
+    assert.deepEqual(r.unmanaged?.overall, { managed: 3, total: 6, percent: 50 });
 
     const validate = sarifValidator();
     const log: unknown = JSON.parse(readFileSync(sarif, "utf8"));
