@@ -207,7 +207,8 @@ async function withUnmanaged(
     const unmanaged = unmanagedReport(report.resources, listing.objects, listing.gaps, failOn);
     return summarize(report.stack, report.resources, report.error, { unmanaged });
   } catch (err) {
-    const unmanaged = { objects: [], coverage: [], failOn, error: errorLine(err) };
+    const overall = { managed: 0, total: 0, percent: 0 };
+    const unmanaged = { objects: [], coverage: [], overall, failOn, error: errorLine(err) };
     return summarize(report.stack, report.resources, report.error, { unmanaged });
   } finally {
     await api.close();
@@ -255,7 +256,9 @@ export function addDriftVerb(root: Command, io: VerbIo): void {
       } catch (err) {
         report = driftFromEvents(o.stack ?? io.env.PULUMI_STACK ?? "", [], engineError(err));
       }
-      if (api) {
+      // A stack the engine did not read whole would make every object look unmanaged: no listing then.
+      if (api && report.error) await api.close();
+      else if (api) {
         progress("listing the account's objects…");
         report = await withUnmanaged(report, events, api, o);
       }

@@ -52,7 +52,11 @@ export function unmanagedReport(
         Object.entries(o.scope).filter((e): e is [string, string] => typeof e[1] === "string"),
       ),
     }));
-  return { objects, coverage, failOn };
+  const managedCount = coverage.reduce((n, c) => n + c.managed, 0);
+  const total = coverage.reduce((n, c) => n + c.total, 0);
+  // One decimal, and never 100 while one object is unmanaged.
+  const percent = total === 0 ? 100 : Math.floor((1000 * managedCount) / total) / 10;
+  return { objects, coverage, overall: { managed: managedCount, total, percent }, failOn };
 }
 
 /** The realtime apps the stack's MeetingTemplates live in (the API lists no apps), from their inputs. */

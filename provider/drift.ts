@@ -106,6 +106,8 @@ export interface KindCoverage {
 export interface UnmanagedReport {
   objects: UnmanagedObject[];
   coverage: KindCoverage[];
+  /** Over the kinds listed: managed of total, and the share in percent (100 with no objects). */
+  overall: { managed: number; total: number; percent: number };
   /** Whether unmanaged objects fail the run (`--fail-on unmanaged`): exit 2. */
   failOn: boolean;
   /** The listing failed: why (the run then exits 1 unless it drifted). */
@@ -391,7 +393,10 @@ function extraLines(r: DriftReport): string[] {
     lines.push(
       `unmanaged ${o.kind} ${o.name} (importId ${o.id}; pulumi import id ${o.importId})${o.ignoredBy ? `: ignored: ${ignoredWhy(o.ignoredBy)}` : ""}`,
     );
-  lines.push(`coverage (managed of total): ${u.coverage.map(coverageOf).join(", ") || "no objects"}`);
+  const o = u.overall;
+  lines.push(
+    `coverage: ${o.percent}% (${o.managed} of ${o.total} objects managed); per kind: ${u.coverage.map(coverageOf).join(", ")}`,
+  );
   return lines;
 }
 

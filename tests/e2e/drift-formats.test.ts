@@ -112,6 +112,8 @@ describe("account-api drift: CI formats, ignore file, unmanaged (real engine)", 
       [cov.BuildTrigger, cov.TriggerEnvVars, cov.SearchInstance, cov.ZoneContentConverter],
       ["1/1", "1/1", "1/2", "0/1"],
     );
+    // Managed: the trigger, its variables, the instance kb; not: the connection, by-hand, the converter.
+    assert.deepEqual(r.unmanaged?.overall, { managed: 3, total: 6, percent: 50 });
 
     const validate = sarifValidator();
     const log: unknown = JSON.parse(readFileSync(sarif, "utf8"));
@@ -172,6 +174,15 @@ describe("account-api drift: CI formats, ignore file, unmanaged (real engine)", 
       file,
     ]);
     assert.equal(run.code, 64);
+    assert.equal(run.out, "", "nothing ran");
     assert.match(run.err, /bad-ignore:2: pattern "BuildTrigger": must be TYPE NAME \[PROPERTY\]/);
+  });
+
+  it("--unmanaged lists nothing when the engine could not read the stack (never all unmanaged)", async () => {
+    const stack = await e2e.stack(async () => ({}));
+    const run = await drift({ ...stack, name: "no-such-stack" }, ["--unmanaged"]);
+    assert.equal(run.exitCode, 1);
+    assert.match(run.report.error ?? "", /no-such-stack/);
+    assert.equal(run.report.unmanaged, undefined);
   });
 });

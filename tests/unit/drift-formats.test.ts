@@ -303,13 +303,14 @@ describe("drift formats", () => {
         const suite = doc.testsuites.testsuite.find((s) => s.name === "unmanaged objects");
         assert.equal(suite?.testcase.length, 1);
         assert.ok(suite?.testcase[0]?.[failOn ? "failure" : "skipped"]);
+        assert.deepEqual(unmanaged.overall, { managed: 1, total: 2, percent: 50 });
         const cov = Object.fromEntries(unmanaged.coverage.map((c) => [c.kind, c]));
         assert.deepEqual([cov.SearchInstance?.managed, cov.SearchInstance?.total], [1, 1]);
         assert.deepEqual([cov.BuildTrigger?.managed, cov.BuildTrigger?.total], [0, 1]);
         assert.equal(cov.MeetingTemplate?.notListed, "no app named");
         assert.match(
           renderText(r),
-          /coverage \(managed of total\): BuildTrigger 0 of 1, .*SearchInstance 1 of 1/,
+          /coverage: 50% \(1 of 2 objects managed\); per kind: BuildTrigger 0 of 1, .*MeetingTemplate not listed \(no app named\), .*SearchInstance 1 of 1/,
         );
       }
     });
