@@ -175,8 +175,14 @@ describe("PostgreSQL state backend (real engine)", function () {
     const first = await checkout("shared", progFirst);
     // The other job's program manages one more connection; it must not get in while the first runs.
     const second = await checkout("shared", progSecond);
-    // Slow the API so the first run is still holding the lock when the second starts.
-    const slow = emulator.faults.add({ method: "PUT", path: "/builds/repos/connections$", latencyMs: 1500 });
+    // Slow the API so the first run is still holding the lock when the second reaches it. The second
+    // CLI's start-up is what races the first run: on a loaded machine (a CI runner shared with other
+    // jobs) it took more than 15 s, so the first run's creates hold for longer than that.
+    const slow = emulator.faults.add({
+      method: "PUT",
+      path: "/builds/repos/connections$",
+      latencyMs: 20_000,
+    });
     const lockRows = (): string[] => stateRows().filter((r) => r.includes("/locks/"));
 
     const started = Date.now();
