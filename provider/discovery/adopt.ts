@@ -49,7 +49,7 @@ export function resourceName(kind: string, label: string, taken: Set<string>): s
  * the stored state names (a resource owns only its keys): adoption names every key the trigger holds.
  */
 async function seedState(object: DiscoveredObject, ctx: HandlerContext): Promise<Record<string, unknown>> {
-  if (object.kind !== "TriggerEnvVars") return {};
+  if (object.kind !== "TriggerEnvVars") return { ...object.identity };
   const live = await ctx.api.builds.getEnvironmentVariables(object.id);
   const variables = Object.fromEntries(
     Object.entries(live).map(([k, v]) => [k, { value: v.value ?? "", isSecret: v.is_secret }]),

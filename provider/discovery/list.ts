@@ -18,6 +18,11 @@ export interface DiscoveredObject {
   readonly importId: string;
   /** A short human label (a name, a title, a host). */
   readonly label: string;
+  /**
+   * Identity inputs the listing knows and a read by id alone does not give back (a stored state
+   * holds them): a trigger's repository connection, a setting's zone, an instance's namespace.
+   */
+  readonly identity?: Readonly<Record<string, string>>;
 }
 
 export interface ListScope {
@@ -29,23 +34,26 @@ export interface ListScope {
   readonly namespaces?: readonly string[];
 }
 
-const object = (kind: ResourceKind, id: string, label: string, importId = id): DiscoveredObject => ({
-  kind,
-  id,
-  importId,
-  label,
-});
+const object = (
+  kind: ResourceKind,
+  id: string,
+  label: string,
+  importId = id,
+  identity?: Record<string, string>,
+): DiscoveredObject => ({ kind, id, importId, label, ...(identity ? { identity } : {}) });
 
 async function builds(api: AccountApi): Promise<DiscoveredObject[]> {
   const found: DiscoveredObject[] = [];
   for (const script of await api.builds.listScripts()) {
     for (const t of await api.builds.listTriggers(script.tag)) {
+      const repo = t.repo_connection?.repo_connection_uuid;
       found.push(
         object(
           "BuildTrigger",
           t.trigger_uuid,
-          `${script.id}: ${t.trigger_name}`,
+          `${script.id}: ${t.trigger_name ?? ""}`,
           `${script.id}/${t.trigger_uuid}`,
+          repo ? { repoConnectionUuid: repo } : undefined,
         ),
       );
       const vars = await api.builds.getEnvironmentVariables(t.trigger_uuid);
@@ -63,7 +71,9 @@ async function content(api: AccountApi, zones: readonly string[] | undefined): P
   const found: DiscoveredObject[] = [];
   for (const zoneId of ids) {
     const setting = await api.content.getContentConverter({ zoneId });
-    found.push(object("ZoneContentConverter", zoneId, `content_converter ${setting.value}`));
+    found.push(
+      object("ZoneContentConverter", zoneId, `content_converter ${setting.value}`, zoneId, { zoneId }),
+    );
     const ruleset = await api.content.getConfigRuleset({ zoneId });
     for (const rule of ruleset?.rules ?? []) {
       if (rule.action !== "set_config") continue;
@@ -94,7 +104,15 @@ async function search(api: AccountApi, namespaces: readonly string[]): Promise<D
   for (const namespace of ["default", ...namespaces.filter((n) => n !== "default")]) {
     const instances = api.search.listInstances(namespace === "default" ? {} : { namespace });
     for await (const i of instances)
-      found.push(object("SearchInstance", `${namespace}/${i.id}`, i.id, `${namespace}/${i.id}`));
+      found.push(
+        object(
+          "SearchInstance",
+          `${namespace}/${i.id}`,
+          i.id,
+          `${namespace}/${i.id}`,
+          namespace === "default" ? undefined : { namespace },
+        ),
+      );
   }
   return found;
 }
