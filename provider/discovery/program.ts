@@ -4,9 +4,8 @@
  * - TypeScript: the package's dynamic resources, each with `importId` (they cannot take the `import`
  *   option, pulumi#16175); create adopts the object and sets the program's inputs, which are its own.
  * - YAML: the native provider's resources with the `import` option: the engine reads the object and
- *   checks that the program's inputs match it. A resource with a placeholder (a secret the read
- *   cannot see) would never match, and a trigger's variables are read only for the keys a state
- *   names: those take `importId` instead, which adopts on create as in TypeScript.
+ *   checks that the program's inputs match it. Where they could not match (adoptsOnCreate), the
+ *   resource takes `importId` instead, which adopts on create as in TypeScript.
  * Values are written as JSON, which is valid TypeScript and YAML; a placeholder becomes the program's
  * read of its secret configuration.
  */
@@ -24,9 +23,14 @@ export function importIdInput(a: Adoption): string {
   return id.slice(id.lastIndexOf("/") + 1);
 }
 
-/** Whether the YAML program adopts it with `importId` rather than the `import` option. */
+/**
+ * Whether the YAML program adopts it with `importId` rather than the `import` option: where the
+ * engine's import would not match the program. A secret the read cannot see; a trigger's variables
+ * (read by id alone, no key is named); an identity input the read by id alone does not give back
+ * (a trigger's connection, a setting's zone, a named namespace): the engine would replace it.
+ */
 export const adoptsOnCreate = (a: Adoption): boolean =>
-  a.placeholders.length > 0 || a.object.kind === "TriggerEnvVars";
+  a.placeholders.length > 0 || a.object.kind === "TriggerEnvVars" || a.object.identity !== undefined;
 
 const samePath = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((p, i) => p === b[i]);
