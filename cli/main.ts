@@ -8,6 +8,7 @@ import { startEmulator } from "../emulator/server";
 import { addDriftVerb } from "./drift";
 import { EXIT, type VerbIo } from "./io";
 import { addRecoverVerb } from "./recover";
+import { addDiscoverVerb } from "./discover";
 import { addVerbs } from "./verbs";
 
 export type { VerbIo } from "./io";
@@ -114,6 +115,7 @@ export function buildCli(
   addVerbs(program, io);
   addDriftVerb(program, io);
   addRecoverVerb(program, io);
+  addDiscoverVerb(program, io);
   return program;
 }
 

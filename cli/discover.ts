@@ -1,0 +1,255 @@
+/**
+ * `account-api discover`: every object of the eight kinds in the account, each with whether a stack
+ * manages it (compared by the id a stack's state holds, the stack read as `drift` reads it), the kinds
+ * that could not be listed, and on request a program that adopts the unmanaged ones and Pulumi's bulk
+ * import file. The listing is drift's (`--unmanaged`): provider/discovery/list.ts.
+ */
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import type { Command } from "commander";
+import { DEFAULT_WAITS, type HandlerContext, type ResourceKind } from "../provider/types";
+import { KeyedQueue } from "../provider/keyed-queue";
+import { displayType } from "../provider/drift";
+import { discoverAccount, type DiscoveredObject, type ListingGap } from "../provider/discovery/list";
+import { managedKind, stackApps } from "../provider/drift-unmanaged";
+import { adoptions as readAdoptions, type Adoption } from "../provider/discovery/adopt";
+import {
+  PROGRAM_LANGUAGES,
+  importFile,
+  programFiles,
+  type ProgramLanguage,
+} from "../provider/discovery/program";
+import { isRecord } from "../provider/core/values";
+import type { AccountApi } from "../sdk/account-api";
+import { selectUserStack } from "./drift";
+import {
+  UsageError,
+  action,
+  checkFolderArg,
+  collect,
+  leaf,
+  progressFor,
+  withClient,
+  type CommonOptions,
+  type Progress,
+  type VerbIo,
+} from "./io";
+
+/** The version of the `--json` shape (docs/cli.md#discover); raised on any incompatible change. */
+export const DISCOVER_SCHEMA_VERSION = 1;
+
+export interface DiscoverOptions extends CommonOptions {
+  zone?: string[];
+  app?: string[];
+  stack?: string;
+  cwd?: string;
+  writeProgram?: string;
+  language?: string;
+  importFile?: string;
+  project?: string;
+}
+
+/** An object as `--json` shows it: its live settings are left out (they are the written program's inputs). */
+export interface DiscoveredEntry extends Omit<DiscoveredObject, "settings"> {
+  /** Whether the stack manages it; null without `--stack`. */
+  readonly managed: boolean | null;
+}
+
+export interface KindCount {
+  readonly total: number;
+  readonly managed: number;
+}
+
+export interface DiscoverResult {
+  readonly schemaVersion: typeof DISCOVER_SCHEMA_VERSION;
+  readonly stack: string | null;
+  readonly objects: readonly DiscoveredEntry[];
+  /** Kinds that could not be listed, each with why (their counts are of what was listed). */
+  readonly gaps: readonly ListingGap[];
+  readonly counts: {
+    readonly total: number;
+    readonly managed: number;
+    readonly unmanaged: number;
+    readonly byKind: Partial<Record<ResourceKind, KindCount>>;
+  };
+  /** What `--write-program` and `--import-file` wrote. */
+  readonly written?: {
+    readonly program?: string;
+    readonly language?: ProgramLanguage;
+    readonly importFile?: string;
+    readonly resources: number;
+    /** Configuration keys the program reads, each a secret the API never returns. */
+    readonly placeholders: readonly { key: string; about: string }[];
+  };
+}
+
+interface StackView {
+  readonly stack: string;
+  /** `Kind resourceId` of each of the stack's resources of our kinds (dynamic or native). */
+  readonly ids: ReadonlySet<string>;
+  /** The realtime apps its MeetingTemplates live in: listed besides `--app`, as drift does. */
+  readonly apps: readonly string[];
+}
+
+const managedKey = (kind: string, resourceId: string): string => `${kind} ${resourceId}`;
+
+async function readStack(io: VerbIo, o: DiscoverOptions): Promise<StackView> {
+  const stack = await selectUserStack(io, o);
+  const deployment = await stack.exportStack();
+  const ids = new Set<string>();
+  const states: { type: string; inputs?: Record<string, unknown> }[] = [];
+  const resources: unknown = Reflect.get(deployment.deployment ?? {}, "resources");
+  for (const r of Array.isArray(resources) ? resources : []) {
+    const type: unknown = Reflect.get(r, "type");
+    const id: unknown = Reflect.get(r, "id");
+    const inputs: unknown = Reflect.get(r, "inputs");
+    if (typeof type !== "string") continue;
+    const kind = managedKind(displayType(type));
+    if (kind === undefined) continue;
+    if (typeof id === "string" && id) ids.add(managedKey(kind, id));
+    states.push({ type: displayType(type), ...(isRecord(inputs) ? { inputs } : {}) });
+  }
+  return { stack: stack.name, ids, apps: stackApps(states) };
+}
+
+function counts(objects: readonly DiscoveredEntry[]): DiscoverResult["counts"] {
+  const byKind: Partial<Record<ResourceKind, KindCount>> = {};
+  for (const o of objects) {
+    const c = byKind[o.kind] ?? { total: 0, managed: 0 };
+    byKind[o.kind] = { total: c.total + 1, managed: c.managed + (o.managed ? 1 : 0) };
+  }
+  const managed = objects.filter((o) => o.managed).length;
+  return { total: objects.length, managed, unmanaged: objects.length - managed, byKind };
+}
+
+/** A handler context over the command's client: what the native provider's read gets. */
+function readContext(api: AccountApi, progress: Progress): HandlerContext {
+  const queue = new KeyedQueue();
+  return {
+    api,
+    accountId: (override) => api.client.account(override),
+    log: progress,
+    serialize: (key, fn) => queue.run(key, fn),
+    waits: DEFAULT_WAITS,
+  };
+}
+
+function checkOptions(o: DiscoverOptions): ProgramLanguage {
+  if (o.cwd !== undefined) checkFolderArg("--cwd", o.cwd);
+  const language = o.language ?? "typescript";
+  const known = PROGRAM_LANGUAGES.find((l) => l === language);
+  if (!known)
+    throw new UsageError(
+      `--language ${language}: must be one of ${PROGRAM_LANGUAGES.join(", ")} (for Python or Go, write --import-file and run \`pulumi import --file\`, which writes the code in the project's language)`,
+    );
+  if (o.language !== undefined && o.writeProgram === undefined)
+    throw new UsageError("--language: only with --write-program");
+  if (o.writeProgram !== undefined) {
+    const target = statSync(o.writeProgram, { throwIfNoEntry: false });
+    if (target && !target.isDirectory())
+      throw new UsageError(`--write-program ${o.writeProgram}: is a file, not a folder`);
+  }
+  if (o.importFile !== undefined) {
+    const folder = dirname(resolve(o.importFile));
+    if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`--import-file ${o.importFile}: its folder ${folder} does not exist`);
+  }
+  return known;
+}
+
+function write(
+  o: DiscoverOptions,
+  language: ProgramLanguage,
+  adopted: readonly Adoption[],
+): DiscoverResult["written"] {
+  const placeholders = adopted.flatMap((a) => a.placeholders.map((p) => ({ key: p.key, about: p.about })));
+  if (o.writeProgram !== undefined) {
+    const dir = resolve(o.writeProgram);
+    mkdirSync(dir, { recursive: true });
+    const project = o.project ?? (basename(dir).replace(/[^A-Za-z0-9_.-]/g, "-") || "adopted");
+    for (const [file, text] of Object.entries(programFiles(language, project, adopted)))
+      writeFileSync(join(dir, file), text);
+  }
+  if (o.importFile !== undefined) writeFileSync(o.importFile, importFile(adopted));
+  return {
+    ...(o.writeProgram !== undefined ? { program: resolve(o.writeProgram), language } : {}),
+    ...(o.importFile !== undefined ? { importFile: resolve(o.importFile) } : {}),
+    resources: adopted.length,
+    placeholders,
+  };
+}
+
+function renderText(r: DiscoverResult): string {
+  const lines = r.objects.map((o) => {
+    const status = o.managed === null ? "" : o.managed ? "managed    " : "unmanaged  ";
+    return `${status}${o.kind} ${o.resourceId}${o.name ? `  (${o.name})` : ""}`;
+  });
+  for (const g of r.gaps) lines.push(`not listed: ${g.kind}: ${g.reason}`);
+  const c = r.counts;
+  lines.push(
+    r.stack === null
+      ? `${c.total} objects`
+      : `${c.total} objects: ${c.managed} managed by stack ${r.stack}, ${c.unmanaged} unmanaged`,
+  );
+  const w = r.written;
+  if (w?.program) lines.push(`wrote a ${w.language} program adopting ${w.resources} objects in ${w.program}`);
+  if (w?.importFile) lines.push(`wrote the import file ${w.importFile} (pulumi import --file)`);
+  for (const p of w?.placeholders ?? [])
+    lines.push(`set before up: pulumi config set --secret ${p.key} <value>  # ${p.about}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function addDiscoverVerb(root: Command, io: VerbIo): void {
+  leaf(
+    root
+      .command("discover")
+      .description("every object of the eight kinds in the account, and whether a stack manages it")
+      .option("--zone <zone>", "a zone (id or name) to look in (repeatable; default: every zone)", collect)
+      .option(
+        "--app <appId>",
+        "a meetings app to look in (repeatable; the API lists no apps; with --stack, its apps too)",
+        collect,
+      )
+      .option("--stack <name>", "compare with this stack's resources (by id)")
+      .option("--cwd <dir>", "the stack's Pulumi project folder (default: the current one)")
+      .option("--write-program <dir>", "write a program adopting every unmanaged object into this folder")
+      .option(
+        "--language <language>",
+        `the program's language: ${PROGRAM_LANGUAGES.join(" or ")} (default typescript)`,
+      )
+      .option("--import-file <file>", "write Pulumi's bulk import file of the unmanaged objects")
+      .option("--project <name>", "the written program's project name (default: the folder's name)"),
+  ).action(
+    action(io, async (o: DiscoverOptions) => {
+      const language = checkOptions(o);
+      const progress = progressFor(io, o);
+      const view = o.stack !== undefined ? await readStack(io, o) : undefined;
+      return withClient(io, o, async (api) => {
+        progress("listing the account…");
+        const apps = [...new Set([...(o.app ?? []), ...(view?.apps ?? [])])];
+        const listing = await discoverAccount(api, { ...(o.zone ? { zones: o.zone } : {}), apps });
+        const isManaged = (f: Pick<DiscoveredObject, "kind" | "resourceId">): boolean =>
+          view?.ids.has(managedKey(f.kind, f.resourceId)) ?? false;
+        const objects: DiscoveredEntry[] = listing.objects.map(({ settings: _settings, ...f }) => ({
+          ...f,
+          managed: view ? isManaged(f) : null,
+        }));
+        let written: DiscoverResult["written"];
+        if (o.writeProgram !== undefined || o.importFile !== undefined) {
+          progress("reading each unmanaged object…");
+          const unmanaged = listing.objects.filter((f) => !isManaged(f));
+          written = write(o, language, await readAdoptions(unmanaged, readContext(api, progress)));
+        }
+        const result: DiscoverResult = {
+          schemaVersion: DISCOVER_SCHEMA_VERSION,
+          stack: view?.stack ?? null,
+          objects,
+          gaps: listing.gaps,
+          counts: counts(objects),
+          ...(written ? { written } : {}),
+        };
+        return { result, text: renderText(result) };
+      });
+    }),
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * What a program needs to adopt an object: its inputs as the object stands, derived by the same
+ * pipeline as the native provider's import (the kind's handler `read` with the import id, import-ids.ts),
+ * so that the adopted resource previews no change. Secrets the API never returns cannot be read:
+ * each becomes a named placeholder the written program takes from its configuration.
+ */
+import { importTarget } from "../native/import-ids";
+import { handlerFor } from "../registry";
+import { isRecord } from "../core/values";
+import type { HandlerContext } from "../types";
+import type { DiscoveredObject } from "./list";
+
+/** A secret the program reads from its configuration, at `path` in the inputs. */
+export interface Placeholder {
+  /** The configuration key (without the project prefix). */
+  readonly key: string;
+  /** Where in the inputs it goes: property names from the top. */
+  readonly path: readonly string[];
+  /** What it stands for, for the user who sets it. */
+  readonly about: string;
+}
+
+export interface Adoption {
+  readonly object: DiscoveredObject;
+  /** The Pulumi resource name the program gives it (unique in the program). */
+  readonly name: string;
+  /** Every input, as read: literal values; a placeholder's place holds "". */
+  readonly inputs: Record<string, unknown>;
+  readonly placeholders: readonly Placeholder[];
+  /** Its identity inputs a read by id alone does not give back (identityOf). */
+  readonly identity: Readonly<Record<string, string>>;
+}
+
+/** A resource name from a kind and a label: lower case, `-` between words, unique in `taken`. */
+export function resourceName(kind: string, label: string, taken: Set<string>): string {
+  const kebab = kind.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase();
+  const slug = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40);
+  const base = slug ? `${kebab}-${slug}` : kebab;
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  taken.add(name);
+  return name;
+}
+
+/**
+ * Identity inputs the listing knows and a read by id alone does not give back (a stored state holds
+ * them): a trigger's repository connection, a setting's zone, an instance's named namespace.
+ */
+export function identityOf(object: DiscoveredObject): Record<string, string> {
+  switch (object.kind) {
+    case "BuildTrigger": {
+      const connection = object.settings.repo_connection;
+      const uuid = isRecord(connection) ? connection.repo_connection_uuid : undefined;
+      return typeof uuid === "string" ? { repoConnectionUuid: uuid } : {};
+    }
+    case "ZoneContentConverter":
+      return object.scope.zoneId === undefined ? {} : { zoneId: object.scope.zoneId };
+    case "SearchInstance":
+      return object.scope.namespace === undefined ? {} : { namespace: object.scope.namespace };
+    default:
+      return {};
+  }
+}
+
+/**
+ * The state read is handed besides the import target's. A trigger's variables are read for the keys
+ * the stored state names (a resource owns only its keys): adoption names every key the trigger holds.
+ */
+async function seedState(
+  object: DiscoveredObject,
+  identity: Record<string, string>,
+  ctx: HandlerContext,
+): Promise<Record<string, unknown>> {
+  if (object.kind !== "TriggerEnvVars") return identity;
+  const live = await ctx.api.builds.getEnvironmentVariables(object.resourceId);
+  const variables = Object.fromEntries(
+    Object.entries(live).map(([k, v]) => [k, { value: v.value ?? "", isSecret: v.is_secret }]),
+  );
+  return { triggerUuid: object.resourceId, variables };
+}
+
+/** Secrets among the inputs that read cannot give back. */
+function placeholdersOf(
+  name: string,
+  object: DiscoveredObject,
+  inputs: Record<string, unknown>,
+): Placeholder[] {
+  if (object.kind !== "TriggerEnvVars" || !isRecord(inputs.variables)) return [];
+  const found: Placeholder[] = [];
+  for (const [key, v] of Object.entries(inputs.variables))
+    if (isRecord(v) && v.isSecret === true)
+      found.push({
+        key: `${name}-${key}`.replace(/[^A-Za-z0-9_-]/g, "-"),
+        path: ["variables", key, "value"],
+        about: `the secret build variable ${key} of trigger ${object.resourceId} (the API never returns it)`,
+      });
+  return found;
+}
+
+/** Reads each object through its kind's handler; an object gone meanwhile is left out. */
+export async function adoptions(
+  objects: readonly DiscoveredObject[],
+  ctx: HandlerContext,
+): Promise<Adoption[]> {
+  const taken = new Set<string>();
+  const out: Adoption[] = [];
+  for (const object of objects) {
+    const target = importTarget(object.kind, object.importId);
+    const identity = identityOf(object);
+    const state = { ...target.state, ...(await seedState(object, identity, ctx)) };
+    const read = await handlerFor(object.kind).read(target.id, state, ctx);
+    if (!read) continue;
+    const name = resourceName(object.kind, object.name || object.resourceId, taken);
+    const inputs: Record<string, unknown> = { ...read.inputs };
+    delete inputs.importId;
+    out.push({ object, name, inputs, placeholders: placeholdersOf(name, object, inputs), identity });
+  }
+  return out;
+}
