@@ -179,7 +179,44 @@ describe("account-api discover and the adopting program (real engine)", function
     // Now every object is managed by one of the stacks: the adopting one reads as the others do.
     const after = await discover("--stack", managedStack.name, "--cwd", managedStack.cwd);
     assert.equal(after.result.counts.total, before);
+
+    // The nightly drift run of the adopting stack: no drift, and what it leaves unmanaged is exactly
+    // what the other stack manages (the two stacks together cover the account).
+    const drift = await runCliWith({ ...env, ...accountEnv() }, [
+      "drift",
+      "--stack",
+      "adopt",
+      "--cwd",
+      dir,
+      "--unmanaged",
+      "--app",
+      APP,
+      "--json",
+    ]);
+    const report = drift.json as DriftJson;
+    assert.equal(drift.code, 0, `drift found drift or failed: ${drift.err}${drift.out}`);
+    assert.equal(report.counts.drifted, 0);
+    assert.equal(report.counts.gone, 0);
+    assert.equal(report.counts.resources, written.resources);
+    assert.deepEqual(
+      report.unmanaged!.objects.map((o) => o.kind).sort(),
+      ["RepoConnection", "SearchInstance"],
+      "only the other stack's objects are unmanaged by this one",
+    );
+    assert.equal(report.unmanaged!.overall.managed, report.unmanaged!.overall.total - 2);
   }
+
+  /** `account-api drift --json`'s fields this test reads (docs/drift.md, schemaVersion 1). */
+  interface DriftJson {
+    counts: { resources: number; drifted: number; gone: number };
+    unmanaged?: { objects: { kind: string }[]; overall: { managed: number; total: number } };
+  }
+
+  const accountEnv = (): Record<string, string> => ({
+    ACCOUNT_API_BASE_URL: e2e.emulator.url,
+    ACCOUNT_API_ACCOUNT_ID: e2e.emulator.accountId,
+    ACCOUNT_API_TOKEN: e2e.emulator.token,
+  });
 
   it("writes a TypeScript program that adopts every unmanaged object, creating none", async () => {
     await adopt("typescript");
