@@ -82,6 +82,10 @@ describe("reliability: interruption (real engine)", function () {
   before(async function () {
     this.timeout(120_000);
     world = await seedWorld(e2e.emulator, e2e.api, PER_KIND, "int");
+    // Each request waits, so that the creates after a kill point still take longer than the watch's
+    // poll and the output's bursts: without it, on a fast or a loaded machine, the last quarter of
+    // the creates could finish before the late kill landed (seen once in CI).
+    e2e.emulator.faults.add({ path: ".", latencyMs: 150 });
   });
 
   it(`killed at three points of an up of ${PER_KIND * 8} resources, it converges after each recovery`, async () => {
