@@ -7,6 +7,7 @@
 
 /** C0 and C1 controls, DEL, line and paragraph separators, bidi and zero-width format characters. */
 const UNSAFE =
+  // eslint-disable-next-line no-control-regex -- matching controls is the point
   /[\\\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const NAMED: Readonly<Record<string, string>> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };

@@ -93,6 +93,7 @@ describe("terminal text", () => {
       const out = terminalText(`a${String.fromCharCode(c)}b`);
       assert.doesNotMatch(
         out,
+        // eslint-disable-next-line no-control-regex -- no control may come out
         /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/,
         `U+${c.toString(16)}`,
       );
