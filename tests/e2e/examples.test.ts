@@ -18,15 +18,13 @@ import type { AccountApi } from "../../sdk";
 import { collect } from "../../sdk/paging";
 import { REPO_ROOT, useE2E, type E2EStack } from "./harness";
 import { variablesOf } from "../helpers/builds";
+import type { ExampleRef } from "./programs";
+
+type SeedOf<N extends ExampleRef["example"]> = Extract<ExampleRef, { example: N }>["seeded"];
 
 /** The harness names the project `account-api-examples`: that is the programs' config namespace. */
 const cfg = (key: string) => `account-api-examples:${key}`;
 const secret = (value: string) => ({ value, secret: true });
-
-interface Example<S> {
-  seed(api: AccountApi, em: { origin: string; accountId: string }): Promise<S>;
-  program(seeded: S): Promise<Record<string, unknown>>;
-}
 
 describe("per-area examples end to end (real engine)", function () {
   this.timeout(600_000);
@@ -37,14 +35,22 @@ describe("per-area examples end to end (real engine)", function () {
     api = e2e.api;
   });
 
-  /** Seeds twice (the second run must find everything and answer the same), then makes the stack. */
-  async function start<S>(
-    example: Example<S>,
+  /**
+   * Seeds twice (the second run must find everything and answer the same), then makes the stack.
+   * Each example's operations run in a process of their own, as a user's program does: an inline
+   * program in the test's process shares the SDK's runtime state with every earlier run there, and
+   * once (in a loaded CI run) an `up` registered none of its resources.
+   */
+  async function start<N extends ExampleRef["example"]>(
+    example: { seed(api: AccountApi, em: { origin: string; accountId: string }): Promise<SeedOf<N>> },
+    name: N,
     config: Record<string, { value: string; secret?: boolean }> = {},
-  ): Promise<{ seeded: S; stack: E2EStack }> {
+  ): Promise<{ seeded: SeedOf<N>; stack: E2EStack }> {
     const seeded = await example.seed(api, e2e.emulator);
     assert.deepEqual(await example.seed(api, e2e.emulator), seeded, "seed is idempotent");
-    const stack = await e2e.stack(() => example.program(seeded), { config });
+    // TypeScript does not tie a generic name to its seed's shape; SeedOf<N> is that tie.
+    const ref = { example: name, seeded } as Extract<ExampleRef, { example: N }>;
+    const stack = await e2e.isolatedStack({ name: "example", args: [ref] }, { config });
     return { seeded, stack };
   }
 
@@ -63,7 +69,7 @@ describe("per-area examples end to end (real engine)", function () {
 
   it("builds: repo connection, two triggers, variables with a secret, a production build", async () => {
     const SENTRY = "sentry-token-that-must-stay-secret-91c2";
-    const { seeded, stack } = await start(builds, { [cfg("sentryAuthToken")]: secret(SENTRY) });
+    const { seeded, stack } = await start(builds, "builds", { [cfg("sentryAuthToken")]: secret(SENTRY) });
 
     const out = await upOk(stack, 5);
     assert.equal(out.buildOutcome, "success");
@@ -85,7 +91,7 @@ describe("per-area examples end to end (real engine)", function () {
       const res = await fetch(`${em.origin}/__emulator/email/accounts/${em.accountId}/outbox`);
       return ((await res.json()) as { result: OutboxEntry[] }).result;
     };
-    const { seeded, stack } = await start(email);
+    const { seeded, stack } = await start(email, "email");
 
     const out = await upOk(stack, 1); // no resource: only the stack itself
     assert.deepEqual(out.delivered, [`team@${seeded.senderDomain}`]);
@@ -103,7 +109,7 @@ describe("per-area examples end to end (real engine)", function () {
   });
 
   it("content: zone converter, a path rule and a custom-hostname metadata rule", async () => {
-    const { seeded, stack } = await start(content);
+    const { seeded, stack } = await start(content, "content");
     const hostname = () =>
       api.content.getCustomHostname({ zoneId: seeded.zoneId, customHostnameId: seeded.customHostnameId });
 
@@ -120,7 +126,7 @@ describe("per-area examples end to end (real engine)", function () {
   });
 
   it("meetings: a recording template with storage credentials from secret config", async () => {
-    const { seeded, stack } = await start(meetings, {
+    const { seeded, stack } = await start(meetings, "meetings", {
       [cfg("recordingAccessKey")]: secret("AKIA-EXAMPLE-ACCESS-7d1e"),
       [cfg("recordingSecretKey")]: secret("example-secret-key-that-stays-secret-5b0a"),
     });
@@ -140,7 +146,7 @@ describe("per-area examples end to end (real engine)", function () {
   });
 
   it("registrar: a registration behind maxCost and a check of a sibling name", async () => {
-    const { seeded, stack } = await start(registrar);
+    const { seeded, stack } = await start(registrar, "registrar");
 
     const out = await upOk(stack, 2);
     assert.equal(out.domain, seeded.domainName);
@@ -158,7 +164,7 @@ describe("per-area examples end to end (real engine)", function () {
 
   it("search: an instance in a named namespace and a sync job on up", async () => {
     const R2_SECRET = "r2-secret-access-key-that-stays-secret-3e8f";
-    const { seeded, stack } = await start(search, {
+    const { seeded, stack } = await start(search, "search", {
       [cfg("r2AccessKeyId")]: { value: "r2-key-id-example" },
       [cfg("r2SecretAccessKey")]: secret(R2_SECRET),
     });

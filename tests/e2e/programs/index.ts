@@ -8,6 +8,12 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { ConfigRule } from "../../../provider/resources/config-rule";
 import { RepoConnection } from "../../../provider/resources/repo-connection";
 import { buildProgram, type World } from "../reliability-world";
+import * as builds from "../../../examples/builds";
+import * as content from "../../../examples/content";
+import * as email from "../../../examples/email";
+import * as meetings from "../../../examples/meetings";
+import * as registrar from "../../../examples/registrar";
+import * as search from "../../../examples/search";
 
 /** `count` ConfigRules in one zone; each rule's description is the stack config's `round`. */
 export function configRules(prefix: string, zoneId: string, domain: string, count: number): PulumiFn {
@@ -45,11 +51,38 @@ export function world(w: World, n: number): PulumiFn {
   return async () => buildProgram(w, n);
 }
 
+/** One of the per-area examples (examples/<area>) with what its seed returned. */
+export type ExampleRef =
+  | { example: "builds"; seeded: builds.Seeded }
+  | { example: "content"; seeded: content.Seeded }
+  | { example: "email"; seeded: email.Seeded }
+  | { example: "meetings"; seeded: meetings.Seeded }
+  | { example: "registrar"; seeded: registrar.Seeded }
+  | { example: "search"; seeded: search.Seeded };
+
+export function example(ref: ExampleRef): PulumiFn {
+  switch (ref.example) {
+    case "builds":
+      return () => builds.program(ref.seeded);
+    case "content":
+      return () => content.program(ref.seeded);
+    case "email":
+      return () => email.program(ref.seeded);
+    case "meetings":
+      return () => meetings.program(ref.seeded);
+    case "registrar":
+      return () => registrar.program(ref.seeded);
+    case "search":
+      return () => search.program(ref.seeded);
+  }
+}
+
 /** A program of this module by name, with its JSON arguments: what a child process is told to run. */
 export type ProgramRef =
   | { name: "configRules"; args: Parameters<typeof configRules> }
   | { name: "repoConnections"; args: Parameters<typeof repoConnections> }
-  | { name: "world"; args: Parameters<typeof world> };
+  | { name: "world"; args: Parameters<typeof world> }
+  | { name: "example"; args: Parameters<typeof example> };
 
 export function programOf(ref: ProgramRef): PulumiFn {
   switch (ref.name) {
@@ -59,5 +92,7 @@ export function programOf(ref: ProgramRef): PulumiFn {
       return repoConnections(...ref.args);
     case "world":
       return world(...ref.args);
+    case "example":
+      return example(...ref.args);
   }
 }
