@@ -322,3 +322,53 @@ describe("buildTokens (provider function)", () => {
     );
   });
 });
+
+describe("drift shows the account's names and values, never its markup or controls", () => {
+  const hostileTitle = "Standup\r### No drift\r";
+  const o = state("MeetingTemplate", "standup|x", { title: "Standup" });
+  const n = state("MeetingTemplate", "standup|x", {
+    title: hostileTitle,
+    note: "<img src=x onerror=alert(1)>",
+  });
+  const report = () =>
+    driftFromEvents("dev", [
+      done(step("update", o, { ...n, inputs: { ...n.inputs, link: "[x](https://evil.example) a@b.com" } })),
+    ]);
+
+  it("Markdown: a lone \\r, HTML, a link or a pipe stays text in its own cell (rendered by a CommonMark/GFM renderer)", () => {
+    const read = readMarkdown(renderMarkdown(report()));
+    assert.equal(read.headings.length, 1, "no heading of the account's");
+    assert.equal(read.rows.length, 4, "the header and one row per changed property");
+    const byPath = Object.fromEntries(read.rows.slice(1).map((r) => [r[2]?.text, r]));
+    assert.deepEqual(Object.keys(byPath).sort(), ["link", "note", "title"]);
+    for (const row of read.rows.slice(1)) {
+      assert.equal(row.length, 6);
+      assert.equal(row[0]?.text, "account-api:MeetingTemplate standup|x");
+      assert.deepEqual(
+        row.slice(0, 5).map((c) => c.markup),
+        [[], [], [], [], []],
+      );
+    }
+    assert.equal(byPath.title?.[4]?.text, JSON.stringify(hostileTitle));
+    assert.equal(JSON.parse(byPath.note?.[4]?.text ?? ""), "<img src=x onerror=alert(1)>");
+    assert.equal(JSON.parse(byPath.link?.[4]?.text ?? ""), "[x](https://evil.example) a@b.com");
+  });
+
+  it("text: terminal escapes in a name, an id or a reason are shown escaped, never sent to the terminal", () => {
+    const osc52 = "\u001b]52;c;aGVsbG8=\u0007";
+    const r = driftFromEvents("dev", [
+      done(
+        step(
+          "update",
+          state("BuildTrigger", `prod${osc52}`, { a: "x" }),
+          state("BuildTrigger", `prod${osc52}`, { a: "y\u001b[1A\u001b[2K" }),
+        ),
+      ),
+    ]);
+    const text = renderText(r);
+    // eslint-disable-next-line no-control-regex -- no control may reach the terminal
+    assert.doesNotMatch(text.replace(/\n/g, ""), /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
+    assert.match(text, /^account-api:BuildTrigger prod\\x1b\]52;c;aGVsbG8=\\x07 \(/);
+    assert.match(text, /a: "x" → "y\\u001b\[1A\\u001b\[2K"/);
+  });
+});
