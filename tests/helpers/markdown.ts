@@ -5,7 +5,7 @@
  */
 import MarkdownIt from "markdown-it";
 
-type Token = ReturnType<MarkdownIt["parse"]>[number];
+type Token = MarkdownIt.Token;
 
 const md = new MarkdownIt({ html: true, linkify: true });
 
