@@ -5,21 +5,26 @@
  * `--unmanaged`, a second suite holds one case per unmanaged object (failing with `--fail-on
  * unmanaged`, skipped otherwise). Pure.
  */
-import { formatValue, ignoredWhy, type DriftReport, type ResourceDrift, type UnmanagedObject } from "./drift";
+import { changeLine, ignoredWhy, type DriftReport, type ResourceDrift, type UnmanagedObject } from "./drift";
+import { shown, visible } from "./drift-display";
 
-/** XML 1.0 has no way to write most control characters: they are dropped, the rest escaped. */
+/**
+ * One line of display text (drift-display.ts) as XML character data. Display text holds no control
+ * character, line ending or noncharacter (XML 1.0 cannot hold most, and a parser turns a line ending
+ * in an attribute into a space); should one remain it is escaped visibly, never dropped. Then the
+ * markup characters become references.
+ */
 export function xmlText(text: string): string {
-  return (
-    text
-      // eslint-disable-next-line no-control-regex -- the characters XML 1.0 cannot hold
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
-      .replace(/&/g, "&amp;")
-      .replace(/</g, "&lt;")
-      .replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;")
-      .replace(/'/g, "&apos;")
-  );
+  return visible(text)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
 }
+
+/** Lines of display text as XML character data, one per line. */
+const xmlLines = (lines: string): string => lines.split("\n").map(xmlText).join("\n");
 
 const attrs = (a: Record<string, string | number>): string =>
   Object.entries(a)
@@ -34,16 +39,14 @@ interface Case {
 }
 
 function caseOf(res: ResourceDrift): Case {
-  const base = { classname: res.type, name: res.name };
+  const base = { classname: shown(res.type), name: shown(res.name) };
   const ignored = (res.ignoredChanges ?? []).map(
-    (c) => `${c.path}: ${formatValue(c.old)} → ${formatValue(c.new)} (ignored: ${ignoredWhy(c.ignoredBy)})`,
+    (c) => `${changeLine(c)} (ignored: ${ignoredWhy(c.ignoredBy)})`,
   );
   const out = ignored.length ? { out: ignored.join("\n") } : {};
   switch (res.status) {
     case "drifted": {
-      const body = res.changes.map(
-        (c) => `${c.path}: ${formatValue(c.old)} → ${formatValue(c.new)}${c.note ? ` (${c.note})` : ""}`,
-      );
+      const body = res.changes.map((c) => `${changeLine(c)}${c.note ? ` (${shown(c.note)})` : ""}`);
       const n = res.changes.length;
       return {
         ...base,
@@ -51,7 +54,7 @@ function caseOf(res: ResourceDrift): Case {
         outcome: {
           tag: "failure",
           type: "drifted",
-          message: `${n} propert${n === 1 ? "y" : "ies"} changed outside the program: ${res.changes.map((c) => c.path).join(", ")}`,
+          message: `${n} propert${n === 1 ? "y" : "ies"} changed outside the program: ${res.changes.map((c) => shown(c.path)).join(", ")}`,
           body: body.join("\n"),
         },
       };
@@ -59,14 +62,18 @@ function caseOf(res: ResourceDrift): Case {
     case "gone":
       return {
         ...base,
-        outcome: { tag: "failure", type: "gone", message: `deleted outside the program (id ${res.id})` },
+        outcome: {
+          tag: "failure",
+          type: "gone",
+          message: `deleted outside the program (id ${shown(res.id)})`,
+        },
       };
     case "unchecked":
       return {
         ...base,
         outcome: res.failed
-          ? { tag: "error", type: "check-failed", message: res.reason ?? "could not be read" }
-          : { tag: "skipped", message: `could not be checked: ${res.reason ?? ""}` },
+          ? { tag: "error", type: "check-failed", message: shown(res.reason ?? "could not be read") }
+          : { tag: "skipped", message: `could not be checked: ${shown(res.reason ?? "")}` },
       };
     case "ignored":
       return {
@@ -79,8 +86,8 @@ function caseOf(res: ResourceDrift): Case {
 }
 
 function unmanagedCase(o: UnmanagedObject, failOn: boolean): Case {
-  const base = { classname: `unmanaged.${o.kind}`, name: o.name };
-  const message = `not managed by the stack: adopt it with importId ${o.id} (pulumi import id ${o.importId})`;
+  const base = { classname: `unmanaged.${shown(o.kind)}`, name: shown(o.name) };
+  const message = `not managed by the stack: adopt it with importId ${shown(o.id)} (pulumi import id ${shown(o.importId)})`;
   if (o.ignoredBy) return { ...base, out: `ignored: ${ignoredWhy(o.ignoredBy)}` };
   return {
     ...base,
@@ -98,11 +105,11 @@ function suite(name: string, cases: readonly Case[]): string {
       const a = attrs({ ...(c.outcome.type ? { type: c.outcome.type } : {}), message: c.outcome.message });
       inner.push(
         c.outcome.body
-          ? `      <${c.outcome.tag}${a}>${xmlText(c.outcome.body)}</${c.outcome.tag}>`
+          ? `      <${c.outcome.tag}${a}>${xmlLines(c.outcome.body)}</${c.outcome.tag}>`
           : `      <${c.outcome.tag}${a}/>`,
       );
     }
-    if (c.out) inner.push(`      <system-out>${xmlText(c.out)}</system-out>`);
+    if (c.out) inner.push(`      <system-out>${xmlLines(c.out)}</system-out>`);
     return inner.length ? `${open}>\n${inner.join("\n")}\n    </testcase>` : `${open}/>`;
   });
   return [head, ...body, "  </testsuite>"].join("\n");
@@ -110,7 +117,7 @@ function suite(name: string, cases: readonly Case[]): string {
 
 /** The JUnit XML of one drift report. */
 export function renderJunit(r: DriftReport): string {
-  const suites = [suite(`drift: stack ${r.stack}`, r.resources.map(caseOf))];
+  const suites = [suite(`drift: stack ${shown(r.stack)}`, r.resources.map(caseOf))];
   const u = r.unmanaged;
   if (u && !u.error)
     suites.push(
@@ -120,7 +127,7 @@ export function renderJunit(r: DriftReport): string {
       ),
     );
   if (r.error ?? u?.error) {
-    const why = r.error ?? u?.error ?? "";
+    const why = shown(r.error ?? u?.error ?? "");
     suites.push(
       suite("drift check", [
         { classname: "account-api drift", name: "run", outcome: { tag: "error", message: why } },

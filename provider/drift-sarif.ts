@@ -4,9 +4,15 @@
  * `--unmanaged`). What the ignore file accepts stays a result, suppressed with the entry's reason.
  * Each result is located at the project's `Pulumi.yaml` (code scanning needs a file) and named
  * logically by the resource's URN. Pure.
+ *
+ * The structured fields (`properties`, the logical location, the run's id) hold the values exactly;
+ * the texts a viewer shows (`message.text`, a suppression's justification) are display text
+ * (drift-display.ts) with `[` and `]` escaped, since SARIF reads `[text](target)` in a plain-text
+ * message as a link.
  */
 import { createHash } from "node:crypto";
-import { formatValue, type DriftReport, type IgnoredBy, type ResourceDrift } from "./drift";
+import { formatValue, ignoredWhy, type DriftReport, type IgnoredBy, type ResourceDrift } from "./drift";
+import { shown } from "./drift-display";
 
 export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 
@@ -62,6 +68,11 @@ interface Result {
   properties?: Record<string, unknown>;
 }
 
+/** Display text as a SARIF plain-text message: literal brackets escaped (SARIF 2.1.0 §3.11.6). */
+export function sarifText(text: string): string {
+  return text.replace(/[[\]]/g, (ch) => `\\${ch}`);
+}
+
 const fingerprint = (...parts: string[]): string =>
   createHash("sha256").update(parts.join("\u0000")).digest("hex");
 
@@ -76,7 +87,7 @@ function result(
     ruleId,
     ruleIndex: RULES.findIndex((r) => r.id === ruleId),
     level,
-    message: { text },
+    message: { text: sarifText(text) },
     locations: [
       {
         physicalLocation: { artifactLocation: { uri: where.file, uriBaseId: "%SRCROOT%" } },
@@ -90,7 +101,7 @@ function result(
             {
               kind: "external",
               status: "accepted",
-              justification: `${extra.ignoredBy.reason} (.account-api-driftignore line ${extra.ignoredBy.line})`,
+              justification: sarifText(ignoredWhy(extra.ignoredBy)),
             },
           ],
         }
@@ -101,7 +112,7 @@ function result(
 
 function resourceResults(r: DriftReport, res: ResourceDrift, file: string): Result[] {
   const where = { file, fqn: res.urn, name: `${res.type} ${res.name}` };
-  const head = `${res.type} ${res.name} (stack ${r.stack})`;
+  const head = `${shown(res.type)} ${shown(res.name)} (stack ${shown(r.stack)})`;
   const changes = [
     ...res.changes.map((c) => ({ ...c, ignoredBy: res.ignoredBy })),
     ...(res.ignoredChanges ?? []),
@@ -110,7 +121,7 @@ function resourceResults(r: DriftReport, res: ResourceDrift, file: string): Resu
     result(
       "drift/property-changed",
       "error",
-      `${head}: \`${c.path}\` changed outside the program: ${formatValue(c.old)} → ${formatValue(c.new)}${c.restorable ? "" : ` (not restorable: ${c.note ?? ""})`}`,
+      `${head}: \`${shown(c.path)}\` changed outside the program: ${formatValue(c.old)} → ${formatValue(c.new)}${c.restorable ? "" : ` (not restorable: ${shown(c.note ?? "")})`}`,
       where,
       {
         key: c.path,
@@ -122,14 +133,20 @@ function resourceResults(r: DriftReport, res: ResourceDrift, file: string): Resu
   const goneOrIgnoredGone = res.status === "gone" || (res.status === "ignored" && changes.length === 0);
   if (goneOrIgnoredGone)
     out.push(
-      result("drift/resource-gone", "error", `${head}: deleted outside the program (id ${res.id})`, where, {
-        key: res.id,
-        ...(res.ignoredBy ? { ignoredBy: res.ignoredBy } : {}),
-      }),
+      result(
+        "drift/resource-gone",
+        "error",
+        `${head}: deleted outside the program (id ${shown(res.id)})`,
+        where,
+        {
+          key: res.id,
+          ...(res.ignoredBy ? { ignoredBy: res.ignoredBy } : {}),
+        },
+      ),
     );
   if (res.status === "unchecked" && res.failed)
     out.push(
-      result("drift/check-failed", "error", `${head}: could not be read: ${res.reason ?? ""}`, where, {
+      result("drift/check-failed", "error", `${head}: could not be read: ${shown(res.reason ?? "")}`, where, {
         key: "read",
       }),
     );
@@ -145,7 +162,7 @@ export function renderSarif(r: DriftReport, o: SarifOptions): Record<string, unk
       result(
         "drift/unmanaged-object",
         u?.failOn ? "error" : "warning",
-        `${obj.kind} ${obj.name}: in the account, not managed by stack ${r.stack} (importId ${obj.id}; pulumi import id ${obj.importId})`,
+        `${shown(obj.kind)} ${shown(obj.name)}: in the account, not managed by stack ${shown(r.stack)} (importId ${shown(obj.id)}; pulumi import id ${shown(obj.importId)})`,
         { file: o.projectFile, fqn: `${obj.kind}/${obj.importId}`, name: `${obj.kind} ${obj.name}` },
         {
           key: obj.importId,
@@ -175,7 +192,11 @@ export function renderSarif(r: DriftReport, o: SarifOptions): Record<string, unk
             executionSuccessful: r.exitCode !== 1,
             exitCode: r.exitCode,
             ...(failure
-              ? { toolExecutionNotifications: [{ level: "error", message: { text: failure } }] }
+              ? {
+                  toolExecutionNotifications: [
+                    { level: "error", message: { text: sarifText(shown(failure)) } },
+                  ],
+                }
               : {}),
           },
         ],

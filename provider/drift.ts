@@ -9,6 +9,7 @@
  */
 import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
 import { deepEqual, isRecord } from "./core/values";
+import { markdownText, shown, shownJson } from "./drift-display";
 
 /** The engine's marker key on a secret value. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -325,11 +326,15 @@ function clean(message: string): string {
 }
 
 // ---- rendering ------------------------------------------------------------------------------------
+// Every string of the report is the account's or the engine's (names, ids, paths, values, messages):
+// the writers show it through drift-display.ts, never raw, so that what a reader sees is what the
+// account holds (no terminal escape, line break, link or markup of its own).
 
+/** A value as one line: JSON with every control escaped (`JSON.parse` gives it back), or a mark. */
 export function formatValue(v: unknown): string {
   if (v === undefined) return "(absent)";
   if (v === MASK) return MASK;
-  return JSON.stringify(v);
+  return shownJson(v);
 }
 
 const LABEL: Record<DriftStatus, string> = {
@@ -346,8 +351,8 @@ function countsOf(c: DriftCounts): string {
 }
 
 /**
- * The report's one-line verdict. A check that failed says so and why: it never reads as "no drift",
- * since an engine that could not run saw no resources at all.
+ * The report's one-line verdict, as display text. A check that failed says so and why: it never
+ * reads as "no drift", since an engine that could not run saw no resources at all.
  */
 export function verdict(r: DriftReport): string {
   const c = r.counts;
@@ -355,11 +360,11 @@ export function verdict(r: DriftReport): string {
   if (r.error) {
     const seen = c.resources ? ` (before it stopped: ${countsOf(c)})` : "";
     return c.drifted + c.gone > 0
-      ? `drift found, but the check did not finish: ${r.error}${seen}`
-      : `drift check failed: ${r.error}${seen}`;
+      ? `drift found, but the check did not finish: ${shown(r.error)}${seen}`
+      : `drift check failed: ${shown(r.error)}${seen}`;
   }
   if (r.exitCode === 1 && r.unmanaged?.error && failedReads === 0)
-    return `drift check failed: the account's objects could not be listed: ${r.unmanaged.error} (${countsOf(c)})`;
+    return `drift check failed: the account's objects could not be listed: ${shown(r.unmanaged.error)} (${countsOf(c)})`;
   if (r.exitCode === 1)
     return `drift check failed: ${failedReads} of ${c.resources} resources could not be read (${countsOf(c)})`;
   const failing = failingUnmanaged(r.unmanaged).length;
@@ -373,25 +378,28 @@ export function verdict(r: DriftReport): string {
 
 /** `reason (ignore file line 3, until 2026-12-31)`: how a report names the entry that hid something. */
 export function ignoredWhy(by: IgnoredBy): string {
-  return `${by.reason} (ignore file line ${by.line}${by.expires ? `, until ${by.expires}` : ""})`;
+  return `${shown(by.reason)} (ignore file line ${by.line}${by.expires ? `, until ${shown(by.expires)}` : ""})`;
 }
 
 /** `BuildTrigger 2 of 3`, or why the kind was not listed. */
 export function coverageOf(k: KindCoverage): string {
-  return k.notListed ? `${k.kind} not listed (${k.notListed})` : `${k.kind} ${k.managed} of ${k.total}`;
+  return k.notListed
+    ? `${shown(k.kind)} not listed (${shown(k.notListed)})`
+    : `${shown(k.kind)} ${k.managed} of ${k.total}`;
 }
 
 /** The lines after the resources: expired ignore entries, unmanaged objects and coverage. */
 function extraLines(r: DriftReport): string[] {
   const lines = (r.expiredIgnores ?? []).map(
-    (e) => `ignore entry expired on ${e.expires}, not applied: line ${e.line} "${e.pattern}" (${e.reason})`,
+    (e) =>
+      `ignore entry expired on ${shown(e.expires)}, not applied: line ${e.line} "${shown(e.pattern)}" (${shown(e.reason)})`,
   );
   const u = r.unmanaged;
   if (!u) return lines;
-  if (u.error) return [...lines, `unmanaged: the account's objects could not be listed: ${u.error}`];
+  if (u.error) return [...lines, `unmanaged: the account's objects could not be listed: ${shown(u.error)}`];
   for (const o of u.objects)
     lines.push(
-      `unmanaged ${o.kind} ${o.name} (importId ${o.id}; pulumi import id ${o.importId})${o.ignoredBy ? `: ignored: ${ignoredWhy(o.ignoredBy)}` : ""}`,
+      `unmanaged ${shown(o.kind)} ${shown(o.name)} (importId ${shown(o.id)}; pulumi import id ${shown(o.importId)})${o.ignoredBy ? `: ignored: ${ignoredWhy(o.ignoredBy)}` : ""}`,
     );
   const o = u.overall;
   lines.push(
@@ -400,21 +408,26 @@ function extraLines(r: DriftReport): string[] {
   return lines;
 }
 
+/** Why a resource is reported without changes, or hidden whole, as display text. */
+const whyOf = (res: ResourceDrift): string | undefined =>
+  res.reason !== undefined ? shown(res.reason) : res.ignoredBy ? ignoredWhy(res.ignoredBy) : undefined;
+
+/** `path: old → new`, as display text. */
+export const changeLine = (c: PropertyChange): string =>
+  `${shown(c.path)}: ${formatValue(c.old)} → ${formatValue(c.new)}`;
+
 /** The human report: one block per resource that is not in sync, the counts, how to go on. */
 export function renderText(r: DriftReport): string {
   const lines: string[] = [];
   for (const res of r.resources) {
     if (res.status === "in-sync" && !res.ignoredChanges?.length) continue;
-    const why = res.reason ?? (res.ignoredBy ? ignoredWhy(res.ignoredBy) : undefined);
-    lines.push(`${res.type} ${res.name} (${res.id}): ${LABEL[res.status]}${why ? `: ${why}` : ""}`);
-    for (const c of res.changes) {
-      lines.push(`  ${c.path}: ${formatValue(c.old)} → ${formatValue(c.new)}${c.note ? ` (${c.note})` : ""}`);
-    }
-    for (const c of res.ignoredChanges ?? []) {
-      lines.push(
-        `  ${c.path}: ${formatValue(c.old)} → ${formatValue(c.new)} (ignored: ${ignoredWhy(c.ignoredBy)})`,
-      );
-    }
+    const why = whyOf(res);
+    lines.push(
+      `${shown(res.type)} ${shown(res.name)} (${shown(res.id)}): ${LABEL[res.status]}${why ? `: ${why}` : ""}`,
+    );
+    for (const c of res.changes) lines.push(`  ${changeLine(c)}${c.note ? ` (${shown(c.note)})` : ""}`);
+    for (const c of res.ignoredChanges ?? [])
+      lines.push(`  ${changeLine(c)} (ignored: ${ignoredWhy(c.ignoredBy)})`);
     if (res.status === "gone")
       lines.push(
         "  deleted outside the program: `pulumi up --refresh` creates it again, `pulumi refresh` drops it from the state",
@@ -425,28 +438,35 @@ export function renderText(r: DriftReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** A Markdown cell: pipes and newlines would break the table. */
-function cell(text: string): string {
-  return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
-}
+/** Our own Markdown, a command in code: never built from the account's text. */
+const RESTORE = "`pulumi up --refresh`";
 
-const code = (text: string): string => (text ? `\`${text.replace(/`/g, "'")}\`` : "");
-
-/** A section for a CI job summary ($GITHUB_STEP_SUMMARY): a heading, the counts, one table. */
+/**
+ * A section for a CI job summary ($GITHUB_STEP_SUMMARY): a heading, the counts, one table. Every
+ * cell, heading and list item is display text escaped by markdownText: rendered, it is exactly the
+ * text report's words, however hostile the account's names and values.
+ */
 export function renderMarkdown(r: DriftReport): string {
-  const stack = r.stack ? `stack \`${r.stack}\`` : "no stack selected";
-  const out = [`### Drift: ${stack}`, "", `**${cell(verdict(r))}**`, ""];
+  const stack = r.stack ? `stack ${markdownText(shown(r.stack))}` : "no stack selected";
+  const out = [`### Drift: ${stack}`, "", `**${markdownText(verdict(r))}**`, ""];
   const rows = r.resources.flatMap((res) => {
-    const what = cell(`${res.type} ${res.name}`);
-    const status = cell(LABEL[res.status]);
+    const what = markdownText(`${shown(res.type)} ${shown(res.name)}`);
+    const status = markdownText(LABEL[res.status]);
     const row = (c: PropertyChange, last: string) =>
-      `| ${what} | ${status} | ${cell(code(c.path))} | ${cell(code(formatValue(c.old)))} | ${cell(code(formatValue(c.new)))} | ${cell(last)} |`;
-    const hidden = (res.ignoredChanges ?? []).map((c) => row(c, `ignored: ${ignoredWhy(c.ignoredBy)}`));
-    const why = res.reason ?? (res.ignoredBy ? `ignored: ${ignoredWhy(res.ignoredBy)}` : "");
-    if (!res.changes.length && !hidden.length) return [`| ${what} | ${status} | ${cell(why)} | | | |`];
-    const open = res.changes.map((c) =>
-      row(c, why.startsWith("ignored") ? why : c.restorable ? "`pulumi up --refresh`" : (c.note ?? "no")),
+      `| ${what} | ${status} | ${markdownText(shown(c.path))} | ${markdownText(formatValue(c.old))} | ${markdownText(formatValue(c.new))} | ${last} |`;
+    const hidden = (res.ignoredChanges ?? []).map((c) =>
+      row(c, markdownText(`ignored: ${ignoredWhy(c.ignoredBy)}`)),
     );
+    const ignored = res.ignoredBy ? `ignored: ${ignoredWhy(res.ignoredBy)}` : undefined;
+    if (!res.changes.length && !hidden.length) {
+      const cause = res.reason !== undefined ? shown(res.reason) : (ignored ?? "");
+      return [`| ${what} | ${status} | ${markdownText(cause)} | | | |`];
+    }
+    const open = res.changes.map((c) => {
+      if (ignored) return row(c, markdownText(ignored));
+      if (c.restorable) return row(c, RESTORE);
+      return row(c, markdownText(c.note !== undefined ? shown(c.note) : "no"));
+    });
     return [...open, ...hidden];
   });
   if (rows.length) {
@@ -455,7 +475,7 @@ export function renderMarkdown(r: DriftReport): string {
     out.push(...rows, "");
   }
   const extra = extraLines(r);
-  if (extra.length) out.push(...extra.map((l) => `- ${cell(l)}`), "");
+  if (extra.length) out.push(...extra.map((l) => `- ${markdownText(l)}`), "");
   if (r.counts.drifted + r.counts.gone > 0) out.push(...NEXT_STEPS.map((s) => `- ${s}`), "");
   return `${out.join("\n")}\n`;
 }

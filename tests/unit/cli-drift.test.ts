@@ -13,6 +13,7 @@ import { runBuildTokens } from "../../provider/functions/builds";
 import { runCliWith } from "../helpers/cli";
 import { driftFromEvents, leafChanges, MASK, renderMarkdown, renderText } from "../../provider/drift";
 import { useEmulator } from "../helpers/emulator";
+import { readMarkdown } from "../helpers/markdown";
 
 const SIG = "4dabf18193072939515e22adb298388d";
 const secret = { [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: "[secret]" };
@@ -186,21 +187,25 @@ describe("drift report from refresh-preview events", () => {
   it("Markdown: a heading, the counts and a table whose cells cannot break it", () => {
     const o = state("BuildTrigger", "prod", { buildCommand: "a | b" });
     const n = state("BuildTrigger", "prod", { buildCommand: "c\nd" });
-    const md = renderMarkdown(driftFromEvents("dev", [done(step("update", o, n))]));
-    const lines = md.split("\n");
-    assert.equal(lines[0], "### Drift: stack `dev`");
-    assert.ok(
-      lines.includes(
-        "| Resource | Status | Property or reason | Declared (state) | Remote (now) | Restored by |",
-      ),
+    const read = readMarkdown(renderMarkdown(driftFromEvents("dev", [done(step("update", o, n))])));
+    assert.deepEqual(read.headings, [{ text: "Drift: stack dev", markup: [] }]);
+    const cells = read.rows.map((row) => row.map((c) => c.text));
+    assert.deepEqual(cells, [
+      ["Resource", "Status", "Property or reason", "Declared (state)", "Remote (now)", "Restored by"],
+      [
+        "account-api:BuildTrigger prod",
+        "drifted",
+        "buildCommand",
+        '"a | b"',
+        '"c\\nd"',
+        "pulumi up --refresh",
+      ],
+    ]);
+    // Values are text; only our own command is code.
+    assert.deepEqual(
+      read.rows[1]?.map((c) => c.markup),
+      [[], [], [], [], [], ["code_inline"]],
     );
-    const row = lines.find((l) => l.startsWith("| account-api:BuildTrigger prod"))!;
-    assert.equal(
-      row,
-      '| account-api:BuildTrigger prod | drifted | `buildCommand` | `"a \\| b"` | `"c\\\\nd"` | `pulumi up --refresh` |',
-    );
-    // Unescaped pipes would split cells: exactly 7 separators per row.
-    assert.equal(row.replace(/\\\|/g, "").split("|").length, 8);
   });
 });
 
@@ -209,9 +214,13 @@ describe("a drift check that failed never reads as no drift", () => {
     const r = driftFromEvents("nope", [], "no stack named 'nope' found");
     assert.equal(r.exitCode, 1);
     assert.equal(renderText(r), "drift check failed: no stack named 'nope' found\n");
-    const md = renderMarkdown(r);
-    assert.match(md, /^### Drift: stack `nope`\n\n\*\*drift check failed: no stack named 'nope' found\*\*\n/);
-    for (const text of [renderText(r), md]) assert.doesNotMatch(text, /no drift/);
+    const md = readMarkdown(renderMarkdown(r));
+    assert.deepEqual(md.headings[0]?.text, "Drift: stack nope");
+    assert.deepEqual(md.paragraphs[0], {
+      text: "drift check failed: no stack named 'nope' found",
+      markup: ["strong_open", "strong_close"],
+    });
+    for (const text of [renderText(r), md.paragraphs[0]?.text ?? ""]) assert.doesNotMatch(text, /no drift/);
   });
 
   it("a run that stopped after some resources: the failure first, what was seen after it", () => {
@@ -266,8 +275,8 @@ describe("a drift check that failed never reads as no drift", () => {
       const why = "the `pulumi` CLI was not found on PATH";
       assert.ok(r.out.startsWith(`drift check failed: ${why}`), r.out);
       assert.ok(r.err.startsWith(`error: drift check failed: ${why}`), r.err);
-      const md = readFileSync(summary, "utf8");
-      assert.ok(md.includes(`**drift check failed: ${why}`), md);
+      const md = readMarkdown(readFileSync(summary, "utf8")).paragraphs[0]?.text ?? "";
+      assert.ok(md.startsWith(`drift check failed: ${why}`), md);
       for (const text of [r.out, md]) assert.doesNotMatch(text, /no drift/);
       const json = await runCliWith({ PATH: dir }, ["drift", "--stack", "nope", "--cwd", dir, "--json"]);
       assert.equal((json.json as { exitCode: number; error: string }).exitCode, EXIT.error);
@@ -311,5 +320,55 @@ describe("buildTokens (provider function)", () => {
       tokens.map((t) => t.buildTokenUuid),
       (await fx.api.builds.listTokens()).map((t) => t.build_token_uuid),
     );
+  });
+});
+
+describe("drift shows the account's names and values, never its markup or controls", () => {
+  const hostileTitle = "Standup\r### No drift\r";
+  const o = state("MeetingTemplate", "standup|x", { title: "Standup" });
+  const n = state("MeetingTemplate", "standup|x", {
+    title: hostileTitle,
+    note: "<img src=x onerror=alert(1)>",
+  });
+  const report = () =>
+    driftFromEvents("dev", [
+      done(step("update", o, { ...n, inputs: { ...n.inputs, link: "[x](https://evil.example) a@b.com" } })),
+    ]);
+
+  it("Markdown: a lone \\r, HTML, a link or a pipe stays text in its own cell (rendered by a CommonMark/GFM renderer)", () => {
+    const read = readMarkdown(renderMarkdown(report()));
+    assert.equal(read.headings.length, 1, "no heading of the account's");
+    assert.equal(read.rows.length, 4, "the header and one row per changed property");
+    const byPath = Object.fromEntries(read.rows.slice(1).map((r) => [r[2]?.text, r]));
+    assert.deepEqual(Object.keys(byPath).sort(), ["link", "note", "title"]);
+    for (const row of read.rows.slice(1)) {
+      assert.equal(row.length, 6);
+      assert.equal(row[0]?.text, "account-api:MeetingTemplate standup|x");
+      assert.deepEqual(
+        row.slice(0, 5).map((c) => c.markup),
+        [[], [], [], [], []],
+      );
+    }
+    assert.equal(byPath.title?.[4]?.text, JSON.stringify(hostileTitle));
+    assert.equal(JSON.parse(byPath.note?.[4]?.text ?? ""), "<img src=x onerror=alert(1)>");
+    assert.equal(JSON.parse(byPath.link?.[4]?.text ?? ""), "[x](https://evil.example) a@b.com");
+  });
+
+  it("text: terminal escapes in a name, an id or a reason are shown escaped, never sent to the terminal", () => {
+    const osc52 = "\u001b]52;c;aGVsbG8=\u0007";
+    const r = driftFromEvents("dev", [
+      done(
+        step(
+          "update",
+          state("BuildTrigger", `prod${osc52}`, { a: "x" }),
+          state("BuildTrigger", `prod${osc52}`, { a: "y\u001b[1A\u001b[2K" }),
+        ),
+      ),
+    ]);
+    const text = renderText(r);
+    // eslint-disable-next-line no-control-regex -- no control may reach the terminal
+    assert.doesNotMatch(text.replace(/\n/g, ""), /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
+    assert.match(text, /^account-api:BuildTrigger prod\\x1b\]52;c;aGVsbG8=\\x07 \(/);
+    assert.match(text, /a: "x" → "y\\u001b\[1A\\u001b\[2K"/);
   });
 });

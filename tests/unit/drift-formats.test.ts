@@ -16,6 +16,7 @@ import { renderJunit } from "../../provider/drift-junit";
 import { renderSarif } from "../../provider/drift-sarif";
 import { unmanagedReport } from "../../provider/drift-unmanaged";
 import type { DiscoveredObject } from "../../provider/discovery/list";
+import { readMarkdown } from "../helpers/markdown";
 import { sarifValidator } from "../helpers/sarif";
 
 const urn = (kind: string, name: string) =>
@@ -150,16 +151,30 @@ describe("drift formats", () => {
         text,
         /buildCommand: "npm run build" → "make all" \(ignored: trying make \(ignore file line 1, until 2026-12-31\)\)/,
       );
-      const md = renderMarkdown(r);
-      assert.match(
-        md,
-        /\| account-api:BuildTrigger prod \| ignored \| `buildCommand` \| `"npm run build"` \| `"make all"` \| ignored: trying make \(ignore file line 1, until 2026-12-31\) \|/,
-      );
-      assert.match(
-        md,
-        /\| account-api:ConfigRule docs \| ignored \| ignored: removed during the incident \(ignore file line 3\) \|/,
-      );
-      assert.match(md, /- ignore entry expired on 2026-11-01, not applied: line 4/);
+      const md = readMarkdown(renderMarkdown(r));
+      const rows = md.rows.map((row) => row.map((c) => c.text));
+      assert.deepEqual(rows[1], [
+        "account-api:BuildTrigger prod",
+        "ignored",
+        "buildCommand",
+        '"npm run build"',
+        '"make all"',
+        "ignored: trying make (ignore file line 1, until 2026-12-31)",
+      ]);
+      assert.deepEqual(rows[3], [
+        "account-api:ConfigRule docs",
+        "ignored",
+        "ignored: removed during the incident (ignore file line 3)",
+        "",
+        "",
+        "",
+      ]);
+      assert.deepEqual(rows[6]?.slice(3), [
+        '"Standup"',
+        '"Daily <standup> & \\"more\\""',
+        "pulumi up --refresh",
+      ]);
+      assert.match(md.items[0]?.text ?? "", /^ignore entry expired on 2026-11-01, not applied: line 4/);
       // The last day still applies.
       const lastDay = applyIgnores(sample(), entries, "2026-11-01");
       assert.equal(lastDay.resources.find((x) => x.name === "standup")?.status, "ignored");

@@ -144,7 +144,7 @@ export function normalize(
   return {
     ...rest,
     ...(customHostnameMetadata ? { customHostnameMetadata } : {}),
-    ref: i.ref ?? olds?.ref ?? `pulumi-${key ?? randomBytes(8).toString("hex")}`,
+    ref: i.ref ?? olds?.ref ?? refFromKey(key ?? randomBytes(8).toString("hex")),
   };
 }
 
@@ -200,6 +200,9 @@ export interface EntrypointOptions {
   /** Jitter source for the backoff, in [0, 1). */
   random?: () => number;
 }
+
+/** The ref a resource's key (derived from its URN) gives: the same on every run. */
+export const refFromKey = (key: string): string => `pulumi-${key}`;
 
 /** The shape of a ref this provider generated (above): only we write those. */
 const GENERATED_REF = /^pulumi-[0-9a-f]{16}$/;

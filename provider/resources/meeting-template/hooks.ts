@@ -74,6 +74,9 @@ export function credentialsOf(rc: RecordingConfig | undefined): StorageCredentia
 const MARKER = /^pulumi-mt-[0-9a-f]{16}$/;
 type AiConfig = NonNullable<MeetingTemplateInputs["aiConfig"]>;
 
+/** The marker a resource's key (derived from its URN) gives: the same on every run. */
+export const markerFromKey = (key: string): string => `pulumi-mt-${key}`;
+
 /** The marker among a meeting's transcription keywords, if any. */
 export function markerOf(
   ai: { transcription?: { keywords?: readonly string[] | null } | null } | null | undefined,
@@ -100,7 +103,7 @@ export function normalize(
 ): MeetingTemplateInputs {
   if (!known("aiConfig")) return i;
   const marker =
-    markerOf(olds?.aiConfig) ?? markerOf(i.aiConfig) ?? `pulumi-mt-${key ?? randomBytes(8).toString("hex")}`;
+    markerOf(olds?.aiConfig) ?? markerOf(i.aiConfig) ?? markerFromKey(key ?? randomBytes(8).toString("hex"));
   return { ...i, aiConfig: withMarker(i.aiConfig, marker) };
 }
 
