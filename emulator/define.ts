@@ -125,6 +125,11 @@ export interface AreaOptions<P, A, AP> {
   invalid?: InvalidRenderer;
   /** How the area words an injected 429/5xx (the generic code 10004/10002 "injected fault" otherwise). */
   fault?: (status: number) => DomainError;
+  /**
+   * How the area refuses a body of a type a route does not take, given the `content-type: …` line (a 415
+   * otherwise); an area whose contract documents a 400 for it and no 415 says so here.
+   */
+  unsupported?: (line: string) => DomainError;
   /** The body of an error answer (the standard `{success: false, errors, messages, result: null}` otherwise). */
   errorBody?: (error: DomainError) => unknown;
   /** Who the caller is and whether it may do this; throws the area's 401/403. Runs before the body is read. */
@@ -202,7 +207,7 @@ export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<
       preParsing: async (req: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
         const seen = early.get(req);
         if (seen && beforeBody) beforeBody(req, seen.params);
-        requireMediaType(req, accepts);
+        requireMediaType(req, accepts, options.unsupported);
         return payload;
       },
       handler: async (req, reply) => {
@@ -252,17 +257,22 @@ function hasBody(req: FastifyRequest): boolean {
  * text one a route that expects an object. A declared type must be one the route takes, even over an
  * empty body (the parser would still run); a body must declare its type.
  */
-export function requireMediaType(req: FastifyRequest, accepts: readonly MediaType[]): void {
+export function requireMediaType(
+  req: FastifyRequest,
+  accepts: readonly MediaType[],
+  refuse: (line: string) => DomainError = unsupportedMediaType,
+): void {
   if (req.method === "GET" || req.method === "HEAD") return;
   const header = req.headers["content-type"];
   if (header === undefined && !hasBody(req)) return;
   const given = (header ?? "").split(";")[0]!.trim().toLowerCase();
   if ((accepts as readonly string[]).includes(given)) return;
   const what = given === "" ? "a body without a content-type" : JSON.stringify(given.slice(0, 100));
-  throw new DomainError(415, {
-    code: GENERIC_CODES.unsupportedMediaType,
-    message: `content-type: ${what} is not accepted; this operation takes ${accepts.join(" or ")}`,
-  });
+  throw refuse(`content-type: ${what} is not accepted; this operation takes ${accepts.join(" or ")}`);
+}
+
+function unsupportedMediaType(line: string): DomainError {
+  return new DomainError(415, { code: GENERIC_CODES.unsupportedMediaType, message: line });
 }
 
 /** Routes without auth (the control API): the caller is the test or the user at the keyboard. */

@@ -151,6 +151,8 @@ function searchApi(app: FastifyInstance, ctx: AreaContext) {
   return defineArea(app, {
     envelope: "result",
     invalid: INVALID,
+    // The contract documents a 400 (with `path`) on the search operations, and no 415.
+    unsupported: (line) => INVALID([line]),
     auth: (req, scope: Scope, params: { account_id: string; namespace?: string | undefined }): Caller =>
       authenticate(ctx, req, scope, params),
   });
@@ -178,7 +180,7 @@ function bareRoute<P extends z.ZodType<{ account_id: string; namespace?: string 
       early.set(req, { caller: authenticate(ctx, req, "instances", parsed), params: parsed });
     },
     preParsing: async (req, _reply, payload) => {
-      requireMediaType(req, JSON_ONLY);
+      requireMediaType(req, JSON_ONLY, (line) => INVALID([line]));
       return payload;
     },
     handler: async (req, reply) => {

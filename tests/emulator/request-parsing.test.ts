@@ -158,7 +158,9 @@ describe("emulator: request parsing", function () {
       ];
       for (const [method, path, kind, rule] of cases) {
         const answer = await send(em, method, path, kind);
-        assert.equal(answer.status, 415, `${method} ${path}: ${answer.text}`);
+        // Search words it as its contract's 400 (with `path`), which documents no 415.
+        const status = path.includes("/ai-search/") ? 400 : 415;
+        assert.equal(answer.status, status, `${method} ${path}: ${answer.text}`);
         assert.match(answer.errors![0]!.message, rule);
         assert.match(answer.errors![0]!.message, /this operation takes application\/json$/);
       }
@@ -174,7 +176,7 @@ describe("emulator: request parsing", function () {
       assert.equal(put.status, 200, put.text);
       const items = `${A}/ai-search/namespaces/default/instances/x/items`;
       const json = await send(em, "POST", items, { body: "{}", type: "application/json" });
-      assert.ok([404, 415].includes(json.status), json.text);
+      assert.ok([400, 404].includes(json.status), json.text);
     });
   });
 

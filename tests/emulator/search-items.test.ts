@@ -186,11 +186,12 @@ describe("search emulator: items", () => {
     await fx.api.search.createInstance({ id: "kb" });
     const path = `/accounts/${fx.em.accountId}/ai-search/namespaces/default/instances/kb/items`;
     const json = await fx.http("POST", path, { body: { file: "x" } });
-    assert.equal(json.status, 415);
+    assert.equal(json.status, 400);
     assert.deepEqual((json.json as { errors: unknown[] }).errors, [
       {
-        code: 1005,
+        code: 1001,
         message: 'content-type: "application/json" is not accepted; this operation takes multipart/form-data',
+        path: ["content-type"],
       },
     ]);
     await assert.rejects(
