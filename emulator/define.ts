@@ -22,7 +22,7 @@ import type {
 import { z } from "zod";
 import { IdentifierSchema, envelopeOf } from "../sdk/schemas/common";
 import {
-  type DomainError,
+  DomainError,
   GENERIC_CODES,
   envelope,
   invalidWith,
@@ -99,6 +99,8 @@ export interface RouteSpec<P, PS extends z.ZodType, QS extends Schema, BS extend
   permissions: P;
   /** Checks of the area that must also run before the body is read (after auth). */
   beforeBody?: (req: FastifyRequest, params: z.output<PS>) => void;
+  /** Media types of the bodies the route takes (JSON only unless it says otherwise). */
+  accepts?: readonly MediaType[];
 }
 
 export interface Call<A, PS extends z.ZodType, QS extends Schema, BS extends Schema> {
@@ -123,6 +125,11 @@ export interface AreaOptions<P, A, AP> {
   invalid?: InvalidRenderer;
   /** How the area words an injected 429/5xx (the generic code 10004/10002 "injected fault" otherwise). */
   fault?: (status: number) => DomainError;
+  /**
+   * How the area refuses a body of a type a route does not take, given the `content-type: …` line (a 415
+   * otherwise); an area whose contract documents a 400 for it and no 415 says so here.
+   */
+  unsupported?: (line: string) => DomainError;
   /** The body of an error answer (the standard `{success: false, errors, messages, result: null}` otherwise). */
   errorBody?: (error: DomainError) => unknown;
   /** Who the caller is and whether it may do this; throws the area's 401/403. Runs before the body is read. */
@@ -175,6 +182,7 @@ export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<
     handler: Handler<A, PS, QS, BS, RS>,
   ): void => {
     const beforeBody = spec.beforeBody;
+    const accepts = spec.accepts ?? JSON_ONLY;
     // What ran before the body was read: the caller and the path's parameters, typed for this route.
     const early = new WeakMap<FastifyRequest, { auth: A; params: z.output<PS> }>();
     app.route({
@@ -195,15 +203,13 @@ export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<
         const params: z.output<PS> = parseWith(spec.params, req.params, invalid);
         early.set(req, { auth: options.auth(req, spec.permissions, params), params });
       },
-      ...(beforeBody
-        ? {
-            preParsing: async (req: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
-              const seen = early.get(req);
-              if (seen) beforeBody(req, seen.params);
-              return payload;
-            },
-          }
-        : {}),
+      // After auth and the area's own early checks, before a byte of the body is read.
+      preParsing: async (req: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+        const seen = early.get(req);
+        if (seen && beforeBody) beforeBody(req, seen.params);
+        requireMediaType(req, accepts, options.unsupported);
+        return payload;
+      },
       handler: async (req, reply) => {
         const seen = early.get(req);
         if (!seen) throw new Error(`${req.method} ${url}: auth did not run`);
@@ -235,6 +241,40 @@ export function defineArea<P, A, AP>(app: FastifyInstance, options: AreaOptions<
   };
 }
 
+/** A body's media type as a route declares it: parsers exist for these (server.ts and the areas). */
+export type MediaType = "application/json" | "multipart/form-data";
+export const JSON_ONLY: readonly MediaType[] = ["application/json"];
+
+/** Whether a request carries a body at all (an empty one is none). */
+function hasBody(req: FastifyRequest): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+/**
+ * Refuses a body of a type the route does not take, with a 415 naming it, before any parser runs: an
+ * area's parser (multipart's raw bytes) must not reach a route that expects JSON, nor fastify's plain
+ * text one a route that expects an object. A declared type must be one the route takes, even over an
+ * empty body (the parser would still run); a body must declare its type.
+ */
+export function requireMediaType(
+  req: FastifyRequest,
+  accepts: readonly MediaType[],
+  refuse: (line: string) => DomainError = unsupportedMediaType,
+): void {
+  if (req.method === "GET" || req.method === "HEAD") return;
+  const header = req.headers["content-type"];
+  if (header === undefined && !hasBody(req)) return;
+  const given = (header ?? "").split(";")[0]!.trim().toLowerCase();
+  if ((accepts as readonly string[]).includes(given)) return;
+  const what = given === "" ? "a body without a content-type" : JSON.stringify(given.slice(0, 100));
+  throw refuse(`content-type: ${what} is not accepted; this operation takes ${accepts.join(" or ")}`);
+}
+
+function unsupportedMediaType(line: string): DomainError {
+  return new DomainError(415, { code: GENERIC_CODES.unsupportedMediaType, message: line });
+}
+
 /** Routes without auth (the control API): the caller is the test or the user at the keyboard. */
 export function defineControl(
   app: FastifyInstance,
@@ -252,9 +292,6 @@ export const NoParams = z.object({});
 
 /** Every `/accounts/{account_id}/…` path: the tag is at most 32 characters (spec, Limits). */
 export const AccountParams = z.object({ account_id: IdentifierSchema });
-
-/** Page-style listing parameters, judged by `paginate` (an unparsable value falls back to the default). */
-export const PageQuery = z.looseObject({ page: z.unknown().optional(), per_page: z.unknown().optional() });
 
 /** A body that may be left out: absent means `{}`. */
 export function orEmpty<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>, unknown> {

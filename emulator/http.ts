@@ -69,13 +69,35 @@ export function invalidWith(code: number): InvalidRenderer {
   return (lines) =>
     new DomainError(
       400,
-      lines.map((message) => ({ code, message })),
+      capLines(lines).map((message) => ({ code, message })),
     );
 }
 
-/** `field: rule` per issue; an unknown key is named as the field itself, the whole value as `body`. */
+/** Most `errors[]` entries one refusal lists: a body of thousands of unknown keys gets these and a count. */
+export const MAX_ISSUE_LINES = 20;
+
+function moreLine(more: number, whole: string): string {
+  return `${whole}: ${more} more problem${more === 1 ? "" : "s"} not listed`;
+}
+
+/**
+ * The first MAX_ISSUE_LINES lines, and one saying how many more were left out. A list of one line more
+ * is kept whole: it may be one capped already (issueLines), and a count of one saves no room.
+ */
+export function capLines(lines: readonly string[], whole = "body"): string[] {
+  if (lines.length <= MAX_ISSUE_LINES + 1) return [...lines];
+  return [...lines.slice(0, MAX_ISSUE_LINES), moreLine(lines.length - MAX_ISSUE_LINES, whole)];
+}
+
+/**
+ * `field: rule` per issue, capped as capLines caps; an unknown key is named as the field itself, the
+ * whole value as `body`.
+ */
 export function issueLines(error: z.ZodError, whole = "body"): string[] {
-  return describeIssues(error).map((i) => `${i.field || whole}: ${i.rule}`);
+  const issues = describeIssues(error);
+  const shown = issues.slice(0, MAX_ISSUE_LINES).map((i) => `${i.field || whole}: ${i.rule}`);
+  const more = issues.length - shown.length;
+  return more > 0 ? [...shown, moreLine(more, whole)] : shown;
 }
 
 /** Validates a value with a zod schema, or throws the area's 400 naming each field. */
@@ -138,24 +160,6 @@ export interface ErrorEnvelope {
 
 export function errorEnvelope(errors: readonly ErrorItem[]): ErrorEnvelope {
   return { success: false, errors, messages: [], result: null };
-}
-
-/** Page-style slicing with the public API's `result_info`. */
-export function paginate<T>(
-  items: readonly T[],
-  query: { page?: unknown; per_page?: unknown },
-  defaults = { perPage: 20, maxPerPage: 100 },
-): { items: T[]; resultInfo: { page: number; per_page: number; count: number; total_count: number } } {
-  const page = Math.max(1, Number.parseInt(String(query.page ?? "1"), 10) || 1);
-  const perPage = Math.min(
-    defaults.maxPerPage,
-    Math.max(1, Number.parseInt(String(query.per_page ?? defaults.perPage), 10) || defaults.perPage),
-  );
-  const slice = items.slice((page - 1) * perPage, page * perPage);
-  return {
-    items: slice,
-    resultInfo: { page, per_page: perPage, count: slice.length, total_count: items.length },
-  };
 }
 
 /** What fastify's own errors carry besides a message. */

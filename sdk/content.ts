@@ -13,7 +13,7 @@ import {
   ContentConverterValueSchema,
   EditZoneSettingRequestSchema,
   SettingIdSchema,
-  ZONE_SETTINGS,
+  zoneSetting,
   settingIssues,
   CreateCustomHostnameRequestSchema,
   CreateZoneRequestSchema,
@@ -157,7 +157,7 @@ export class ContentApi {
     const { zoneId, settingId, ...rest } = params;
     validate(SettingParamsSchema, { zoneId, settingId }, "editZoneSetting");
     const body = validate(EditZoneSettingRequestSchema, rest, "editZoneSetting");
-    const shape = ZONE_SETTINGS[settingId];
+    const shape = zoneSetting(settingId);
     const issues = shape ? settingIssues(shape, body) : [];
     if (issues.length) throw new ValidationError(`editZoneSetting (${settingId})`, issues);
     return this.client.request({

@@ -10,7 +10,12 @@ export function describeIssues(error: z.ZodError): { field: string; rule: string
   return error.issues.flatMap((issue) => {
     const base = issue.path.map(String);
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ field: [...base, key].join("."), rule: issue.message }));
+      // zod's own message lists every key: repeated per key it grows with the square of their number.
+      const own = /^Unrecognized keys?: /.test(issue.message);
+      return issue.keys.map((key) => ({
+        field: [...base, key].join("."),
+        rule: own ? `Unrecognized key: ${JSON.stringify(key)}` : issue.message,
+      }));
     }
     return [{ field: base.join("."), rule: issue.message }];
   });

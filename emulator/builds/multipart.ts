@@ -48,7 +48,8 @@ export function parseMultipart(body: Buffer, boundary: string): Part[] {
 }
 
 function parseHeaders(block: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Header names are the sender's: no prototype, so none is inherited.
+  const out: Record<string, string> = Object.create(null);
   for (const line of block.split("\r\n")) {
     const i = line.indexOf(":");
     if (i > 0) out[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();

@@ -25,17 +25,9 @@ import {
 } from "../../sdk/schemas/builds";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
-import {
-  AccountParams,
-  NoParams,
-  PageQuery,
-  answer,
-  defineArea,
-  defineControl,
-  orEmpty,
-  type Area,
-} from "../define";
-import { DomainError, jsonTooDeep, paginate, parseWith } from "../http";
+import { AccountParams, NoParams, answer, defineArea, defineControl, orEmpty, type Area } from "../define";
+import { DomainError, jsonTooDeep, parseWith } from "../http";
+import { DEFAULT_PAGES, pageOf, pageQuery, type PageRule } from "../paging";
 import { TOO_DEEP_RULE } from "../../sdk/validate";
 import { dict } from "../store";
 import { registerConfigRoutes } from "./config-routes";
@@ -53,7 +45,7 @@ export const MAX_SCRIPT_IDS = 20;
 export type BuildsArea = Area<readonly Permission[], BuildsModel, { account_id: string }>;
 
 /** Page-style listings of the build service: 50 a page by default, at most 200 (public contract). */
-export const BUILD_PAGES = { perPage: 50, maxPerPage: 200 };
+export const BUILD_PAGES: PageRule = { min: 1, max: 200, default: 50 };
 
 /**
  * PATCH takes any subset of the trigger fields of the spec's table, `environment_variables` included
@@ -146,7 +138,8 @@ function uploadMetadata(req: FastifyRequest): Record<string, unknown> {
     const body = req.body ?? {};
     if (typeof body !== "object" || Array.isArray(body))
       throw buildErrors.invalid("body", "must be a JSON object");
-    const meta = ("metadata" in body ? body.metadata : undefined) ?? body;
+    const meta: unknown =
+      (Object.hasOwn(body, "metadata") ? Reflect.get(body, "metadata") : undefined) ?? body;
     return parseWith(ScriptMetadataSchema, meta, INVALID);
   }
   try {
@@ -267,7 +260,12 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
 
   area.put(
     `${A}/workers/scripts/:script_name`,
-    { params: Script, response: ScriptSchema, permissions: SCRIPTS_EDIT },
+    {
+      params: Script,
+      response: ScriptSchema,
+      permissions: SCRIPTS_EDIT,
+      accepts: ["multipart/form-data", "application/json"],
+    },
     ({ auth: m, params, req }) =>
       render.script(m.uploadScript(params.script_name, uploadMetadata(req)).script),
   );
@@ -276,12 +274,12 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
     `${A}/workers/scripts/:script_name/versions`,
     {
       params: Script,
-      querystring: PageQuery,
+      querystring: pageQuery(),
       response: z.looseObject({ items: z.array(VersionSchema) }),
       permissions: SCRIPTS_READ,
     },
     ({ auth: m, params, query }) => {
-      const { items, resultInfo } = paginate(m.versions(params.script_name), query);
+      const { items, resultInfo } = pageOf(m.versions(params.script_name), query, DEFAULT_PAGES);
       return answer({ items: items.map(render.version) }, { resultInfo });
     },
   );
@@ -290,14 +288,14 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
     `${A}/workers/scripts/:script_name/deployments`,
     {
       params: Script,
-      querystring: PageQuery,
+      querystring: pageQuery(),
       response: z.looseObject({ deployments: z.array(DeploymentSchema), items: z.array(DeploymentSchema) }),
       permissions: SCRIPTS_READ,
     },
     ({ auth: m, params, query }) => {
       // `deployments` is the spec's field; the public client pages `items` (it stops on an empty page),
       // so both carry the same page, newest first.
-      const { items, resultInfo } = paginate(m.deployments(params.script_name), query);
+      const { items, resultInfo } = pageOf(m.deployments(params.script_name), query, DEFAULT_PAGES);
       const page = items.map(render.deployment);
       return answer({ deployments: page, items: page }, { resultInfo });
     },
@@ -399,9 +397,9 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
 
   area.get(
     `${A}/builds/workers/:worker_tag/builds`,
-    { params: Tag, querystring: PageQuery, response: z.array(BuildSchema), permissions: EDIT },
+    { params: Tag, querystring: pageQuery(BUILD_PAGES), response: z.array(BuildSchema), permissions: EDIT },
     ({ auth: m, params, query }) => {
-      const { items, resultInfo } = paginate(m.buildsOfScript(params.worker_tag), query, BUILD_PAGES);
+      const { items, resultInfo } = pageOf(m.buildsOfScript(params.worker_tag), query, BUILD_PAGES);
       const now = ctx.clock.now();
       return answer(
         items.map((b) => render.build(b, now)),
@@ -480,9 +478,14 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   // Tokens and repository connections.
   area.get(
     `${A}/builds/tokens`,
-    { params: AccountParams, querystring: PageQuery, response: z.array(BuildTokenSchema), permissions: EDIT },
+    {
+      params: AccountParams,
+      querystring: pageQuery(BUILD_PAGES),
+      response: z.array(BuildTokenSchema),
+      permissions: EDIT,
+    },
     ({ auth: m, query }) => {
-      const { items, resultInfo } = paginate(m.tokens(), query, BUILD_PAGES);
+      const { items, resultInfo } = pageOf(m.tokens(), query, BUILD_PAGES);
       return answer(items.map(render.token), { resultInfo });
     },
   );

@@ -243,7 +243,8 @@ export function parseExpression(src: string): Expr {
 }
 
 function resolve(value: ValueRef, facts: RequestFacts): string {
-  if (value.kind === "metadata") return facts.metadata[value.key] ?? "";
+  if (value.kind === "metadata")
+    return Object.hasOwn(facts.metadata, value.key) ? (facts.metadata[value.key] ?? "") : "";
   return value.field === "http.host" ? facts.host : facts.path;
 }
 

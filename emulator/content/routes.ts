@@ -3,8 +3,8 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AreaContext, AreaModule } from "../area";
 import type { AuthRequirement } from "../auth";
-import { NoParams, PageQuery, answer, defineArea, defineControl } from "../define";
-import { paginate } from "../http";
+import { NoParams, answer, defineArea, defineControl } from "../define";
+import { pageOf, pageQuery } from "../paging";
 import type { StoredToken } from "../store";
 import {
   CreateCustomHostnameRequestSchema,
@@ -78,12 +78,12 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
     "/zones",
     {
       params: NoParams,
-      querystring: PageQuery.extend({ name: z.string().optional() }),
+      querystring: pageQuery().extend({ name: z.string().optional() }),
       response: z.array(ZoneSchema),
       permissions: READ_ZONE,
     },
     ({ auth, query }) => {
-      const { items, resultInfo } = paginate(model.listZones(auth.accountId, query.name), query);
+      const { items, resultInfo } = pageOf(model.listZones(auth.accountId, query.name), query);
       return answer(items, { resultInfo });
     },
   );
@@ -153,7 +153,7 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
     "/zones/:zone_id/custom_hostnames",
     {
       params: Zone,
-      querystring: z.record(z.string(), z.unknown()),
+      querystring: pageQuery(),
       response: z.array(CustomHostnameSchema),
       permissions: READ_HOSTNAMES,
     },
@@ -167,7 +167,7 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
         startsWith: text(q["hostname.startsWith"]),
         id: text(q.id),
       };
-      const { items, resultInfo } = paginate(model.listCustomHostnames(zone.id, filter), q);
+      const { items, resultInfo } = pageOf(model.listCustomHostnames(zone.id, filter), q);
       return answer(items, { resultInfo });
     },
   );

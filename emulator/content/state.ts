@@ -11,7 +11,7 @@ import { dict, type Store } from "../store";
 import {
   CONFIG_PHASE,
   CONTENT_CONVERTER_SETTING,
-  ZONE_SETTINGS,
+  zoneSetting,
   settingIssues,
   type ConfigRuleRequest,
   type CreateCustomHostnameRequest,
@@ -221,7 +221,7 @@ export class ContentModel {
   // ---- settings --------------------------------------------------------------------------------
 
   #shape(settingId: string): SettingShape {
-    const shape = ZONE_SETTINGS[settingId];
+    const shape = zoneSetting(settingId);
     if (!shape) throw notFound(`zone setting ${settingId}`, CONTENT_CODES.notFound);
     return shape;
   }

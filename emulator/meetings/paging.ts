@@ -1,13 +1,12 @@
 /** The meetings area's listings: `page_no` (from 1) and `per_page`, answered with `paging` offsets. */
 import { z } from "zod";
 import type { Paging } from "../../sdk/schemas/meetings";
-
-const count = (rule: string) => z.coerce.number({ error: rule }).int(rule).min(0, rule).optional();
+import { queryInteger } from "../paging";
 
 /** The contract allows 0 for both; 0 means the first page and the default size. */
 export const PageQuery = z.looseObject({
-  page_no: count("must be a whole number of at least 0"),
-  per_page: count("must be a whole number of at least 0"),
+  page_no: queryInteger(0),
+  per_page: queryInteger(0),
 });
 export type PageQueryOut = z.output<typeof PageQuery>;
 

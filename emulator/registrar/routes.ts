@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
-import { AccountParams, PageQuery, answer, defineArea } from "../define";
-import { paginate } from "../http";
+import { AccountParams, answer, defineArea } from "../define";
+import { pageOf, pageQuery } from "../paging";
 import {
   DEPRECATED_DOMAINS_SUNSET,
   DomainCheckRequestSchema,
@@ -232,9 +232,9 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
 
   area.get(
     `${base}/domains`,
-    { params: AccountParams, querystring: PageQuery, response: z.array(DomainSchema), permissions: READ },
+    { params: AccountParams, querystring: pageQuery(), response: z.array(DomainSchema), permissions: READ },
     ({ auth: model, params, query, reply }) => {
-      const { items, resultInfo } = paginate(model.list(), query);
+      const { items, resultInfo } = pageOf(model.list(), query);
       deprecated(reply, params.account_id);
       return answer(items.map(renderDomain), { resultInfo, ...DEPRECATION });
     },

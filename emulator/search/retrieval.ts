@@ -86,11 +86,12 @@ export function rank(query: string, candidates: readonly Candidate[], o: Retriev
 /** What a filter can name: the item's metadata, its `folder` (key up to the last `/`) and `timestamp`. */
 function fieldsOf(c: Candidate): Record<string, unknown> {
   const slash = c.key.lastIndexOf("/");
-  return {
+  // No prototype: a filter naming `constructor` names a field the item does not have.
+  return Object.assign(Object.create(null), {
     ...c.metadata,
     folder: slash < 0 ? "" : c.key.slice(0, slash + 1),
     timestamp: Math.floor(c.indexed_at / 1000),
-  };
+  });
 }
 
 /** -1, 0 or 1 for two numbers or two strings; undefined when they cannot be ordered. */
@@ -107,14 +108,15 @@ const ordered =
     return sign !== undefined && test(sign);
   };
 
-const COMPARE: Record<string, (a: unknown, b: unknown) => boolean> = {
-  eq: (a, b) => a === b,
-  ne: (a, b) => a !== b,
-  gt: ordered((s) => s > 0),
-  gte: ordered((s) => s >= 0),
-  lt: ordered((s) => s < 0),
-  lte: ordered((s) => s <= 0),
-};
+/** By the operator a filter names (request text): a Map, so `constructor` is no operator. */
+const COMPARE = new Map<string, (a: unknown, b: unknown) => boolean>([
+  ["eq", (a, b) => a === b],
+  ["ne", (a, b) => a !== b],
+  ["gt", ordered((s) => s > 0)],
+  ["gte", ordered((s) => s >= 0)],
+  ["lt", ordered((s) => s < 0)],
+  ["lte", ordered((s) => s <= 0)],
+]);
 
 /**
  * A filter: `{type: "eq"|"ne"|"gt"|"gte"|"lt"|"lte", key, value}`, `{type: "and"|"or", filters}`, or
@@ -130,7 +132,7 @@ export function matches(filter: Record<string, unknown>, fields: Record<string, 
     return type === "and" ? results.every(Boolean) : results.some(Boolean);
   }
   if (typeof type === "string" && "key" in filter) {
-    const compare = COMPARE[type];
+    const compare = COMPARE.get(type);
     if (!compare || typeof filter.key !== "string")
       throw new FilterError(`type must be one of eq, ne, gt, gte, lt, lte, and, or, with a string key`);
     return compare(fields[filter.key], filter.value);
@@ -145,7 +147,7 @@ function holds(value: unknown, condition: unknown, field: string): boolean {
       if (!Array.isArray(operand)) throw new FilterError(`${field}.${op} must be an array`);
       return operand.includes(value) === (op === "$in");
     }
-    const compare = op.startsWith("$") ? COMPARE[op.slice(1)] : undefined;
+    const compare = op.startsWith("$") ? COMPARE.get(op.slice(1)) : undefined;
     if (!compare) throw new FilterError(`${field}: unknown operator ${op}`);
     return compare(value, operand);
   });

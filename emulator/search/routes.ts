@@ -4,8 +4,18 @@ import { z } from "zod";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
 import { boundaryOf, MultipartError, parseMultipart, type Part } from "../builds/multipart";
-import { AccountParams, NoParams, answer, defineArea, defineControl, orEmpty } from "../define";
-import { DomainError, paginate, parseWith, type InvalidRenderer } from "../http";
+import {
+  AccountParams,
+  JSON_ONLY,
+  NoParams,
+  answer,
+  defineArea,
+  defineControl,
+  orEmpty,
+  requireMediaType,
+} from "../define";
+import { DomainError, parseWith, type InvalidRenderer } from "../http";
+import { pageFields, pageOf, queryInteger, type PageRule } from "../paging";
 import {
   CancelJobBodySchema,
   ChatCompletionBodySchema,
@@ -58,6 +68,12 @@ import {
   logViews,
   statsView,
 } from "./views";
+
+/** `per_page` of each listing as the contract gives it (0, where allowed, is the default size). */
+const INSTANCE_PAGES: PageRule = { min: 1, max: 100, default: 20 };
+const JOB_PAGES: PageRule = { min: 0, max: 50, default: 20 };
+const JOB_LOG_PAGES: PageRule = { min: 0, max: 500, default: 20 };
+const ITEM_PAGES: PageRule = { min: 0, max: ITEM_PAGE.maxPerPage, default: ITEM_PAGE.defaultPerPage };
 
 /** The same operations under the default and under a named namespace (spec F). */
 const DEFAULT_BASE = "/accounts/:account_id/ai-search/instances";
@@ -135,6 +151,8 @@ function searchApi(app: FastifyInstance, ctx: AreaContext) {
   return defineArea(app, {
     envelope: "result",
     invalid: INVALID,
+    // The contract documents a 400 (with `path`) on the search operations, and no 415.
+    unsupported: (line) => INVALID([line]),
     auth: (req, scope: Scope, params: { account_id: string; namespace?: string | undefined }): Caller =>
       authenticate(ctx, req, scope, params),
   });
@@ -161,6 +179,10 @@ function bareRoute<P extends z.ZodType<{ account_id: string; namespace?: string 
       const parsed: z.output<P> = parseWith(params, req.params, INVALID);
       early.set(req, { caller: authenticate(ctx, req, "instances", parsed), params: parsed });
     },
+    preParsing: async (req, _reply, payload) => {
+      requireMediaType(req, JSON_ONLY, (line) => INVALID([line]));
+      return payload;
+    },
     handler: async (req, reply) => {
       const seen = early.get(req);
       if (!seen) throw new Error(`${method} ${url}: auth did not run`);
@@ -185,7 +207,7 @@ function instanceRoutes(area: SearchArea, base: string): void {
   area.get(
     base,
     {
-      querystring: InstanceListQuerySchema,
+      querystring: InstanceListQuerySchema.extend(pageFields(INSTANCE_PAGES)),
       params: Instances,
       response: z.array(SearchInstanceSchema),
       permissions: "collection",
@@ -198,7 +220,7 @@ function instanceRoutes(area: SearchArea, base: string): void {
           : ns;
       const all = model.listInstances(where, query.search);
       if ((query.order_by_direction ?? "desc") === "desc") all.reverse();
-      const page = paginate(all, query);
+      const page = pageOf(all, query, INSTANCE_PAGES);
       return answer(
         page.items.map((i) => instanceView(model, where, i)),
         { resultInfo: page.resultInfo },
@@ -259,16 +281,13 @@ function instanceRoutes(area: SearchArea, base: string): void {
   area.get(
     `${base}/:id/jobs`,
     {
-      querystring: JobListQuerySchema,
+      querystring: JobListQuerySchema.extend(pageFields(JOB_PAGES)),
       params: Instance,
       response: z.array(SearchJobSchema),
       permissions: "instances",
     },
     ({ auth: { model, ns }, params, query }) => {
-      const page = paginate(jobViews(model, model.instance(ns, params.id)), query, {
-        perPage: 20,
-        maxPerPage: 50,
-      });
+      const page = pageOf(jobViews(model, model.instance(ns, params.id)), query, JOB_PAGES);
       return answer(page.items, { resultInfo: page.resultInfo });
     },
   );
@@ -294,17 +313,14 @@ function instanceRoutes(area: SearchArea, base: string): void {
   area.get(
     `${base}/:id/jobs/:job_id/logs`,
     {
-      querystring: JobLogListQuerySchema,
+      querystring: JobLogListQuerySchema.extend(pageFields(JOB_LOG_PAGES)),
       params: Job,
       response: z.array(SearchJobLogSchema),
       permissions: "instances",
     },
     ({ auth: { model, ns }, params, query }) => {
       const inst = model.instance(ns, params.id);
-      const page = paginate(logViews(model, inst, model.job(inst, params.job_id)), query, {
-        perPage: 20,
-        maxPerPage: 500,
-      });
+      const page = pageOf(logViews(model, inst, model.job(inst, params.job_id)), query, JOB_LOG_PAGES);
       return answer(page.items, { resultInfo: page.resultInfo });
     },
   );
@@ -350,7 +366,7 @@ function namespacedRoutes(area: SearchArea): void {
   area.get(
     `${at}/items`,
     {
-      querystring: ItemListQuerySchema,
+      querystring: ItemListQuerySchema.extend(pageFields(ITEM_PAGES)),
       params: Instance,
       response: z.array(SearchItemSchema),
       permissions: "instances",
@@ -362,21 +378,19 @@ function namespacedRoutes(area: SearchArea): void {
         query,
       );
       const perPage = Math.max(ITEM_PAGE.minPerPage, query.per_page || ITEM_PAGE.defaultPerPage);
-      const page = paginate(
-        views,
-        { page: query.page, per_page: perPage },
-        {
-          perPage: ITEM_PAGE.defaultPerPage,
-          maxPerPage: ITEM_PAGE.maxPerPage,
-        },
-      );
+      const page = pageOf(views, { page: query.page, per_page: perPage }, ITEM_PAGES);
       return answer(page.items, { resultInfo: page.resultInfo });
     },
   );
 
   area.post(
     `${at}/items`,
-    { params: Instance, response: SearchItemSchema, permissions: "instances" },
+    {
+      params: Instance,
+      response: SearchItemSchema,
+      permissions: "instances",
+      accepts: ["multipart/form-data"],
+    },
     ({ auth: { model, ns }, params, req }) => {
       const inst = model.instance(ns, params.id);
       const upload = uploadOf(req);
@@ -429,7 +443,10 @@ function namespacedRoutes(area: SearchArea): void {
   area.get(
     `${item}/chunks`,
     {
-      querystring: ItemChunksQuerySchema,
+      querystring: ItemChunksQuerySchema.extend({
+        limit: queryInteger(1, CHUNK_PAGE.maxLimit),
+        offset: queryInteger(0),
+      }),
       params: Item,
       response: z.array(ItemChunkSchema),
       permissions: "instances",
@@ -447,7 +464,7 @@ function namespacedRoutes(area: SearchArea): void {
   area.get(
     `${item}/logs`,
     {
-      querystring: ItemLogsQuerySchema,
+      querystring: ItemLogsQuerySchema.extend({ limit: queryInteger(1, ITEM_LOG_PAGE.maxLimit) }),
       params: Item,
       response: z.array(ItemLogSchema),
       permissions: "instances",
@@ -621,7 +638,7 @@ function namespaceRoutes(area: SearchArea): void {
     NS,
     {
       params: AccountParams,
-      querystring: SearchListQuerySchema,
+      querystring: SearchListQuerySchema.extend(pageFields(INSTANCE_PAGES)),
       response: z.array(NamespaceSchema),
       permissions: "namespaces",
     },
@@ -630,7 +647,7 @@ function namespaceRoutes(area: SearchArea): void {
       const all = model
         .listNamespaces(params.account_id)
         .filter((ns) => search === undefined || ns.name.includes(search));
-      const page = paginate(all, query);
+      const page = pageOf(all, query, INSTANCE_PAGES);
       return answer(page.items.map(namespaceView), { resultInfo: page.resultInfo });
     },
   );

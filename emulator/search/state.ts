@@ -240,9 +240,9 @@ export class SearchModel {
       created_by: actor,
       modified_by: actor,
       jobs: [],
-      baseline: {},
+      baseline: dict(),
       events: [],
-      answers: {},
+      answers: dict(),
     };
     ns.instances[id] = inst;
     return inst;

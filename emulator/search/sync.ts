@@ -210,7 +210,9 @@ export function replay(
   baseline: Baseline = {},
   events: readonly ItemEvent[] = [],
 ): Replay {
-  const items: Record<string, ItemState> = structuredClone(baseline);
+  // Keyed by item keys (file names a caller chose): no prototype, so `constructor` or `__proto__` is
+  // an ordinary key (structuredClone would give the copy Object.prototype back).
+  const items: Record<string, ItemState> = Object.assign(Object.create(null), structuredClone(baseline));
   const jobs: JobState[] = [];
   const steps: Step[] = [];
   let seq = 0;

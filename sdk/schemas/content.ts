@@ -56,6 +56,7 @@ export {
   EditZoneSettingRequestSchema,
   SettingIdSchema,
   ZONE_SETTINGS,
+  zoneSetting,
   ZoneSettingSchema,
   settingIssues,
   type EditZoneSettingRequest,

@@ -22,7 +22,8 @@ function strict<T extends z.ZodRawShape>(shape: T) {
   return z.strictObject(shape, {
     error: (issue) =>
       issue.code === "unrecognized_keys"
-        ? `unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}: not part of the request`
+        ? // Each key is named as the field; listing them all here would repeat the list once per key.
+          `unknown field${issue.keys.length === 1 ? ` ${JSON.stringify(issue.keys[0])}` : ""}: not part of the request`
         : requiredOr("must be an object")(issue),
   });
 }

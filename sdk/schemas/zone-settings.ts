@@ -51,8 +51,16 @@ export interface SettingShape {
 
 const value = (schema: z.ZodType, initial: unknown): SettingShape => ({ key: "value", schema, initial });
 
-/** The settings the emulator serves, with the values the public client's types allow. */
-export const ZONE_SETTINGS: Readonly<Record<string, SettingShape>> = {
+function catalogue(entries: Record<string, SettingShape>): Readonly<Record<string, SettingShape>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, SettingShape>, entries));
+}
+
+/**
+ * The settings the emulator serves, with the values the public client's types allow. Looked up by a
+ * caller's id, so it has no prototype: `constructor` or `toString` is no setting. Read it through
+ * `zoneSetting`.
+ */
+export const ZONE_SETTINGS: Readonly<Record<string, SettingShape>> = catalogue({
   "0rtt": value(onOff, "off"),
   always_online: value(onOff, "off"),
   always_use_https: value(onOff, "off"),
@@ -93,7 +101,12 @@ export const ZONE_SETTINGS: Readonly<Record<string, SettingShape>> = {
   ssl_recommender: { key: "enabled", schema: z.boolean({ error: "must be a boolean" }), initial: false },
   tls_1_3: value(oneOf(["on", "off", "zrt"]), "on"),
   websockets: value(onOff, "on"),
-};
+});
+
+/** A catalogued setting by id; only the catalogue's own entries, never an inherited member. */
+export function zoneSetting(id: string): SettingShape | undefined {
+  return Object.hasOwn(ZONE_SETTINGS, id) ? ZONE_SETTINGS[id] : undefined;
+}
 
 /** What is wrong with a catalogued setting's edit body, field by field; nothing for a fitting body. */
 export function settingIssues(

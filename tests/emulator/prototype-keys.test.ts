@@ -7,6 +7,7 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { FilterError, matches } from "../../emulator/search/retrieval";
 import { Store } from "../../emulator/store";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
 
@@ -266,5 +267,102 @@ describe("emulator: prototype-named ids and keys", () => {
       Object.keys(reloaded.accounts[fx.em.accountId]!.triggers[uuid]!.environment_variables),
       KEPT,
     );
+  });
+
+  it("every route with an id in its path: a prototype member's name is no id (never 2xx on a read, never 5xx)", async function () {
+    this.timeout(120_000);
+    const uuid = await trigger();
+    const tag = (ok(await fx.http("GET", `${A()}/workers/scripts`), "scripts") as { tag: string }[])[0]!.tag;
+    const zone = ok(
+      await fx.http("POST", "/zones", { body: { name: "sweep.com", account: { id: fx.em.accountId } } }),
+      "zone",
+    ) as { id: string };
+    const host = ok(
+      await fx.http("POST", `/zones/${zone.id}/custom_hostnames`, { body: { hostname: "a.example.net" } }),
+      "hostname",
+    ) as { id: string };
+    const meeting = ok(
+      await fx.http("POST", `${A()}/realtime/kit/app/meetings`, { body: { title: "m" } }),
+      "meeting",
+    ) as { id: string };
+    ok(await fx.http("POST", `${A()}/ai-search/instances`, { body: { id: "kb" } }), "instance");
+    const job = ok(await fx.http("POST", `${A()}/ai-search/instances/kb/jobs`), "job") as { id: string };
+    // Real ids for the other parameters, so each look-up of the swept one is reached.
+    const real: Record<string, string> = {
+      account_id: fx.em.accountId,
+      script_name: "shop",
+      worker_tag: tag,
+      trigger_uuid: uuid,
+      zone_id: zone.id,
+      setting_id: "content_converter",
+      phase: "http_config_settings",
+      custom_hostname_id: host.id,
+      app_id: "app",
+      meeting_id: meeting.id,
+      namespace: "default",
+      name: "default",
+      id: "kb",
+      job_id: job.id,
+    };
+    // Names a caller may freely choose, so any name reads as an empty or fresh one; and the
+    // emulator's own control routes that make what they are asked for.
+    const free = new Set(["app_id", "provider_type", "provider_account_id", "repo_id"]);
+    const makes = /^\/__emulator\/(email\/accounts\/|registrar\/)/;
+    const names = [...NAMES, "valueOf", "__defineGetter__", "isPrototypeOf"];
+    let reads = 0;
+    // Reads first: a write may make what a later read asks for (a script named `constructor`).
+    const routes = [...fx.em.routes].sort((a, b) => Number(a.method !== "GET") - Number(b.method !== "GET"));
+    for (const route of routes) {
+      const params = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+      const swept = route.method === "GET" ? params : params.filter((p) => p !== "account_id");
+      for (const param of swept) {
+        for (const name of names) {
+          const path = route.url
+            .replace(/^\/client\/v4/, "")
+            .replace(/:(\w+)/g, (_m, p: string) => encodeURIComponent(p === param ? name : (real[p] ?? "x")))
+            .replace(/\*$/, "x");
+          const what = `${route.method} ${route.url} with ${param}=${name}`;
+          const res = await fx.http(
+            route.method,
+            path,
+            route.method === "GET" ? {} : { body: { value: "on" } },
+          );
+          assert.ok(
+            res.status < 500 || /only POST is implemented/.test(res.text),
+            `${what}: ${res.status} ${res.text}`,
+          );
+          if (route.method !== "GET" || free.has(param) || makes.test(route.url)) continue;
+          reads++;
+          assert.ok(res.status >= 400, `${what}: ${res.status} ${res.text.slice(0, 300)}`);
+        }
+      }
+    }
+    assert.ok(reads > 300, `reads swept: ${reads}`);
+  });
+
+  it("content: settings named like prototype members are unknown settings, 404 on read and edit", async () => {
+    const zone = ok(
+      await fx.http("POST", "/zones", { body: { name: "settings.com", account: { id: fx.em.accountId } } }),
+      "zone",
+    ) as { id: string };
+    for (const name of [...NAMES, "valueOf", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString"]) {
+      const at = `/zones/${zone.id}/settings/${encodeURIComponent(name)}`;
+      refused(await fx.http("GET", at), name, 404);
+      refused(await fx.http("PATCH", at, { body: { value: "on" } }), name, 404);
+    }
+    ok(await fx.http("GET", `/zones/${zone.id}/settings/content_converter`), "a catalogued one");
+  });
+
+  it("search: a filter operator or item key named like a prototype member is no operator and no item", async () => {
+    const base = `${A()}/ai-search/namespaces/default/instances`;
+    ok(await fx.http("POST", base, { body: { id: "kb" } }), "instance");
+    const fields = Object.assign(Object.create(null) as Record<string, unknown>, { folder: "a" });
+    for (const op of ["$constructor", "$toString", "$__proto__", "$hasOwnProperty", "$valueOf"])
+      assert.throws(() => matches({ folder: { [op]: "a" } }, fields), FilterError, op);
+    for (const type of ["constructor", "toString", "valueOf"])
+      assert.throws(() => matches({ type, key: "folder", value: "a" }, fields), FilterError, type);
+    assert.equal(matches({ folder: { $eq: "a" } }, fields), true);
+    for (const key of KEPT)
+      refused(await fx.http("PUT", `${base}/kb/items`, { body: { key, next_action: "INDEX" } }), key, 404);
   });
 });

@@ -188,7 +188,11 @@ describe("search emulator: items", () => {
     const json = await fx.http("POST", path, { body: { file: "x" } });
     assert.equal(json.status, 400);
     assert.deepEqual((json.json as { errors: unknown[] }).errors, [
-      { code: 1001, message: "body: must be multipart/form-data with a file part", path: ["body"] },
+      {
+        code: 1001,
+        message: 'content-type: "application/json" is not accepted; this operation takes multipart/form-data',
+        path: ["content-type"],
+      },
     ]);
     await assert.rejects(
       async () =>
