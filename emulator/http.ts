@@ -175,7 +175,8 @@ function fastifyCode(error: unknown): { code?: string; statusCode?: number } {
 /**
  * The one error renderer. A model's DomainError renders as itself; zod issues (a request that does
  * not fit the sdk's schema), malformed, too deep and too large bodies become a 400 in the area's words;
- * fastify's media-type refusal keeps its 415; anything else is a 500 whose message names the cause.
+ * fastify's media-type refusal keeps its 415; anything else is a 500. A 500's cause goes to the
+ * emulator's stderr, never into the answer: a request must not learn internal names from it.
  */
 export function renderError(error: unknown, invalid: InvalidRenderer, bodyLimit?: number): DomainError {
   if (error instanceof DomainError) return error;
@@ -194,7 +195,13 @@ export function renderError(error: unknown, invalid: InvalidRenderer, bodyLimit?
     });
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500)
     return new DomainError(statusCode, invalid([`body: ${message}`]).errors);
-  return new DomainError(500, { code: GENERIC_CODES.internal, message: `internal error: ${message}` });
+  process.stderr.write(
+    `[emulator] internal error: ${error instanceof Error ? (error.stack ?? message) : message}\n`,
+  );
+  return new DomainError(500, {
+    code: GENERIC_CODES.internal,
+    message: "internal error (the emulator's output has the cause)",
+  });
 }
 
 /** Whether JSON text nests objects and arrays deeper than `limit`: one pass, no recursion, strings skipped. */
