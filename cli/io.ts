@@ -107,6 +107,14 @@ export function progressFor(io: VerbIo, o: CommonOptions): Progress {
 
 /** The sdk's client from flags, then the environment (ACCOUNT_API_*); the token never is a flag. */
 export function clientFor(io: VerbIo, o: CommonOptions): AccountApi {
+  // An empty flag is a script's unset variable (`--base-url "$URL"`): taken as absent, it would send
+  // the token to the environment's base URL or the public service's, not where the script meant.
+  for (const [flag, value] of [
+    ["--base-url", o.baseUrl],
+    ["--account-id", o.accountId],
+  ] as const)
+    if (value !== undefined && value.trim() === "")
+      throw new UsageError(`${flag}: empty; leave the flag out to use the environment's value`);
   try {
     return new AccountApi({
       ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
@@ -344,9 +352,11 @@ export async function readFileArg(
   }
 }
 
+/** Digits only: `Number` would also take `0x10`, `1e3`, ` 5 ` and round what is past 2^53. */
 export function positiveInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("must be a positive integer");
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError("must be a positive integer");
   return n;
 }
 

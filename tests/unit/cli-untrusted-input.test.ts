@@ -132,6 +132,39 @@ describe("the command line with untrusted input", () => {
     });
   });
 
+  describe("other arguments", () => {
+    it("an empty --base-url or --account-id, and a number that is not plain digits, are bad input naming the flag", async () => {
+      const env = {
+        ACCOUNT_API_TOKEN: TOKEN,
+        ACCOUNT_API_ACCOUNT_ID: ACCOUNT,
+        ACCOUNT_API_BASE_URL: "https://127.0.0.1:9/client/v4",
+      };
+      const empty = await runCliWith(env, ["--base-url", "", "build", "tokens"]);
+      assert.equal(empty.code, EXIT.usage);
+      assert.equal(
+        empty.err,
+        "error: --base-url: empty; leave the flag out to use the environment's value\n",
+      );
+      const account = await runCliWith(env, ["--account-id", " ", "build", "tokens"]);
+      assert.equal(account.code, EXIT.usage);
+      assert.equal(
+        account.err,
+        "error: --account-id: empty; leave the flag out to use the environment's value\n",
+      );
+      for (const n of ["0x10", "1e3", "99999999999999999999"]) {
+        const r = await runCliWith(env, [
+          "build",
+          "wait",
+          "12345678-1234-4234-8234-123456789abc",
+          "--deadline",
+          n,
+        ]);
+        assert.equal(r.code, EXIT.usage, n);
+        assert.match(r.err, /--deadline <ms>.*must be a positive integer/, n);
+      }
+    });
+  });
+
   describe("file arguments", () => {
     let dir = "";
     let requests = 0;
