@@ -2,8 +2,8 @@
  * What every verb shares: where output goes, the exit codes, errors as typed classes, progress on
  * stderr, and the client built from the sdk's own configuration (environment and flags).
  */
-import { statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { constants, statSync } from "node:fs";
+import { open, stat, type FileHandle } from "node:fs/promises";
 import { Command, InvalidArgumentError } from "commander";
 import {
   AccountApi,
@@ -12,6 +12,7 @@ import {
   NotFoundError,
   ValidationError,
 } from "../sdk";
+import { terminalText } from "../sdk/terminal-text";
 import { inCliWords } from "./config-errors";
 
 /** The documented exit codes (docs/cli.md). */
@@ -83,6 +84,8 @@ export interface CommonOptions {
   quiet?: boolean;
   baseUrl?: string;
   accountId?: string;
+  /** Plain http to a host other than loopback, the token in clear: refused unless given. */
+  insecureHttp?: boolean;
 }
 
 /** What a verb hands back: its result, how a human reads it, and the exit code it means. */
@@ -96,17 +99,27 @@ export interface Outcome<T = unknown> {
 /** Progress while a verb waits: stderr, only on a terminal and without --quiet. */
 export type Progress = (line: string) => void;
 
+/** Progress lines quote what the service answered (a build's status): shown inert, one line each. */
 export function progressFor(io: VerbIo, o: CommonOptions): Progress {
   const shown = !o.quiet && (io.isTTY ?? process.stderr.isTTY === true);
-  return shown ? (line) => io.err(`${line}\n`) : () => undefined;
+  return shown ? (line) => io.err(`${terminalText(line)}\n`) : () => undefined;
 }
 
 /** The sdk's client from flags, then the environment (ACCOUNT_API_*); the token never is a flag. */
 export function clientFor(io: VerbIo, o: CommonOptions): AccountApi {
+  // An empty flag is a script's unset variable (`--base-url "$URL"`): taken as absent, it would send
+  // the token to the environment's base URL or the public service's, not where the script meant.
+  for (const [flag, value] of [
+    ["--base-url", o.baseUrl],
+    ["--account-id", o.accountId],
+  ] as const)
+    if (value !== undefined && value.trim() === "")
+      throw new UsageError(`${flag}: empty; leave the flag out to use the environment's value`);
   try {
     return new AccountApi({
       ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
       ...(o.accountId ? { accountId: o.accountId } : {}),
+      ...(o.insecureHttp ? { insecureHttp: true } : {}),
       env: io.env,
       userAgentSuffix: "account-api-cli",
     });
@@ -148,7 +161,9 @@ export function action<O extends CommonOptions, A extends unknown[]>(
     } catch (err) {
       const code = exitCodeOf(err);
       const message = errorLine(err);
-      io.err(`error: ${message}\n`);
+      // The message quotes what a server sent (its errors, a request id: any byte a header may
+      // hold), so the terminal gets it inert; the JSON below holds it exactly, as data.
+      io.err(`error: ${terminalText(message)}\n`);
       if (o.json) {
         const name = err instanceof Error ? err.name : "Error";
         io.out(`${JSON.stringify({ error: { name, message, exitCode: code } }, null, 2)}\n`);
@@ -262,21 +277,86 @@ function unreadable(err: unknown): string {
   }
 }
 
+/** The largest file an argument takes, and the rule it would break in the user's words. */
+export interface FileLimit {
+  bytes: number;
+  /** Completes "<n> bytes, over …": `the 5 MiB (5242880 bytes) an email may be as sent`. */
+  over: string;
+}
+
+/** Why a file of this kind is not one a verb reads (a folder, a device, a pipe), or undefined. */
+function notAFile(st: { isFile(): boolean; isDirectory(): boolean }): string | undefined {
+  if (st.isDirectory()) return "is a folder, not a file";
+  if (!st.isFile()) return "is not a regular file (a device, a pipe or a socket)";
+  return undefined;
+}
+
 /**
- * Reads a file a verb was given (`--attach F`, `markdown F`); one that cannot be read is bad input
- * (exit 64) naming the argument, before anything is sent.
+ * The size of a file a verb was given, from stat, before anything reads it: a missing file, a folder
+ * or a device is bad input (exit 64) naming the argument. `hint` follows the reason.
  */
-export async function readFileArg(argument: string, file: string, hint = ""): Promise<Buffer> {
+export async function statFileArg(argument: string, file: string, hint = ""): Promise<number> {
+  let st: Awaited<ReturnType<typeof stat>>;
   try {
-    return await readFile(file);
+    st = await stat(file);
   } catch (err) {
     throw new UsageError(`${argument} ${file}: ${unreadable(err)}${hint}`);
   }
+  const why = notAFile(st);
+  if (why) throw new UsageError(`${argument} ${file}: ${why}`);
+  return st.size;
 }
 
+/**
+ * Reads a file a verb was given (`--attach F`, `markdown F`), never more than `limit`: its size is
+ * checked with stat on the open file before a byte is read, and the read stops past the limit should
+ * it grow meanwhile. A file that cannot be read, is not a regular file or is too large is bad input
+ * (exit 64) naming the argument, before anything is sent.
+ */
+export async function readFileArg(
+  argument: string,
+  file: string,
+  limit: FileLimit,
+  hint = "",
+): Promise<Buffer> {
+  const bad = (why: string): UsageError => new UsageError(`${argument} ${file}: ${why}`);
+  const over = (size: number): UsageError => bad(`${size} bytes, over ${limit.over}`);
+  let handle: FileHandle;
+  try {
+    // Non-blocking: a named pipe opens at once (instead of waiting for a writer), and is refused below.
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    throw bad(`${unreadable(err)}${hint}`);
+  }
+  try {
+    const st = await handle.stat();
+    const why = notAFile(st);
+    if (why) throw bad(why);
+    if (st.size > limit.bytes) throw over(st.size);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, limit.bytes + 1 - total));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > limit.bytes) throw over(total);
+    }
+    return Buffer.concat(chunks, total);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw bad(unreadable(err));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Digits only: `Number` would also take `0x10`, `1e3`, ` 5 ` and round what is past 2^53. */
 export function positiveInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("must be a positive integer");
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError("must be a positive integer");
   return n;
 }
 
@@ -285,8 +365,15 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** A folder a verb was given (`--cwd DIR`): one that does not exist is bad input (exit 64). */
+/** A folder a verb was given (`--cwd DIR`): one that does not exist, or a file, is bad input (exit 64). */
 export function checkFolderArg(option: string, dir: string): void {
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
-    throw new UsageError(`${option} ${dir}: no such folder`);
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(dir, { throwIfNoEntry: false });
+  } catch {
+    // ENOTDIR (a path through a file), ELOOP, EACCES: no folder this verb can use.
+    st = undefined;
+  }
+  if (!st) throw new UsageError(`${option} ${dir}: no such folder`);
+  if (!st.isDirectory()) throw new UsageError(`${option} ${dir}: is a file, not a folder`);
 }

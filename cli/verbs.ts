@@ -24,6 +24,7 @@ import type { SearchJob } from "../sdk/schemas/search";
 import { DomainNameSchema, normalizeDomainName, type DomainAvailability } from "../sdk/schemas/registrar";
 import { validate } from "../sdk/validate";
 import { EMAIL_MAX_BYTES, type Attachment } from "../sdk/email";
+import { terminalText } from "../sdk/terminal-text";
 import {
   CliError,
   EXIT,
@@ -35,7 +36,9 @@ import {
   positiveInt,
   progressFor,
   readFileArg,
+  statFileArg,
   withClient,
+  type FileLimit,
   type CommonOptions,
   type Outcome,
   type Progress,
@@ -370,8 +373,53 @@ const MEDIA_TYPES: Readonly<Record<string, string>> = {
   zip: "application/zip",
 };
 
+/** What an email may be as sent, in the words of an argument over it. */
+const EMAIL_LIMIT = `the 5 MiB (${EMAIL_MAX_BYTES} bytes) an email may be as sent`;
+/** Bytes of a file as base64, which is how an attachment is sent. */
+const base64Bytes = (n: number): number => 4 * Math.ceil(n / 3);
+/** The largest file whose base64 still fits the limit. */
+const ATTACH_LIMIT: FileLimit = {
+  bytes: Math.floor(EMAIL_MAX_BYTES / 4) * 3,
+  over: `${Math.floor(EMAIL_MAX_BYTES / 4) * 3} bytes, as base64 over ${EMAIL_LIMIT}`,
+};
+const BODY_LIMIT: FileLimit = { bytes: EMAIL_MAX_BYTES, over: EMAIL_LIMIT };
+
+/**
+ * Every file a message would carry, sized with stat before any is read: one that cannot fit, or the
+ * one that takes the message past the limit with those before it, is bad input naming it. Nothing
+ * is read, however many or large the files, unless together they can be sent. The sdk then checks
+ * the exact JSON as sent.
+ */
+async function checkEmailFiles(o: SendOpts): Promise<void> {
+  const files: { argument: string; file: string; limit: FileLimit; sent: (n: number) => number }[] = [
+    ...(o.textFile
+      ? [{ argument: "--text-file", file: o.textFile, limit: BODY_LIMIT, sent: (n: number) => n }]
+      : []),
+    ...(o.htmlFile
+      ? [{ argument: "--html-file", file: o.htmlFile, limit: BODY_LIMIT, sent: (n: number) => n }]
+      : []),
+    ...(o.attach ?? []).map((file) => ({
+      argument: "--attach",
+      file,
+      limit: ATTACH_LIMIT,
+      sent: base64Bytes,
+    })),
+  ];
+  let total = Buffer.byteLength(o.text ?? "") + Buffer.byteLength(o.subject);
+  for (const f of files) {
+    const size = await statFileArg(f.argument, f.file);
+    if (size > f.limit.bytes)
+      throw new UsageError(`${f.argument} ${f.file}: ${size} bytes, over ${f.limit.over}`);
+    total += f.sent(size);
+    if (total > EMAIL_MAX_BYTES)
+      throw new UsageError(
+        `${f.argument} ${f.file}: with the message's other parts before it, ${total} bytes as sent, over ${EMAIL_LIMIT}`,
+      );
+  }
+}
+
 async function attachment(file: string): Promise<Attachment> {
-  const bytes = await readFileArg("--attach", file);
+  const bytes = await readFileArg("--attach", file, ATTACH_LIMIT);
   const ext = file.split(".").pop()?.toLowerCase() ?? "";
   return {
     content: bytes.toString("base64"),
@@ -408,13 +456,22 @@ function addEmailVerb(root: Command, io: VerbIo): void {
     .option("--header <name:value>", "an allowed custom header (repeatable)", collect)
     .action(
       action(io, async (o: SendOpts) => {
+        if (o.text !== undefined && o.textFile !== undefined)
+          throw new UsageError("--text-file: pass the plain-text body once: --text or --text-file, not both");
+        if (o.text === undefined && o.textFile === undefined && o.htmlFile === undefined)
+          throw new UsageError("send-email: pass a body: --text, --text-file or --html-file");
+        await checkEmailFiles(o);
         const text =
           o.text ??
-          (o.textFile ? (await readFileArg("--text-file", o.textFile)).toString("utf8") : undefined);
-        const html = o.htmlFile ? (await readFileArg("--html-file", o.htmlFile)).toString("utf8") : undefined;
-        if (text === undefined && html === undefined)
-          throw new UsageError("send-email: pass a body: --text, --text-file or --html-file");
-        const attachments = await Promise.all((o.attach ?? []).map(attachment));
+          (o.textFile
+            ? (await readFileArg("--text-file", o.textFile, BODY_LIMIT)).toString("utf8")
+            : undefined);
+        const html = o.htmlFile
+          ? (await readFileArg("--html-file", o.htmlFile, BODY_LIMIT)).toString("utf8")
+          : undefined;
+        // One at a time: their sizes passed together above, and each read stops at its limit.
+        const attachments: Attachment[] = [];
+        for (const file of o.attach ?? []) attachments.push(await attachment(file));
         return withClient(io, o, async (api) => {
           progressFor(
             io,
@@ -527,6 +584,8 @@ export async function markdownOf(io: VerbIo, o: CommonOptions, source: string): 
       await readFileArg(
         "markdown <page-or-file>",
         source,
+        // The service converts no larger page; nor is a larger file read.
+        { bytes: MAX_ORIGIN_BYTES, over: `the ${MAX_ORIGIN_BYTES} bytes conversion takes` },
         /^(www\.|[\w-]+(\.[\w-]+)+\/)/i.test(source)
           ? " (a page is given by its URL, with http:// or https://)"
           : "",
@@ -548,7 +607,12 @@ export async function markdownOf(io: VerbIo, o: CommonOptions, source: string): 
   // Pages are public: no token is sent, so the client needs none configured.
   const configured = Boolean((o.baseUrl ?? io.env.ACCOUNT_API_BASE_URL) && io.env.ACCOUNT_API_TOKEN);
   const api = configured
-    ? new AccountApi({ ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), env: io.env })
+    ? new AccountApi({
+        ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+        // Only pages are fetched, never with the token: nothing travels to the base URL.
+        insecureHttp: true,
+        env: io.env,
+      })
     : new AccountApi({ baseUrl: "http://127.0.0.1/client/v4", token: "unused-for-pages", env: {} });
   try {
     const r = await api.content.fetchMarkdown(source).catch((err: unknown) => {
@@ -599,7 +663,8 @@ function addMarkdownVerb(root: Command, io: VerbIo): void {
           io.err(
             r.converted
               ? `${r.markdownTokens} tokens as Markdown, ${r.htmlTokens} as HTML: ${r.savedTokens} fewer (${r.savedPercent}% saved)\n`
-              : `not converted: ${r.reason ?? ""}\n`,
+              : // The reason quotes the page's answer (a redirect's location): shown inert.
+                `not converted: ${terminalText(r.reason ?? "")}\n`,
           );
         }
         return {
@@ -614,7 +679,11 @@ function addMarkdownVerb(root: Command, io: VerbIo): void {
 export function addVerbs(root: Command, io: VerbIo): void {
   root
     .option("--base-url <url>", "API root ending in /client/v4 (default: ACCOUNT_API_BASE_URL)")
-    .option("--account-id <id>", "account id (default: ACCOUNT_API_ACCOUNT_ID)");
+    .option("--account-id <id>", "account id (default: ACCOUNT_API_ACCOUNT_ID)")
+    .option(
+      "--insecure-http",
+      "allow a plain http:// base URL to a host other than loopback, the token in clear (default: ACCOUNT_API_INSECURE_HTTP)",
+    );
   addBuildVerbs(root, io);
   addJobVerbs(root, io);
   addDomainVerbs(root, io);

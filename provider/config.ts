@@ -2,7 +2,7 @@
  * Provider configuration from the stack config handed to `configure` (namespace `account-api`),
  * falling back to the environment. Nothing here is captured into state.
  */
-import { resolveConfig } from "../sdk/client";
+import { INSECURE_HTTP_SETTING, resolveConfig } from "../sdk/client";
 import { ConfigurationError } from "../sdk/errors";
 import type { ProviderConfig } from "./types";
 
@@ -21,13 +21,33 @@ export const CONFIG_SETTINGS: Readonly<Record<string, { key: string; env: string
 };
 
 /**
+ * The setting that lets a plain `http://` base URL name a host other than loopback (the token then
+ * travels in clear). Read like the others, but not in the package schema (provider/native/schema.ts):
+ * it is for a test bed, set in the stack config or the environment, not a provider resource's input.
+ */
+export const INSECURE_HTTP = { key: INSECURE_HTTP_SETTING, env: "ACCOUNT_API_INSECURE_HTTP" } as const;
+
+/** Every setting read, the schema's and the one kept out of it. */
+const ALL_SETTINGS: Readonly<Record<string, { key: string; env: string; secret?: true }>> = {
+  ...CONFIG_SETTINGS,
+  [INSECURE_HTTP_SETTING]: INSECURE_HTTP,
+};
+
+/**
  * A configuration error in the words of a Pulumi user: the config key, how to set it, and the
  * environment variable that can stand in for it (never the sdk's option name).
  */
 export function inConfigWords(err: ConfigurationError): ConfigurationError {
-  const s = err.setting === undefined ? undefined : CONFIG_SETTINGS[err.setting];
+  const s = err.setting === undefined ? undefined : ALL_SETTINGS[err.setting];
   if (!s || err.setting === undefined || !err.message.startsWith(`${err.setting}: `)) return err;
-  const rule = err.message.slice(`${err.setting}: `.length).replace(/\s*\(option [^)]*\)$/, "");
+  const rule = err.message
+    .slice(`${err.setting}: `.length)
+    .replace(/\s*\(option [^)]*\)$/, "")
+    // The rule about plain http names the setting that allows it.
+    .replace(
+      new RegExp(`\\b${INSECURE_HTTP_SETTING}\\b`),
+      `\`pulumi config set ${CONFIG_NAMESPACE}:${INSECURE_HTTP.key} true\` (or ${INSECURE_HTTP.env}=1)`,
+    );
   const key = `${CONFIG_NAMESPACE}:${s.key}`;
   const how = `pulumi config set${s.secret ? " --secret" : ""} ${key} <value>`;
   return new ConfigurationError(
@@ -49,6 +69,7 @@ export function configProblem(
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       ...(config.apiToken ? { token: config.apiToken } : {}),
       ...(config.accountId ? { accountId: config.accountId } : {}),
+      ...(config.insecureHttp !== undefined ? { insecureHttp: config.insecureHttp } : {}),
       env,
     });
     return undefined;
@@ -83,7 +104,18 @@ export function readProviderConfig(
   const maxRetries = whole("maxRetries", pick(get("maxRetries"), env.ACCOUNT_API_MAX_RETRIES), 0);
   if (deadlineMs !== undefined) config.deadlineMs = deadlineMs;
   if (maxRetries !== undefined) config.maxRetries = maxRetries;
+  const insecureHttp = flag(INSECURE_HTTP.key, pick(get(INSECURE_HTTP.key), env[INSECURE_HTTP.env]));
+  if (insecureHttp !== undefined) config.insecureHttp = insecureHttp;
   return config;
+}
+
+/** `true`/`1` or `false`/`0` (any case), or undefined when unset; anything else names the setting. */
+function flag(key: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().toLowerCase();
+  if (v === "true" || v === "1") return true;
+  if (v === "false" || v === "0") return false;
+  throw inConfigWords(new ConfigurationError(`${key}: must be true or false (1 or 0)`, key));
 }
 
 /** A whole number of at least `min`, or undefined when unset; anything else names the setting. */

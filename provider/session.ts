@@ -59,6 +59,7 @@ export function openSession(
         ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
         ...(config.apiToken ? { token: config.apiToken } : {}),
         ...(config.accountId ? { accountId: config.accountId } : {}),
+        ...(config.insecureHttp !== undefined ? { insecureHttp: config.insecureHttp } : {}),
         userAgentSuffix,
         // The one retry policy: every call, and every create sent again after a look-up, within it.
         retry: retryPolicyFor(config),

@@ -19,6 +19,11 @@ export interface ProviderConfig {
   deadlineMs?: number;
   /** Further attempts after the first, within the deadline (`account-api:maxRetries`, ACCOUNT_API_MAX_RETRIES). */
   maxRetries?: number;
+  /**
+   * Plain `http://` to a host other than loopback, the token in clear (`account-api:insecureHttp`,
+   * ACCOUNT_API_INSECURE_HTTP); refused unless set.
+   */
+  insecureHttp?: boolean;
 }
 
 /** How long a handler waits for the service's asynchronous work (a registration workflow), and how it polls. */

@@ -77,6 +77,12 @@ export interface ClientOptions {
   token?: string;
   /** Default account id (at most 32 characters). Fallback: ACCOUNT_API_ACCOUNT_ID. */
   accountId?: string;
+  /**
+   * Let a plain `http://` base URL name a host other than loopback (127.0.0.0/8, ::1, localhost),
+   * where the token would travel in clear. Fallback: ACCOUNT_API_INSECURE_HTTP (`true`/`1` or
+   * `false`/`0`). Default false: such a base URL is a ConfigurationError before any request.
+   */
+  insecureHttp?: boolean;
   /** Per-attempt timeout in ms (default 60 000). */
   timeoutMs?: number;
   retry?: Partial<RetryOptions>;
@@ -281,6 +287,32 @@ export interface ResolvedConfig {
   accountId: string | undefined;
 }
 
+/**
+ * The word the error about plain http uses for the setting that allows it: each caller (the command
+ * line, the provider) puts its own name for it in its place (`--insecure-http`, `account-api:insecureHttp`).
+ */
+export const INSECURE_HTTP_SETTING = "insecureHttp";
+
+/** Whether a URL's host is this machine: 127.0.0.0/8, ::1 or localhost (as the URL parser spells them). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  if (host === "localhost" || host === "[::1]") return true;
+  // The parser has already turned 127.1, 0x7f.0.0.1 and the like into dotted quads.
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** A boolean setting: the option as given, else its environment variable (`true`/`1`, `false`/`0`). */
+function pickFlag(option: unknown, envValue: string | undefined, name: string): boolean {
+  if (option !== undefined) {
+    if (typeof option !== "boolean") throw new ConfigurationError(`${name}: must be a boolean`, name);
+    return option;
+  }
+  const v = envValue?.trim().toLowerCase();
+  if (!v || v === "false" || v === "0") return false;
+  if (v === "true" || v === "1") return true;
+  throw new ConfigurationError(`${name}: must be true or false (1 or 0)`, name);
+}
+
 /** The public service's API root: the base URL when neither the option nor the environment sets one. */
 export const DEFAULT_BASE_URL = "https://api.cloudflare.com/client/v4";
 
@@ -315,6 +347,12 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
   if (parsed.username || parsed.password) throw bad("baseUrl", "must not carry credentials (use token)");
   if (parsed.search || parsed.hash || baseUrl.includes("?") || baseUrl.includes("#"))
     throw bad("baseUrl", "must not have a query or fragment");
+  const insecureHttp = pickFlag(options.insecureHttp, env.ACCOUNT_API_INSECURE_HTTP, INSECURE_HTTP_SETTING);
+  if (parsed.protocol === "http:" && !insecureHttp && !isLoopbackHost(parsed.hostname))
+    throw bad(
+      "baseUrl",
+      `plain http only to a loopback host (127.0.0.0/8, ::1, localhost), or the token travels in clear to ${parsed.host}: use https, or allow it with ${INSECURE_HTTP_SETTING}`,
+    );
   if (!token) throw bad("token", "required (option token or ACCOUNT_API_TOKEN)");
   // The value itself is never quoted: it is the secret.
   if (!/^[\x21-\x7e]+$/.test(token)) throw bad("token", "must be printable ASCII without spaces");
@@ -623,6 +661,12 @@ export class ApiClient {
     return new ResponseShapeError(method, this.redact(path), this.redact(detail));
   }
 
+  #redactHeaders(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) out[this.redact(k)] = this.redact(v);
+    return out;
+  }
+
   #redactDeep(value: unknown): unknown {
     if (typeof value === "string") return this.redact(value);
     if (Array.isArray(value)) return value.map((v) => this.#redactDeep(v));
@@ -723,7 +767,9 @@ export class ApiClient {
           headersTimeout: 0,
           bodyTimeout: 0,
         });
-        const resHeaders = flattenHeaders(res.headers);
+        // A server may echo what it was sent (the Authorization header into x-request-id): every
+        // header kept is redacted as a body is, so no error, event or caller ever sees the token.
+        const resHeaders = this.#redactHeaders(flattenHeaders(res.headers));
         result = { status: res.statusCode, headers: resHeaders, body: await res.body.text() };
         // undici hands a kept-alive socket back to its pool one event-loop turn after the response
         // (setImmediate); waiting that turn lets the caller's next request reuse it instead of

@@ -18,6 +18,7 @@ export function programApi(): AccountApi {
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       ...(config.apiToken ? { token: config.apiToken } : {}),
       ...(config.accountId ? { accountId: config.accountId } : {}),
+      ...(config.insecureHttp !== undefined ? { insecureHttp: config.insecureHttp } : {}),
       userAgentSuffix: "pulumi-program",
     });
   } catch (err) {

@@ -15,6 +15,7 @@ import { ConfigurationError } from "../../sdk/errors";
 import {
   CONFIG_NAMESPACE,
   CONFIG_SETTINGS,
+  INSECURE_HTTP,
   configProblem,
   readProviderConfig,
   type RawConfigReader,
@@ -39,7 +40,7 @@ import { withSecretLeaves } from "./secret-leaves";
 import { keepSecrets, markSecret, reveal, revealRecord } from "./secrets";
 
 /** The settings of the provider, as `account-api:<name>` keys and the provider resource's inputs. */
-const CONFIG_KEYS = Object.values(CONFIG_SETTINGS).map((s) => s.key);
+const CONFIG_KEYS = [...Object.values(CONFIG_SETTINGS).map((s) => s.key), INSECURE_HTTP.key];
 /** The ones kept secret in the provider's state. */
 const SECRET_KEYS = Object.values(CONFIG_SETTINGS)
   .filter((s) => s.secret)
@@ -65,6 +66,23 @@ export interface NativeProviderOptions {
 
 type AnyHandler = ResourceHandler<object, object>;
 
+/**
+ * A second Configure that changes the settings. The plugin listens on a loopback port any local
+ * process can reach: were a later Configure obeyed, that process could point the provider at its own
+ * base URL and have it send the environment's token there. The engine configures a plugin once.
+ */
+export class ReconfigureRefusedError extends Error {
+  /** The settings that differ (their keys, never their values). */
+  readonly changed: readonly string[];
+  constructor(changed: readonly string[]) {
+    super(
+      `${PACKAGE_NAME}: Configure refused: this provider is already configured, and this one changes ${changed.map((k) => `${PACKAGE_NAME}:${k}`).join(", ")}; a plugin serves the one configuration it was given first (an identical repeat is accepted)`,
+    );
+    this.name = new.target.name;
+    this.changed = changed;
+  }
+}
+
 // Loaded when first needed: the table's parameter and result schemas on the first invoke, the
 // schema (every description) when the engine asks for it; a plugin serving one kind loads neither.
 const functionTable = (): typeof FunctionTable => require("../functions/table");
@@ -84,6 +102,14 @@ function kindOfUrn(urn: string): ProviderKind {
   const kind = KINDS.find((k) => `${TOKEN_PREFIX}${k}` === type);
   if (!kind) throw new Error(`${PACKAGE_NAME}: unknown resource type ${JSON.stringify(type)}`);
   return kind;
+}
+
+/** The provider's own Configure variables (`account-api:config:<key>`), by key. */
+function ownVariables(variables: Readonly<Record<string, string>>): Record<string, string> {
+  const prefix = `${CONFIG_NAMESPACE}:config:`;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(variables)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v;
+  return out;
 }
 
 /** A reader over the engine's Configure variables (`account-api:config:<key>`). */
@@ -109,6 +135,8 @@ export class NativeProvider implements pulumi.Provider {
   readonly version: string;
   private readonly env: NodeJS.ProcessEnv;
   private session: Session | undefined;
+  /** The settings of the first Configure; every later one must repeat them (ReconfigureRefusedError). */
+  private configured: Readonly<Record<string, string>> | undefined;
 
   constructor(options: NativeProviderOptions) {
     this.version = options.version;
@@ -151,8 +179,19 @@ export class NativeProvider implements pulumi.Provider {
     return { changes: Object.keys(detailedDiff).length > 0, replaces: [], detailedDiff };
   }
 
-  /** The engine's Configure: the stack's (or the provider resource's) settings, secrets decrypted. */
+  /**
+   * The engine's Configure: the stack's (or the provider resource's) settings, secrets decrypted.
+   * Once only: a repeat with the same settings changes nothing, one with others is refused.
+   */
   async configure(variables: Readonly<Record<string, string>>): Promise<void> {
+    const settings = ownVariables(variables);
+    if (this.configured) {
+      const keys = [...new Set([...Object.keys(this.configured), ...Object.keys(settings)])].sort();
+      const changed = keys.filter((k) => this.configured?.[k] !== settings[k]);
+      if (changed.length) throw new ReconfigureRefusedError(changed);
+      return;
+    }
+    this.configured = settings;
     const previous = this.session;
     this.session = openSession(variablesReader(variables), this.env, "pulumi-native-provider");
     await previous?.close();

@@ -19,7 +19,12 @@ import type * as providerTypes from "@pulumi/pulumi/proto/provider_pb";
 import type * as serviceTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as statusTypes from "@pulumi/pulumi/proto/status_pb";
 import { PartialCreateError } from "../errors";
-import type { DetailedDiffResult, NativeProvider, PropertyChange } from "./provider";
+import {
+  ReconfigureRefusedError,
+  type DetailedDiffResult,
+  type NativeProvider,
+  type PropertyChange,
+} from "./provider";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"));
 const grpc: typeof grpcTypes = fromPulumi("@grpc/grpc-js");
@@ -69,6 +74,8 @@ const plain = (s: structTypes.Struct | undefined): Record<string, unknown> => s?
 /** A failure as the engine reads it; a partial create carries what was made (ErrorResourceInitFailed). */
 function grpcError(err: unknown): Partial<grpcTypes.StatusObject> {
   const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof ReconfigureRefusedError)
+    return { code: grpc.status.FAILED_PRECONDITION, details: message };
   if (!(err instanceof PartialCreateError)) return { code: grpc.status.UNKNOWN, details: message };
   const detail = new proto.ErrorResourceInitFailed();
   detail.setId(err.id);

@@ -6,6 +6,7 @@
 import { strict as assert } from "node:assert";
 import { buildCli, EXIT } from "../../cli/main";
 import { configProblem, inConfigWords, readProviderConfig } from "../../provider/config";
+import { NativeProvider } from "../../provider/native/provider";
 import { dispatch, openSession } from "../../provider/runtime";
 import { ConfigurationError } from "../../sdk";
 
@@ -50,6 +51,71 @@ describe("configuration errors in the user's words", () => {
           e.message,
         ),
     );
+  });
+
+  it("plain http to a host other than loopback is refused naming account-api:baseUrl and account-api:insecureHttp", async () => {
+    const remote = "http://api.example.com/client/v4";
+    const refused =
+      /^account-api:baseUrl: plain http only to a loopback host \(127\.0\.0\.0\/8, ::1, localhost\), or the token travels in clear to api\.example\.com: use https, or allow it with `pulumi config set account-api:insecureHttp true` \(or ACCOUNT_API_INSECURE_HTTP=1\) \(set it with `pulumi config set account-api:baseUrl <value>`, or the environment variable ACCOUNT_API_BASE_URL\)$/;
+    // From the stack config or the environment, in the dynamic provider's session and the program's functions.
+    assert.match(
+      configProblem(
+        readProviderConfig(
+          { get: (k) => ({ "account-api:baseUrl": remote })[k] },
+          { ACCOUNT_API_TOKEN: "t" },
+        ),
+      ) ?? "",
+      refused,
+    );
+    assert.match(
+      configProblem(
+        readProviderConfig(undefined, { ACCOUNT_API_TOKEN: "t", ACCOUNT_API_BASE_URL: remote }),
+        {},
+      ) ?? "",
+      refused,
+    );
+    assert.match(
+      openSession(undefined, { ACCOUNT_API_TOKEN: "t", ACCOUNT_API_BASE_URL: remote }).problem ?? "",
+      refused,
+    );
+    // Allowed by account-api:insecureHttp, or by the environment.
+    const allowed = readProviderConfig(
+      { get: (k) => ({ "account-api:baseUrl": remote, "account-api:insecureHttp": "true" })[k] },
+      {},
+    );
+    assert.equal(allowed.insecureHttp, true);
+    assert.equal(configProblem({ ...allowed, apiToken: "t" }, {}), undefined);
+    assert.equal(
+      configProblem(
+        readProviderConfig(undefined, {
+          ACCOUNT_API_TOKEN: "t",
+          ACCOUNT_API_BASE_URL: remote,
+          ACCOUNT_API_INSECURE_HTTP: "1",
+        }),
+      ),
+      undefined,
+    );
+    assert.throws(
+      () => readProviderConfig(undefined, { ACCOUNT_API_INSECURE_HTTP: "sometimes" }),
+      (e: unknown) =>
+        e instanceof ConfigurationError &&
+        e.message ===
+          "account-api:insecureHttp: must be true or false (1 or 0) (set it with `pulumi config set account-api:insecureHttp <value>`, or the environment variable ACCOUNT_API_INSECURE_HTTP)",
+    );
+    // The native provider: its checkConfig names the key, its Configure makes each resource's check fail.
+    const p = new NativeProvider({ version: "0.0.0-test", env: { ACCOUNT_API_TOKEN: "t" } });
+    const check = await p.checkConfig("urn", {}, { baseUrl: remote });
+    assert.equal(check.failures?.length, 1);
+    assert.equal(check.failures?.[0]?.property, "baseUrl");
+    assert.match(check.failures?.[0]?.reason ?? "", refused);
+    assert.deepEqual((await p.checkConfig("urn", {}, { baseUrl: remote, insecureHttp: true })).failures, []);
+    await p.configure({ "account-api:config:baseUrl": remote });
+    const resource = await p.check(
+      "urn:pulumi:dev::proj::account-api:index:ZoneContentConverter::r",
+      {},
+      { zoneId: "z1" },
+    );
+    assert.match(resource.failures?.[0]?.reason ?? "", refused);
   });
 
   it("an error without a setting is left as it is", () => {

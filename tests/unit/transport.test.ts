@@ -27,6 +27,7 @@ import {
   rejection,
   scriptedServer,
   TOKEN,
+  type Reply,
   type ScriptedServer,
 } from "./transport-server.test";
 
@@ -356,13 +357,73 @@ describe("transport: configuration", () => {
     assert.equal(setting({ ...base, accountId: "x".repeat(33) }), "accountId");
   });
 
+  it("refuses plain http to a host other than loopback unless insecureHttp allows it, naming the setting", () => {
+    const refused = (o: ClientOptions): ConfigurationError | undefined => {
+      try {
+        new ApiClient(o);
+        return undefined;
+      } catch (e) {
+        assert.ok(e instanceof ConfigurationError, String(e));
+        return e;
+      }
+    };
+    for (const baseUrl of [
+      "http://api.example.com/client/v4",
+      "http://10.0.0.5:8787/client/v4",
+      "http://[::2]/client/v4",
+      "http://localhost.example.com/client/v4",
+      "http://128.0.0.1/client/v4",
+    ]) {
+      const err = refused({ ...base, baseUrl });
+      assert.equal(err?.setting, "baseUrl", baseUrl);
+      assert.match(
+        err.message,
+        /^baseUrl: plain http only to a loopback host \(127\.0\.0\.0\/8, ::1, localhost\)/,
+      );
+      assert.match(err.message, /token travels in clear to .*: use https, or allow it with insecureHttp$/);
+      // The environment's base URL is held to the same rule.
+      assert.equal(refused({ token: "t", env: { ACCOUNT_API_BASE_URL: baseUrl } })?.setting, "baseUrl");
+      // Allowed explicitly: by the option, or by the environment.
+      assert.equal(refused({ ...base, baseUrl, insecureHttp: true }), undefined);
+      for (const on of ["1", "true", " TRUE "])
+        assert.equal(refused({ ...base, baseUrl, env: { ACCOUNT_API_INSECURE_HTTP: on } }), undefined);
+      for (const off of ["0", "false", ""])
+        assert.equal(
+          refused({ ...base, baseUrl, env: { ACCOUNT_API_INSECURE_HTTP: off } })?.setting,
+          "baseUrl",
+        );
+      // The option wins over the environment.
+      assert.equal(
+        refused({ ...base, baseUrl, insecureHttp: false, env: { ACCOUNT_API_INSECURE_HTTP: "1" } })?.setting,
+        "baseUrl",
+      );
+    }
+    for (const baseUrl of [
+      "http://127.0.0.1:8787/client/v4",
+      "http://127.9.8.7/client/v4",
+      "http://127.1/client/v4",
+      "http://localhost:8787/client/v4",
+      "http://LOCALHOST./client/v4",
+      "http://[::1]:8787/client/v4",
+      "https://api.example.com/client/v4",
+    ])
+      assert.equal(refused({ ...base, baseUrl }), undefined, baseUrl);
+    const odd = refused({ ...base, baseUrl: "https://x.test", env: { ACCOUNT_API_INSECURE_HTTP: "maybe" } });
+    assert.equal(odd?.setting, "insecureHttp");
+    assert.equal(odd.message, "insecureHttp: must be true or false (1 or 0)");
+    assert.equal(
+      refused({ ...base, insecureHttp: "yes" as unknown as boolean })?.message,
+      "insecureHttp: must be a boolean",
+    );
+  });
+
   it("lets options win over the environment, and treats an empty variable as unset", () => {
     const client = new ApiClient({
-      baseUrl: "http://opt.test/client/v4",
+      baseUrl: "https://opt.test/client/v4",
       token: "opt",
-      env: { ACCOUNT_API_BASE_URL: "http://env.test", ACCOUNT_API_TOKEN: "env", ACCOUNT_API_ACCOUNT_ID: "" },
+      env: { ACCOUNT_API_BASE_URL: "https://env.test", ACCOUNT_API_TOKEN: "env", ACCOUNT_API_ACCOUNT_ID: "" },
     });
-    assert.equal(client.baseUrl, "http://opt.test/client/v4");
+    assert.equal(client.baseUrl, "https://opt.test/client/v4");
     assert.equal(client.defaultAccountId, undefined);
     assert.throws(
       () => client.account(),
@@ -544,6 +605,49 @@ describe("transport: observer and redaction", () => {
     assert.ok(!inspect(events, { depth: 10 }).includes(TOKEN));
     assert.ok(!inspect(client, { depth: 10 }).includes(TOKEN));
     assert.equal(client.redact(`x ${TOKEN} y`), "x [redacted] y");
+  });
+
+  it("keeps the token out of every header it keeps: request id, retry-after, any other, in errors, events and answers", async () => {
+    const bearer = `Bearer ${TOKEN}`;
+    const echoing = (status: number): Reply => ({
+      status,
+      headers: {
+        "x-request-id": `req-${bearer}`,
+        "cf-ray": TOKEN,
+        "retry-after": `${TOKEN}`,
+        "x-echo": `token=${encodeURIComponent(TOKEN)}`,
+      },
+      body: status < 400 ? { success: true, result: { id: "a", n: 1 } } : { success: false, errors: [] },
+    });
+    srv = await scriptedServer([echoing(429), echoing(200), echoing(500), echoing(200)]);
+    const { client, events } = harness(srv, { retry: { maxRetries: 0, maxThrottledRetries: 0 } });
+    const err = await rejection(() => client.request({ method: "GET", path: "/a", schema: Item }));
+    assert.ok(err instanceof ApiError);
+    assert.equal(err.requestId, "req-Bearer [redacted]");
+    assert.equal(err.message, "GET /a failed with 429: HTTP 429 [request req-Bearer [redacted]]");
+    const answer = await client.requestWithInfo({ method: "GET", path: "/b", schema: Item });
+    const raw = await rejection(() => client.requestRaw({ method: "GET", path: "/c" }));
+    const rawOk = await client.requestRaw({ method: "GET", path: "/d" });
+    assert.equal(answer.headers["x-request-id"], "req-Bearer [redacted]");
+    assert.equal(answer.headers["x-echo"], "token=[redacted]");
+    for (const seen of [
+      err.message,
+      JSON.stringify(err),
+      inspect(err, { depth: 10 }),
+      raw.message,
+      JSON.stringify(raw),
+      inspect(events, { depth: 10 }),
+      JSON.stringify(answer.headers),
+      JSON.stringify(rawOk.headers),
+    ]) {
+      assert.ok(!seen.includes(TOKEN), `token leaked: ${seen}`);
+      assert.ok(!seen.includes(encodeURIComponent(TOKEN)), `token leaked: ${seen}`);
+    }
+    const responses = events.filter((e) => e.type === "response");
+    assert.deepEqual(
+      responses.map((e) => e.type === "response" && e.requestId),
+      Array(4).fill("req-Bearer [redacted]"),
+    );
   });
 
   it("ignores an observer that throws", async () => {
