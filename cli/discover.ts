@@ -146,8 +146,11 @@ function readContext(api: AccountApi, progress: Progress): HandlerContext {
 /** The files each language's program has (programFiles writes exactly these). */
 const PROGRAM_FILES: Record<ProgramLanguage, readonly string[]> = {
   typescript: ["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"],
-  yaml: ["Pulumi.yaml"],
+  yaml: ["Pulumi.yaml", "Main.yaml"],
 };
+
+/** Files that would change what the program is: pulumi-yaml reads Main.json before Main.yaml. */
+const SHADOWING: Record<ProgramLanguage, readonly string[]> = { typescript: [], yaml: ["Main.json"] };
 
 /** A file the command writes, with the option that named it (for messages). */
 interface Target {
@@ -212,8 +215,13 @@ function targets(o: DiscoverOptions, language: ProgramLanguage): Target[] {
  * --force), something other than a file is never replaced, and an existing file only with --force.
  * All refusals in one message, so that a refusal leaves nothing half-written.
  */
-function checkTargets(all: readonly Target[], force: boolean): void {
+function checkTargets(all: readonly Target[], force: boolean, shadowing: readonly string[] = []): void {
   const problems: string[] = [];
+  for (const path of shadowing)
+    if (lstatSync(path, { throwIfNoEntry: false }))
+      problems.push(
+        `--write-program: ${shown(path)} exists and would be read instead of the program written`,
+      );
   const existing: Target[] = [];
   for (const t of all) {
     const st = lstatSync(t.path, { throwIfNoEntry: false });
@@ -229,6 +237,9 @@ function checkTargets(all: readonly Target[], force: boolean): void {
     );
   if (problems.length) throw new UsageError(problems.join("; "));
 }
+
+const shadowingFiles = (o: DiscoverOptions, language: ProgramLanguage): string[] =>
+  o.writeProgram === undefined ? [] : SHADOWING[language].map((f) => join(resolve(o.writeProgram!), f));
 
 function checkOptions(o: DiscoverOptions): ProgramLanguage {
   if (o.cwd !== undefined) checkFolderArg("--cwd", o.cwd);
@@ -248,7 +259,7 @@ function checkOptions(o: DiscoverOptions): ProgramLanguage {
     const problem = projectNameProblem(project);
     if (problem !== undefined)
       throw new UsageError(
-        `${o.project !== undefined ? "--project" : `--write-program ${shown(o.writeProgram)}: the folder's name as the project name`} ${JSON.stringify(shown(project))}: ${problem}`,
+        `${o.project !== undefined ? "--project" : `--write-program ${shown(o.writeProgram)}: the folder's name as the project name`} "${shown(project)}": ${problem}`,
       );
   }
   if (o.importFile !== undefined) {
@@ -267,7 +278,7 @@ function checkOptions(o: DiscoverOptions): ProgramLanguage {
         `--import-file ${shown(o.importFile)}: its folder ${shown(folder)} does not exist`,
       );
   }
-  checkTargets(targets(o, known), o.force === true);
+  checkTargets(targets(o, known), o.force === true, shadowingFiles(o, known));
   return known;
 }
 
@@ -290,7 +301,7 @@ function write(
   }
   if (o.importFile !== undefined) texts.set(resolve(o.importFile), importFile(adopted));
   const all = targets(o, language);
-  checkTargets(all, o.force === true);
+  checkTargets(all, o.force === true, shadowingFiles(o, language));
   if (o.writeProgram !== undefined) mkdirSync(resolve(o.writeProgram), { recursive: true });
   try {
     for (const t of all) writeNewFile(t.path, texts.get(t.path) ?? "", { replace: o.force === true });

@@ -164,18 +164,13 @@ function yamlSyntax(a: Adoption): Syntax {
     string: (value, path) => yamlQuoted(noInterpolation(checked(value, path))),
     entry: (key, value, path, top) => {
       checked(key, path);
-      // A resource's own input names are read as they are; a nested key is an expression like a value.
-      if (!top && /^fn::/i.test(key))
+      // A resource's own input names are read as they are; a nested key is an expression like a value,
+      // and one holding `fn::` anywhere may read as a builtin call (`fn::join`, or `…fn::pkg:fn`, an
+      // invoke: pulumi-yaml's ast/expr.go matches it unanchored).
+      if (!top && /fn::/i.test(key))
         refuse(
           path,
-          "pulumi-yaml reads a key starting with `fn::` as a builtin function call (--language typescript can hold it)",
-        );
-      // The CLI's project loader re-encodes Pulumi.yaml, and yaml.v3 writes a `<<` key plain, which
-      // then reads as a merge key: the project would not load.
-      if (key === "<<")
-        refuse(
-          path,
-          "the Pulumi CLI reads a `<<` key as a YAML merge key (--language typescript can hold it)",
+          "pulumi-yaml reads a key holding `fn::` as a builtin function call (--language typescript can hold it)",
         );
       const k = yamlQuoted(top ? key : noInterpolation(key));
       return k.length > IMPLICIT_KEY_LIMIT ? `? ${k} : ${value}` : `${k}: ${value}`;
@@ -201,7 +196,7 @@ export class ProjectNameError extends Error {
     readonly project: string,
     readonly rule: string,
   ) {
-    super(`project name ${JSON.stringify(terminalText(project))}: ${rule}`);
+    super(`project name "${terminalText(project)}": ${rule}`);
     this.name = new.target.name;
   }
 }
@@ -257,14 +252,18 @@ function typescript(project: string, adoptions: readonly Adoption[]): Record<str
   };
 }
 
+/**
+ * The YAML program: Pulumi.yaml names the project, Main.yaml (which pulumi-yaml reads instead of
+ * Pulumi.yaml when it is there) holds the resources. The Pulumi CLI reads Pulumi.yaml itself and
+ * writes it back through yaml.v3 before reading it again (workspace.LoadProjectBytes), which changes
+ * some strings (a `<<` key reads as a merge, a key "\n" as ""): no value read from the account goes there.
+ */
 function yaml(project: string, adoptions: readonly Adoption[]): Record<string, string> {
   const secrets = adoptions.flatMap((a) => a.placeholders);
   const lines = [
     "# Written by `account-api discover --write-program`: each resource adopts an existing object",
     "# (the import option, or importId where a secret cannot be read back). Review, then `pulumi up`.",
-    `name: ${yamlQuoted(project)}`,
-    "runtime: yaml",
-    "description: objects adopted by account-api discover",
+    "# The project is in Pulumi.yaml.",
   ];
   if (secrets.length) {
     lines.push("config:");
@@ -285,7 +284,15 @@ function yaml(project: string, adoptions: readonly Adoption[]): Record<string, s
     if (!onCreate)
       lines.push("    options:", `      import: ${syntax.string(a.object.importId, ["import"])}`);
   }
-  return { "Pulumi.yaml": `${lines.join("\n")}\n` };
+  return {
+    "Pulumi.yaml": [
+      `name: ${yamlQuoted(project)}`,
+      "runtime: yaml",
+      "description: objects adopted by account-api discover (the program is in Main.yaml)",
+      "",
+    ].join("\n"),
+    "Main.yaml": `${lines.join("\n")}\n`,
+  };
 }
 
 /** The program's files by name, for a project named `project`. */

@@ -48,8 +48,13 @@ export function yamlRoundtripTool(): string {
   return binary;
 }
 
-/** Loads every program in one run of the tool; the answers in the same order. */
-export function loadYamlPrograms(programs: readonly { id: string; source: string }[]): LoadedProgram[] {
+/**
+ * Loads every program in one run of the tool; the answers in the same order. `source` is the program
+ * pulumi-yaml reads, `project` the Pulumi.yaml the CLI reads when that is another file (Main.yaml).
+ */
+export function loadYamlPrograms(
+  programs: readonly { id: string; source: string; project?: string }[],
+): LoadedProgram[] {
   const res = ok(run(yamlRoundtripTool(), [], { input: JSON.stringify(programs) }), "yaml-roundtrip");
   const loaded = JSON.parse(res.stdout) as LoadedProgram[];
   assert.equal(loaded.length, programs.length);

@@ -3,8 +3,10 @@
 // (workspace.LoadProjectBytes), and prints what each program holds, so that a test can check that
 // every string a writer put in reads back as exactly that string.
 //
-// Input on stdin: a JSON array of {"id": string, "source": string}, one entry per program (one
-// process for a whole batch: loading the tool costs more than parsing).
+// Input on stdin: a JSON array of {"id": string, "source": string, "project"?: string}, one entry per
+// program (one process for a whole batch: loading the tool costs more than parsing). `source` is the
+// program (Pulumi.yaml, or Main.yaml, which pulumi-yaml reads instead when it is there); `project` the
+// Pulumi.yaml the CLI reads when the program is in Main.yaml (default: `source`).
 // Output on stdout: a JSON array of {"id", "errors", "warnings", "project", "program"}, in input order.
 // A value is printed tagged, so that nothing in it can pass for something else:
 //
@@ -29,8 +31,9 @@ import (
 )
 
 type input struct {
-	ID     string `json:"id"`
-	Source string `json:"source"`
+	ID      string  `json:"id"`
+	Source  string  `json:"source"`
+	Project *string `json:"project"`
 }
 
 type configParam struct {
@@ -118,7 +121,11 @@ func messages(diags syntax.Diagnostics, errors bool) []string {
 
 func load(in input) output {
 	out := output{ID: in.ID, Errors: []string{}, Warnings: []string{}}
-	if p, err := workspace.LoadProjectBytes([]byte(in.Source), "Pulumi.yaml", encoding.YAML); err != nil {
+	project := in.Source
+	if in.Project != nil {
+		project = *in.Project
+	}
+	if p, err := workspace.LoadProjectBytes([]byte(project), "Pulumi.yaml", encoding.YAML); err != nil {
 		out.Errors = append(out.Errors, "project: "+err.Error())
 	} else {
 		name := p.Name.String()
