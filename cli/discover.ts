@@ -4,21 +4,29 @@
  * that could not be listed, and on request a program that adopts the unmanaged ones and Pulumi's bulk
  * import file. The listing is drift's (`--unmanaged`): provider/discovery/list.ts.
  */
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { DEFAULT_WAITS, type HandlerContext, type ResourceKind } from "../provider/types";
 import { KeyedQueue } from "../provider/keyed-queue";
 import { displayType } from "../provider/drift";
-import { discoverAccount, type DiscoveredObject, type ListingGap } from "../provider/discovery/list";
+import {
+  ZoneNotFoundError,
+  discoverAccount,
+  type DiscoveredObject,
+  type ListingGap,
+} from "../provider/discovery/list";
 import { managedKind, stackApps } from "../provider/drift-unmanaged";
 import { adoptions as readAdoptions, type Adoption } from "../provider/discovery/adopt";
 import {
   PROGRAM_LANGUAGES,
   importFile,
   programFiles,
+  projectNameProblem,
   type ProgramLanguage,
 } from "../provider/discovery/program";
+import { UnsafeWriteError, writeNewFile } from "../sdk/safe-files";
+import { terminalText } from "../sdk/terminal-text";
 import { isRecord } from "../provider/core/values";
 import type { AccountApi } from "../sdk/account-api";
 import { selectUserStack } from "./drift";
@@ -47,6 +55,7 @@ export interface DiscoverOptions extends CommonOptions {
   language?: string;
   importFile?: string;
   project?: string;
+  force?: boolean;
 }
 
 /** An object as `--json` shows it: its live settings are left out (they are the written program's inputs). */
@@ -134,43 +143,173 @@ function readContext(api: AccountApi, progress: Progress): HandlerContext {
   };
 }
 
+/** The files each language's program has (programFiles writes exactly these). */
+const PROGRAM_FILES: Record<ProgramLanguage, readonly string[]> = {
+  typescript: ["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"],
+  yaml: ["Pulumi.yaml", "Main.yaml"],
+};
+
+/** Files that would change what the program is: pulumi-yaml reads Main.json before Main.yaml. */
+const SHADOWING: Record<ProgramLanguage, readonly string[]> = { typescript: [], yaml: ["Main.json"] };
+
+/** A file the command writes, with the option that named it (for messages). */
+interface Target {
+  readonly option: "--write-program" | "--import-file";
+  readonly path: string;
+}
+
+/** A path as the messages show it: terminal controls in a name escaped. */
+const shown = (path: string): string => terminalText(path);
+
+/** The nearest existing folder at or above `path` must be a folder: the program's folder is made in it. */
+function checkFolderToMake(option: string, path: string): void {
+  for (let p = resolve(path); ; p = dirname(p)) {
+    let st;
+    try {
+      st = statSync(p, { throwIfNoEntry: false });
+    } catch {
+      continue; // ENOTDIR: a file above it; its own parent says which
+    }
+    if (st === undefined) {
+      if (p === dirname(p)) return;
+      continue;
+    }
+    if (st.isDirectory()) return;
+    throw new UsageError(
+      p === resolve(path)
+        ? `${option} ${shown(path)}: is a file, not a folder`
+        : `${option} ${shown(path)}: ${shown(p)} is a file, so no folder can be made under it`,
+    );
+  }
+}
+
+/** The project name: --project, else the folder's name made valid (Pulumi's rule, program.ts). */
+function projectName(o: DiscoverOptions, dir: string): string {
+  if (o.project !== undefined) return o.project;
+  return (
+    basename(dir)
+      .replace(/[^A-Za-z0-9_.-]/g, "-")
+      .slice(0, 100) || "adopted"
+  );
+}
+
+function targets(o: DiscoverOptions, language: ProgramLanguage): Target[] {
+  const out: Target[] = [];
+  if (o.writeProgram !== undefined)
+    for (const file of PROGRAM_FILES[language])
+      out.push({ option: "--write-program", path: join(resolve(o.writeProgram), file) });
+  if (o.importFile !== undefined) {
+    const path = resolve(o.importFile);
+    const clash = out.find((t) => t.path === path);
+    if (clash)
+      throw new UsageError(
+        `--import-file ${shown(o.importFile)}: is a file of the program --write-program writes`,
+      );
+    out.push({ option: "--import-file", path });
+  }
+  return out;
+}
+
+/**
+ * Every file to write, checked before any is written: a link is never written through (not even with
+ * --force), something other than a file is never replaced, and an existing file only with --force.
+ * All refusals in one message, so that a refusal leaves nothing half-written.
+ */
+function checkTargets(all: readonly Target[], force: boolean, shadowing: readonly string[] = []): void {
+  const problems: string[] = [];
+  for (const path of shadowing)
+    if (lstatSync(path, { throwIfNoEntry: false }))
+      problems.push(
+        `--write-program: ${shown(path)} exists and would be read instead of the program written`,
+      );
+  const existing: Target[] = [];
+  for (const t of all) {
+    const st = lstatSync(t.path, { throwIfNoEntry: false });
+    if (st === undefined) continue;
+    if (st.isSymbolicLink())
+      problems.push(`${t.option}: ${shown(t.path)} is a symbolic link; refusing to write through it`);
+    else if (!st.isFile()) problems.push(`${t.option}: ${shown(t.path)} exists and is not a file`);
+    else if (!force) existing.push(t);
+  }
+  if (existing.length)
+    problems.push(
+      `${existing.map((t) => `${t.option}: ${shown(t.path)}`).join(", ")} already ${existing.length > 1 ? "exist" : "exists"}; refusing to overwrite (--force replaces ${existing.length > 1 ? "them" : "it"})`,
+    );
+  if (problems.length) throw new UsageError(problems.join("; "));
+}
+
+const shadowingFiles = (o: DiscoverOptions, language: ProgramLanguage): string[] =>
+  o.writeProgram === undefined ? [] : SHADOWING[language].map((f) => join(resolve(o.writeProgram!), f));
+
 function checkOptions(o: DiscoverOptions): ProgramLanguage {
   if (o.cwd !== undefined) checkFolderArg("--cwd", o.cwd);
   const language = o.language ?? "typescript";
   const known = PROGRAM_LANGUAGES.find((l) => l === language);
   if (!known)
     throw new UsageError(
-      `--language ${language}: must be one of ${PROGRAM_LANGUAGES.join(", ")} (for Python or Go, write --import-file and run \`pulumi import --file\`, which writes the code in the project's language)`,
+      `--language ${shown(language)}: must be one of ${PROGRAM_LANGUAGES.join(", ")} (for Python or Go, write --import-file and run \`pulumi import --file\`, which writes the code in the project's language)`,
     );
   if (o.language !== undefined && o.writeProgram === undefined)
     throw new UsageError("--language: only with --write-program");
+  if (o.project !== undefined && o.writeProgram === undefined)
+    throw new UsageError("--project: only with --write-program");
   if (o.writeProgram !== undefined) {
-    const target = statSync(o.writeProgram, { throwIfNoEntry: false });
-    if (target && !target.isDirectory())
-      throw new UsageError(`--write-program ${o.writeProgram}: is a file, not a folder`);
+    checkFolderToMake("--write-program", o.writeProgram);
+    const project = projectName(o, resolve(o.writeProgram));
+    const problem = projectNameProblem(project);
+    if (problem !== undefined)
+      throw new UsageError(
+        `${o.project !== undefined ? "--project" : `--write-program ${shown(o.writeProgram)}: the folder's name as the project name`} "${shown(project)}": ${problem}`,
+      );
   }
   if (o.importFile !== undefined) {
-    const folder = dirname(resolve(o.importFile));
-    if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
-      throw new UsageError(`--import-file ${o.importFile}: its folder ${folder} does not exist`);
+    const path = resolve(o.importFile);
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`--import-file ${shown(o.importFile)}: is a folder, not a file`);
+    const folder = dirname(path);
+    let isFolder = false;
+    try {
+      isFolder = statSync(folder, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    } catch {
+      // ENOTDIR: a file above it.
+    }
+    if (!isFolder)
+      throw new UsageError(
+        `--import-file ${shown(o.importFile)}: its folder ${shown(folder)} does not exist`,
+      );
   }
+  checkTargets(targets(o, known), o.force === true, shadowingFiles(o, known));
   return known;
 }
 
+/**
+ * Writes the program and the import file: every text made first (a value the language cannot hold
+ * stops it before any file is written), the files checked again, then each created without following
+ * a link (sdk/safe-files.ts), replacing an existing one only with --force.
+ */
 function write(
   o: DiscoverOptions,
   language: ProgramLanguage,
   adopted: readonly Adoption[],
 ): DiscoverResult["written"] {
   const placeholders = adopted.flatMap((a) => a.placeholders.map((p) => ({ key: p.key, about: p.about })));
+  const texts = new Map<string, string>();
   if (o.writeProgram !== undefined) {
     const dir = resolve(o.writeProgram);
-    mkdirSync(dir, { recursive: true });
-    const project = o.project ?? (basename(dir).replace(/[^A-Za-z0-9_.-]/g, "-") || "adopted");
-    for (const [file, text] of Object.entries(programFiles(language, project, adopted)))
-      writeFileSync(join(dir, file), text);
+    for (const [file, text] of Object.entries(programFiles(language, projectName(o, dir), adopted)))
+      texts.set(join(dir, file), text);
   }
-  if (o.importFile !== undefined) writeFileSync(o.importFile, importFile(adopted));
+  if (o.importFile !== undefined) texts.set(resolve(o.importFile), importFile(adopted));
+  const all = targets(o, language);
+  checkTargets(all, o.force === true, shadowingFiles(o, language));
+  if (o.writeProgram !== undefined) mkdirSync(resolve(o.writeProgram), { recursive: true });
+  try {
+    for (const t of all) writeNewFile(t.path, texts.get(t.path) ?? "", { replace: o.force === true });
+  } catch (err) {
+    // Something appeared between the check and the write.
+    if (err instanceof UnsafeWriteError) throw new UsageError(shown(err.message));
+    throw err;
+  }
   return {
     ...(o.writeProgram !== undefined ? { program: resolve(o.writeProgram), language } : {}),
     ...(o.importFile !== undefined ? { importFile: resolve(o.importFile) } : {}),
@@ -182,20 +321,22 @@ function write(
 function renderText(r: DiscoverResult): string {
   const lines = r.objects.map((o) => {
     const status = o.managed === null ? "" : o.managed ? "managed    " : "unmanaged  ";
-    return `${status}${o.kind} ${o.resourceId}${o.name ? `  (${o.name})` : ""}`;
+    const name = o.name ? `  (${terminalText(o.name)})` : "";
+    return `${status}${o.kind} ${terminalText(o.resourceId)}${name}`;
   });
-  for (const g of r.gaps) lines.push(`not listed: ${g.kind}: ${g.reason}`);
+  for (const g of r.gaps) lines.push(`not listed: ${g.kind}: ${terminalText(g.reason)}`);
   const c = r.counts;
   lines.push(
     r.stack === null
       ? `${c.total} objects`
-      : `${c.total} objects: ${c.managed} managed by stack ${r.stack}, ${c.unmanaged} unmanaged`,
+      : `${c.total} objects: ${c.managed} managed by stack ${terminalText(r.stack)}, ${c.unmanaged} unmanaged`,
   );
   const w = r.written;
-  if (w?.program) lines.push(`wrote a ${w.language} program adopting ${w.resources} objects in ${w.program}`);
-  if (w?.importFile) lines.push(`wrote the import file ${w.importFile} (pulumi import --file)`);
+  if (w?.program)
+    lines.push(`wrote a ${w.language} program adopting ${w.resources} objects in ${shown(w.program)}`);
+  if (w?.importFile) lines.push(`wrote the import file ${shown(w.importFile)} (pulumi import --file)`);
   for (const p of w?.placeholders ?? [])
-    lines.push(`set before up: pulumi config set --secret ${p.key} <value>  # ${p.about}`);
+    lines.push(`set before up: pulumi config set --secret ${p.key} <value>  # ${terminalText(p.about)}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -218,7 +359,11 @@ export function addDiscoverVerb(root: Command, io: VerbIo): void {
         `the program's language: ${PROGRAM_LANGUAGES.join(" or ")} (default typescript)`,
       )
       .option("--import-file <file>", "write Pulumi's bulk import file of the unmanaged objects")
-      .option("--project <name>", "the written program's project name (default: the folder's name)"),
+      .option(
+        "--project <name>",
+        "the written program's project name: letters, digits, _ . - (default: the folder's name)",
+      )
+      .option("--force", "replace files --write-program and --import-file would write that exist already"),
   ).action(
     action(io, async (o: DiscoverOptions) => {
       const language = checkOptions(o);
@@ -227,7 +372,14 @@ export function addDiscoverVerb(root: Command, io: VerbIo): void {
       return withClient(io, o, async (api) => {
         progress("listing the account…");
         const apps = [...new Set([...(o.app ?? []), ...(view?.apps ?? [])])];
-        const listing = await discoverAccount(api, { ...(o.zone ? { zones: o.zone } : {}), apps });
+        const listing = await discoverAccount(api, { ...(o.zone ? { zones: o.zone } : {}), apps }).catch(
+          (err: unknown) => {
+            // A zone the user named that the account does not have: bad input, named by its option.
+            if (err instanceof ZoneNotFoundError)
+              throw new UsageError(`--zone ${terminalText(err.zone)}: ${terminalText(err.reason)}`);
+            throw err;
+          },
+        );
         const isManaged = (f: Pick<DiscoveredObject, "kind" | "resourceId">): boolean =>
           view?.ids.has(managedKey(f.kind, f.resourceId)) ?? false;
         const objects: DiscoveredEntry[] = listing.objects.map(({ settings: _settings, ...f }) => ({

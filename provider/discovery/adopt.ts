@@ -4,6 +4,7 @@
  * so that the adopted resource previews no change. Secrets the API never returns cannot be read:
  * each becomes a named placeholder the written program takes from its configuration.
  */
+import { createHash } from "node:crypto";
 import { importTarget } from "../native/import-ids";
 import { handlerFor } from "../registry";
 import { isRecord } from "../core/values";
@@ -83,18 +84,38 @@ async function seedState(
   return { triggerUuid: object.resourceId, variables };
 }
 
+/** The longest variable name kept whole in a placeholder key; a longer one is cut and hashed. */
+const KEY_PART_LIMIT = 60;
+
+const shortHash = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 8);
+
+/**
+ * The configuration key of a secret variable `key` of resource `name`: `<name>-<key>` where the key
+ * is a plain name, else its characters outside `[A-Za-z0-9_-]` replaced and a hash of the original
+ * appended, so that `S.1` and `S-1` get distinct keys, the same on every run. `taken` holds the
+ * keys already given in the program: a clash (a variable named like another's hashed key) is hashed too.
+ */
+export function placeholderKey(name: string, key: string, taken: Set<string>): string {
+  const plain = key.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, KEY_PART_LIMIT);
+  let candidate = plain === key ? `${name}-${key}` : `${name}-${plain}-${shortHash(key)}`;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${name}-${plain}-${shortHash(`${key}\0${n}`)}`;
+  taken.add(candidate);
+  return candidate;
+}
+
 /** Secrets among the inputs that read cannot give back. */
-function placeholdersOf(
+export function placeholdersOf(
   name: string,
   object: DiscoveredObject,
   inputs: Record<string, unknown>,
+  taken: Set<string>,
 ): Placeholder[] {
   if (object.kind !== "TriggerEnvVars" || !isRecord(inputs.variables)) return [];
   const found: Placeholder[] = [];
   for (const [key, v] of Object.entries(inputs.variables))
     if (isRecord(v) && v.isSecret === true)
       found.push({
-        key: `${name}-${key}`.replace(/[^A-Za-z0-9_-]/g, "-"),
+        key: placeholderKey(name, key, taken),
         path: ["variables", key, "value"],
         about: `the secret build variable ${key} of trigger ${object.resourceId} (the API never returns it)`,
       });
@@ -107,6 +128,7 @@ export async function adoptions(
   ctx: HandlerContext,
 ): Promise<Adoption[]> {
   const taken = new Set<string>();
+  const keys = new Set<string>();
   const out: Adoption[] = [];
   for (const object of objects) {
     const target = importTarget(object.kind, object.importId);
@@ -117,7 +139,7 @@ export async function adoptions(
     const name = resourceName(object.kind, object.name || object.resourceId, taken);
     const inputs: Record<string, unknown> = { ...read.inputs };
     delete inputs.importId;
-    out.push({ object, name, inputs, placeholders: placeholdersOf(name, object, inputs), identity });
+    out.push({ object, name, inputs, placeholders: placeholdersOf(name, object, inputs, keys), identity });
   }
   return out;
 }

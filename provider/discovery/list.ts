@@ -173,13 +173,17 @@ async function zonesOf(api: AccountApi, named: readonly string[] | undefined): P
 }
 
 export class ZoneNotFoundError extends Error {
+  /** Why, without the zone: what a caller prints after its own name for the zone (`--zone X: …`). */
+  readonly reason: string;
   constructor(
     readonly zone: string,
     known: readonly Zone[],
   ) {
     const names = known.map((z) => z.name).join(", ") || "none";
-    super(`zone ${JSON.stringify(zone)}: no zone of the account has this id or name (its zones: ${names})`);
+    const reason = `no zone of the account has this id or name (its zones: ${names})`;
+    super(`zone ${JSON.stringify(zone)}: ${reason}`);
     this.name = "ZoneNotFoundError";
+    this.reason = reason;
   }
 }
 
