@@ -158,8 +158,6 @@ interface Target {
   readonly path: string;
 }
 
-/** A path as the messages show it: terminal controls in a name escaped. */
-const shown = (path: string): string => terminalText(path);
 
 /** The nearest existing folder at or above `path` must be a folder: the program's folder is made in it. */
 function checkFolderToMake(option: string, path: string): void {
@@ -177,8 +175,8 @@ function checkFolderToMake(option: string, path: string): void {
     if (st.isDirectory()) return;
     throw new UsageError(
       p === resolve(path)
-        ? `${option} ${shown(path)}: is a file, not a folder`
-        : `${option} ${shown(path)}: ${shown(p)} is a file, so no folder can be made under it`,
+        ? `${option} ${path}: is a file, not a folder`
+        : `${option} ${path}: ${p} is a file, so no folder can be made under it`,
     );
   }
 }
@@ -203,7 +201,7 @@ function targets(o: DiscoverOptions, language: ProgramLanguage): Target[] {
     const clash = out.find((t) => t.path === path);
     if (clash)
       throw new UsageError(
-        `--import-file ${shown(o.importFile)}: is a file of the program --write-program writes`,
+        `--import-file ${o.importFile}: is a file of the program --write-program writes`,
       );
     out.push({ option: "--import-file", path });
   }
@@ -220,20 +218,20 @@ function checkTargets(all: readonly Target[], force: boolean, shadowing: readonl
   for (const path of shadowing)
     if (lstatSync(path, { throwIfNoEntry: false }))
       problems.push(
-        `--write-program: ${shown(path)} exists and would be read instead of the program written`,
+        `--write-program: ${path} exists and would be read instead of the program written`,
       );
   const existing: Target[] = [];
   for (const t of all) {
     const st = lstatSync(t.path, { throwIfNoEntry: false });
     if (st === undefined) continue;
     if (st.isSymbolicLink())
-      problems.push(`${t.option}: ${shown(t.path)} is a symbolic link; refusing to write through it`);
-    else if (!st.isFile()) problems.push(`${t.option}: ${shown(t.path)} exists and is not a file`);
+      problems.push(`${t.option}: ${t.path} is a symbolic link; refusing to write through it`);
+    else if (!st.isFile()) problems.push(`${t.option}: ${t.path} exists and is not a file`);
     else if (!force) existing.push(t);
   }
   if (existing.length)
     problems.push(
-      `${existing.map((t) => `${t.option}: ${shown(t.path)}`).join(", ")} already ${existing.length > 1 ? "exist" : "exists"}; refusing to overwrite (--force replaces ${existing.length > 1 ? "them" : "it"})`,
+      `${existing.map((t) => `${t.option}: ${t.path}`).join(", ")} already ${existing.length > 1 ? "exist" : "exists"}; refusing to overwrite (--force replaces ${existing.length > 1 ? "them" : "it"})`,
     );
   if (problems.length) throw new UsageError(problems.join("; "));
 }
@@ -247,7 +245,7 @@ function checkOptions(o: DiscoverOptions): ProgramLanguage {
   const known = PROGRAM_LANGUAGES.find((l) => l === language);
   if (!known)
     throw new UsageError(
-      `--language ${shown(language)}: must be one of ${PROGRAM_LANGUAGES.join(", ")} (for Python or Go, write --import-file and run \`pulumi import --file\`, which writes the code in the project's language)`,
+      `--language ${language}: must be one of ${PROGRAM_LANGUAGES.join(", ")} (for Python or Go, write --import-file and run \`pulumi import --file\`, which writes the code in the project's language)`,
     );
   if (o.language !== undefined && o.writeProgram === undefined)
     throw new UsageError("--language: only with --write-program");
@@ -259,13 +257,13 @@ function checkOptions(o: DiscoverOptions): ProgramLanguage {
     const problem = projectNameProblem(project);
     if (problem !== undefined)
       throw new UsageError(
-        `${o.project !== undefined ? "--project" : `--write-program ${shown(o.writeProgram)}: the folder's name as the project name`} "${shown(project)}": ${problem}`,
+        `${o.project !== undefined ? "--project" : `--write-program ${o.writeProgram}: the folder's name as the project name`} "${project}": ${problem}`,
       );
   }
   if (o.importFile !== undefined) {
     const path = resolve(o.importFile);
     if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
-      throw new UsageError(`--import-file ${shown(o.importFile)}: is a folder, not a file`);
+      throw new UsageError(`--import-file ${o.importFile}: is a folder, not a file`);
     const folder = dirname(path);
     let isFolder = false;
     try {
@@ -275,7 +273,7 @@ function checkOptions(o: DiscoverOptions): ProgramLanguage {
     }
     if (!isFolder)
       throw new UsageError(
-        `--import-file ${shown(o.importFile)}: its folder ${shown(folder)} does not exist`,
+        `--import-file ${o.importFile}: its folder ${folder} does not exist`,
       );
   }
   checkTargets(targets(o, known), o.force === true, shadowingFiles(o, known));
@@ -307,7 +305,7 @@ function write(
     for (const t of all) writeNewFile(t.path, texts.get(t.path) ?? "", { replace: o.force === true });
   } catch (err) {
     // Something appeared between the check and the write.
-    if (err instanceof UnsafeWriteError) throw new UsageError(shown(err.message));
+    if (err instanceof UnsafeWriteError) throw new UsageError(err.message);
     throw err;
   }
   return {
@@ -333,8 +331,8 @@ function renderText(r: DiscoverResult): string {
   );
   const w = r.written;
   if (w?.program)
-    lines.push(`wrote a ${w.language} program adopting ${w.resources} objects in ${shown(w.program)}`);
-  if (w?.importFile) lines.push(`wrote the import file ${shown(w.importFile)} (pulumi import --file)`);
+    lines.push(`wrote a ${w.language} program adopting ${w.resources} objects in ${w.program}`);
+  if (w?.importFile) lines.push(`wrote the import file ${w.importFile} (pulumi import --file)`);
   for (const p of w?.placeholders ?? [])
     lines.push(`set before up: pulumi config set --secret ${p.key} <value>  # ${terminalText(p.about)}`);
   return `${lines.join("\n")}\n`;
@@ -376,7 +374,7 @@ export function addDiscoverVerb(root: Command, io: VerbIo): void {
           (err: unknown) => {
             // A zone the user named that the account does not have: bad input, named by its option.
             if (err instanceof ZoneNotFoundError)
-              throw new UsageError(`--zone ${terminalText(err.zone)}: ${terminalText(err.reason)}`);
+              throw new UsageError(`--zone ${err.zone}: ${err.reason}`);
             throw err;
           },
         );

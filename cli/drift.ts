@@ -25,7 +25,6 @@ import {
   parseIgnoreFile,
   today,
 } from "../provider/drift-ignore";
-import { shown } from "../provider/drift-display";
 import { renderJunit } from "../provider/drift-junit";
 import { renderSarif } from "../provider/drift-sarif";
 import { stackApps, unmanagedReport } from "../provider/drift-unmanaged";
@@ -94,7 +93,7 @@ export async function stackDrift(
     events.push(e);
     const done = e.resOutputsEvent?.metadata;
     if (done && done.old?.custom)
-      progress(`checked ${shown(displayType(done.type))} ${shown(done.urn.split("::").pop() ?? "")}`);
+      progress(`checked ${displayType(done.type)} ${done.urn.split("::").pop() ?? ""}`);
   };
   try {
     await stack.previewRefresh({ onEvent });
@@ -252,7 +251,7 @@ export function addDriftVerb(root: Command, io: VerbIo): void {
       let report: DriftReport;
       try {
         const stack = await selectUserStack(io, o);
-        progress(`refresh preview of stack ${shown(stack.name)}…`);
+        progress(`refresh preview of stack ${stack.name}…`);
         report = await stackDrift(stack, progress, events);
       } catch (err) {
         report = driftFromEvents(o.stack ?? io.env.PULUMI_STACK ?? "", [], engineError(err));

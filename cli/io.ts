@@ -160,7 +160,9 @@ export function action<O extends CommonOptions, A extends unknown[]>(
       setExit(io, outcome.exitCode ?? EXIT.ok);
     } catch (err) {
       const code = exitCodeOf(err);
-      const message = errorLine(err);
+      // Our own messages quote values exactly (a line break in a name is shown as `\n` below);
+      // anything else may quote another process's output, made one line without its stack frames.
+      const message = err instanceof CliError ? err.message || err.name : errorLine(err);
       // The message quotes what a server sent (its errors, a request id: any byte a header may
       // hold), so the terminal gets it inert; the JSON below holds it exactly, as data.
       io.err(`error: ${terminalText(message)}\n`);

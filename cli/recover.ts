@@ -353,7 +353,7 @@ export function addRecoverVerb(root: Command, io: VerbIo, deps: RecoverDeps = {}
       const stack = o.stack ?? io.env.PULUMI_STACK;
       if (!stack) throw new UsageError("--stack: required (or set PULUMI_STACK)");
       if (o.cwd !== undefined) checkFolderArg("--cwd", o.cwd);
-      progressFor(io, o)(`recovering stack ${terminalText(stack)}…`);
+      progressFor(io, o)(`recovering stack ${stack}…`);
       const target = (deps.target ?? cliTarget)(stack, resolve(o.cwd ?? process.cwd()), io.env);
       const ask = "ask" in deps ? deps.ask : terminalAsk(io);
       const report = await recover(target, io.env, decideWith(o.yes, ask));
