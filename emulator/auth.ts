@@ -112,7 +112,10 @@ export class AuthGuard {
   }
 
   add(
-    token: Omit<StoredToken, "value" | "accountId" | "salt" | "digest" | "initial"> & { value?: string; accountId?: string },
+    token: Omit<StoredToken, "value" | "accountId" | "salt" | "digest" | "initial"> & {
+      value?: string;
+      accountId?: string;
+    },
   ): StoredToken & { value: string } {
     const stored: StoredToken & { value: string } = {
       value: token.value ?? newTokenValue(),

@@ -146,8 +146,7 @@ class Parser {
         `backreference "\\${c}" is not supported (fault rules are matched in linear time)`,
       );
     if (c === "b" && inClass) return 0x08;
-    if (c === "b" || c === "B")
-      throw new PathPatternError(`word boundary "\\${c}" is not supported`);
+    if (c === "b" || c === "B") throw new PathPatternError(`word boundary "\\${c}" is not supported`);
     if (c === "0" && !/[0-9]/.test(this.src[this.#i] ?? "")) return 0;
     if (c === "x" || c === "u") {
       const len = c === "x" ? 2 : 4;
@@ -225,7 +224,9 @@ class Compiler {
 
   #emit(inst: Inst): number {
     if (this.prog.length >= MAX_PROGRAM)
-      throw new PathPatternError(`too large once its repetitions are spelled out (at most ${MAX_PROGRAM} steps)`);
+      throw new PathPatternError(
+        `too large once its repetitions are spelled out (at most ${MAX_PROGRAM} steps)`,
+      );
     this.prog.push(inst);
     return this.prog.length - 1;
   }
@@ -300,7 +301,9 @@ export function compilePathPattern(source: string): PathPattern {
   try {
     new RegExp(source);
   } catch (e) {
-    throw new PathPatternError(`must be a regular expression (${e instanceof Error ? e.message : String(e)})`);
+    throw new PathPatternError(
+      `must be a regular expression (${e instanceof Error ? e.message : String(e)})`,
+    );
   }
   const compiler = new Compiler();
   compiler.alternatives(new Parser(source).parse());

@@ -121,7 +121,11 @@ function ownToken(accountId: string): StoredToken & { value: string } {
  * The first account and its token. A token from the environment (or the option) is accepted for this
  * run and stored only as a digest; otherwise the state file's own token stays, or one is generated.
  */
-function openStore(o: EmulatorOptions): { store: Store; token: string; tokenOrigin: Emulator["tokenOrigin"] } {
+function openStore(o: EmulatorOptions): {
+  store: Store;
+  token: string;
+  tokenOrigin: Emulator["tokenOrigin"];
+} {
   const env = o.env ?? process.env;
   const fromEnv = env.ACCOUNT_API_TOKEN && env.ACCOUNT_API_ACCOUNT_ID;
   const accountId = o.accountId ?? (fromEnv ? env.ACCOUNT_API_ACCOUNT_ID! : randomBytes(16).toString("hex"));
@@ -219,7 +223,9 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (requestLog.length > REQUEST_LOG_LIMIT) requestLog.splice(0, requestLog.length - REQUEST_LOG_LIMIT);
   };
 
-  const allowedHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase().replace(/^\[|\]$/g, "")));
+  const allowedHosts = new Set(
+    (options.allowHosts ?? []).map((h) => h.toLowerCase().replace(/^\[|\]$/g, "")),
+  );
   app.addHook("onRequest", async (req, reply) => {
     started.set(req, performance.now());
     if (req.url.startsWith(CONTROL_PREFIX)) {

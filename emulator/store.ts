@@ -100,7 +100,10 @@ function loadStateFile(file: string): StoreData | undefined {
     const code = e instanceof Error && "code" in e ? e.code : undefined;
     if (code === "ENOENT") return undefined;
     if (code === "ELOOP")
-      throw new StateFileError(file, "is a symbolic link; refusing to use it (the emulator writes this file)");
+      throw new StateFileError(
+        file,
+        "is a symbolic link; refusing to use it (the emulator writes this file)",
+      );
     throw new StateFileError(file, `cannot be read (${e instanceof Error ? e.message : String(e)})`, {
       cause: e,
     });
@@ -119,10 +122,15 @@ function loadStateFile(file: string): StoreData | undefined {
   try {
     raw = JSON.parse(text, withoutPrototypes);
   } catch (e) {
-    throw new StateFileError(file, `is not JSON (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+    throw new StateFileError(file, `is not JSON (${e instanceof Error ? e.message : String(e)})`, {
+      cause: e,
+    });
   }
   if (isRecord(raw) && raw["version"] !== undefined && raw["version"] !== 1)
-    throw new StateFileError(file, `unsupported version ${JSON.stringify(raw["version"])} (this emulator reads 1)`);
+    throw new StateFileError(
+      file,
+      `unsupported version ${JSON.stringify(raw["version"])} (this emulator reads 1)`,
+    );
   const parsed = StoreDataSchema.safeParse(raw);
   if (!parsed.success)
     throw new StateFileError(
@@ -153,7 +161,8 @@ export class Store {
     const loaded = this.#file ? loadStateFile(this.#file) : undefined;
     if (loaded) {
       for (const t of loaded.tokens)
-        if (t.initial === undefined && t.name === "default" && t.accountId === loaded.accountId) t.initial = true;
+        if (t.initial === undefined && t.name === "default" && t.accountId === loaded.accountId)
+          t.initial = true;
       this.#data = loaded;
       this.#initial = {
         accountId: loaded.accountId,

@@ -379,7 +379,10 @@ describe("command line: account-api emulator", function () {
       assert.equal(a.code, EXIT.usage, a.err);
       assert.ok(a.err.startsWith(`error: state file ${notJson}: is not JSON (`), a.err);
       const wrongShape = join(dir, "shape.json");
-      writeFileSync(wrongShape, JSON.stringify({ version: 1, accountId: "a", tokens: [{}], counters: {}, areas: {} }));
+      writeFileSync(
+        wrongShape,
+        JSON.stringify({ version: 1, accountId: "a", tokens: [{}], counters: {}, areas: {} }),
+      );
       const b = await emulatorExit(["--state", wrongShape]);
       assert.equal(b.code, EXIT.usage, b.err);
       assert.match(b.err, /state file \S+shape\.json: not an emulator state: tokens\.0\.scope: /);
