@@ -137,6 +137,12 @@ export function addEmulatorVerb(program: Command, io: VerbIo): void {
         setExit(io, EXIT.usage);
         return;
       }
+      if (env.ACCOUNT_API_TOKEN && env.ACCOUNT_API_ACCOUNT_ID && env.ACCOUNT_API_ACCOUNT_ID !== em.accountId)
+        io.err(
+          terminalText(
+            `warning: ACCOUNT_API_ACCOUNT_ID is ${env.ACCOUNT_API_ACCOUNT_ID}, but ${o.state ?? "the state file"} holds the account ${em.accountId}: the token is accepted for that account only`,
+          ) + "\n",
+        );
       const warning = bindWarning(o.host, o.allowHost ?? []);
       if (warning) io.err(terminalText(warning.trimEnd()) + "\n");
       const seeded = o.seed ? await seedDemo(em) : undefined;

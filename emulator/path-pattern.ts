@@ -20,7 +20,7 @@ export class PathPatternError extends Error {
 
 export const MAX_PATTERN_LENGTH = 512;
 /** Bounds the automaton, so one request costs at most path length × this many steps per rule. */
-const MAX_PROGRAM = 256;
+const MAX_PROGRAM = 1_024;
 const MAX_REPEAT = 100;
 
 type CharTest = (c: number) => boolean;
