@@ -3,7 +3,7 @@
  * the spec asks for, and may map each failure to their own error codes (email has a table of them,
  * the build service says "Invalid token").
  */
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import { DomainError, GENERIC_CODES } from "./http";
 import type { Store, StoredToken } from "./store";
@@ -63,6 +63,35 @@ export function newTokenValue(): string {
   return randomBytes(24).toString("base64url");
 }
 
+function hmac(salt: string, value: string): Buffer {
+  return createHmac("sha256", salt).update(value, "utf8").digest();
+}
+
+/**
+ * A token the emulator was given (ACCOUNT_API_TOKEN, the `token` option), as it may be stored: a
+ * salted HMAC-SHA-256 of it, never the value (docs/assumptions.md, "The emulator's token").
+ */
+export function givenToken(value: string, accountId: string): StoredToken {
+  const salt = randomBytes(16).toString("hex");
+  return {
+    salt,
+    digest: hmac(salt, value).toString("hex"),
+    scope: "user",
+    permissions: ["*"],
+    accountId,
+    name: "default",
+  };
+}
+
+/** Whether `presented` is this token: its value, or the value its digest was made from. */
+export function tokenMatches(token: StoredToken, presented: string): boolean {
+  if (token.value !== undefined) return token.value === presented;
+  if (token.salt === undefined || token.digest === undefined) return false;
+  const want = Buffer.from(token.digest, "hex");
+  const got = hmac(token.salt, presented);
+  return want.length === got.length && timingSafeEqual(want, got);
+}
+
 export class AuthGuard {
   constructor(private readonly store: Store) {}
 
@@ -72,7 +101,7 @@ export class AuthGuard {
     const header = req.headers.authorization;
     if (!header) throw fail("missing");
     const m = /^Bearer\s+(\S+)$/i.exec(header);
-    const token = m ? this.store.tokens.find((t) => t.value === m[1]) : undefined;
+    const token = m ? this.store.tokens.find((t) => tokenMatches(t, m[1]!)) : undefined;
     if (!token) throw fail("invalid");
     if (need.accountId !== undefined && need.accountId !== token.accountId) throw fail("wrong_account");
     if (need.userScoped && token.scope !== "user") throw fail("bad_scope");
@@ -82,8 +111,13 @@ export class AuthGuard {
     return token;
   }
 
-  add(token: Omit<StoredToken, "value" | "accountId"> & { value?: string; accountId?: string }): StoredToken {
-    const stored: StoredToken = {
+  add(
+    token: Omit<StoredToken, "value" | "accountId" | "salt" | "digest" | "initial"> & {
+      value?: string;
+      accountId?: string;
+    },
+  ): StoredToken & { value: string } {
+    const stored: StoredToken & { value: string } = {
       value: token.value ?? newTokenValue(),
       scope: token.scope,
       permissions: [...token.permissions],

@@ -8,13 +8,14 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AreaContext, AreaModule } from "./area";
 import { AREAS } from "./areas";
-import { AuthGuard, PERMISSIONS, newTokenValue } from "./auth";
+import { AuthGuard, PERMISSIONS, givenToken, newTokenValue, tokenMatches } from "./auth";
 import { OffsetClock, isAdvanceable, type Clock } from "./clock";
 import { FaultRuleSchema, Faults } from "./faults";
 import { NoParams, defineControl, serializerCompiler, validatorCompiler } from "./define";
 import { DomainError, GENERIC_CODES, errorEnvelope, invalidWith, parseJsonBody, renderError } from "./http";
 import { RATE_LIMITED, RateLimitSchema, RateLimiter, type RateLimit } from "./rate-limit";
-import { Store } from "./store";
+import { Store, type StoredToken } from "./store";
+import { controlRefusal } from "./trust";
 
 export const API_PREFIX = "/client/v4";
 export const CONTROL_PREFIX = "/__emulator";
@@ -22,10 +23,19 @@ export const CONTROL_PREFIX = "/__emulator";
 export interface EmulatorOptions {
   /** Account id; default ACCOUNT_API_ACCOUNT_ID when ACCOUNT_API_TOKEN is also set, else generated. */
   accountId?: string;
-  /** Token with every permission, user-scoped; default ACCOUNT_API_TOKEN (see accountId), else generated. */
+  /**
+   * Token with every permission, user-scoped; default ACCOUNT_API_TOKEN (see accountId), else the one
+   * the state file keeps, else generated. A given token is accepted but never stored: the state file
+   * keeps a salted digest of it.
+   */
   token?: string;
-  /** JSON file the state is loaded from and saved to. */
+  /** JSON file the state is loaded from and saved to (mode 0600, never written through a link). */
   stateFile?: string;
+  /**
+   * More `Host` names the control API answers to, besides loopback names and addresses (and the bound
+   * address when started with `startEmulator`): a name other machines or containers use to reach it.
+   */
+  allowHosts?: readonly string[];
   clock?: Clock;
   faultSeed?: number;
   env?: NodeJS.ProcessEnv;
@@ -75,6 +85,11 @@ export interface Emulator {
   auth: AuthGuard;
   accountId: string;
   token: string;
+  /**
+   * Where `token` came from: `given` (option or ACCOUNT_API_TOKEN; never printed or stored),
+   * `generated` at this start, or `kept` from the state file (generated, and printed, at an earlier one).
+   */
+  tokenOrigin: "given" | "generated" | "kept";
   requestLog: RequestLogEntry[];
   rateLimit: RateLimitSwitch;
   /** Every route served (API, control and edge), as fastify registered them. */
@@ -98,46 +113,53 @@ export interface RateLimitSwitch {
 
 const REQUEST_LOG_LIMIT = 5_000;
 
-function initialIdentity(o: EmulatorOptions): { accountId: string; token: string; given: boolean } {
+function ownToken(accountId: string): StoredToken & { value: string } {
+  return { value: newTokenValue(), scope: "user", permissions: ["*"], accountId, name: "default" };
+}
+
+/**
+ * The first account and its token. A token from the environment (or the option) is accepted for this
+ * run and stored only as a digest; otherwise the state file's own token stays, or one is generated.
+ */
+function openStore(o: EmulatorOptions): {
+  store: Store;
+  token: string;
+  tokenOrigin: Emulator["tokenOrigin"];
+} {
   const env = o.env ?? process.env;
   const fromEnv = env.ACCOUNT_API_TOKEN && env.ACCOUNT_API_ACCOUNT_ID;
-  return {
-    accountId: o.accountId ?? (fromEnv ? env.ACCOUNT_API_ACCOUNT_ID! : randomBytes(16).toString("hex")),
-    token: o.token ?? (fromEnv ? env.ACCOUNT_API_TOKEN! : newTokenValue()),
-    given: o.token !== undefined || Boolean(fromEnv),
-  };
+  const accountId = o.accountId ?? (fromEnv ? env.ACCOUNT_API_ACCOUNT_ID! : randomBytes(16).toString("hex"));
+  if (accountId.length > 32) throw new Error("accountId: must be at most 32 characters");
+  const given = o.token ?? (fromEnv ? env.ACCOUNT_API_TOKEN : undefined);
+  const own = ownToken(accountId);
+  const store = new Store({
+    accountId,
+    tokens: [given === undefined ? own : givenToken(given, accountId)],
+    ...(o.stateFile ? { file: o.stateFile } : {}),
+  });
+  if (given !== undefined) {
+    const known = store.tokens.find((t) => tokenMatches(t, given));
+    // Earlier emulators stored a given token in clear: it becomes a digest at the first save.
+    if (!known || known.value !== undefined) store.addInitial(givenToken(given, store.accountId), known);
+    return { store, token: given, tokenOrigin: "given" };
+  }
+  const kept = store.loaded
+    ? store.initialTokens.find((t) => t.value !== undefined && t.accountId === store.accountId)
+    : undefined;
+  if (kept?.value !== undefined) return { store, token: kept.value, tokenOrigin: "kept" };
+  if (store.loaded) {
+    // A state made with a given token only: this run's own token joins the first account's.
+    const fresh = ownToken(store.accountId);
+    store.addInitial(fresh);
+    return { store, token: fresh.value, tokenOrigin: "generated" };
+  }
+  return { store, token: own.value, tokenOrigin: "generated" };
 }
 
 /** Builds the server without listening (tests may use `app.inject`). */
 export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const initial = initialIdentity(options);
-  if (initial.accountId.length > 32) throw new Error("accountId: must be at most 32 characters");
-  const store = new Store({
-    accountId: initial.accountId,
-    tokens: [
-      {
-        value: initial.token,
-        scope: "user",
-        permissions: ["*"],
-        accountId: initial.accountId,
-        name: "default",
-      },
-    ],
-    file: options.stateFile,
-  });
-  // A state file keeps its token: a restarted emulator answers (and prints) the one it had, unless
-  // a token is given; a generated one would leave every configured stack with a stale token.
-  const kept = store.tokens.find((t) => t.name === "default" && t.accountId === store.accountId);
-  const token = initial.given || !kept ? initial.token : kept.value;
-  if (!store.tokens.some((t) => t.value === token)) {
-    store.tokens.push({
-      value: token,
-      scope: "user",
-      permissions: ["*"],
-      accountId: store.accountId,
-      name: "default",
-    });
-  }
+  const { store, token, tokenOrigin } = openStore(options);
+  store.save(); // at once: the file is 0600 from the start, a digest replaces a token kept in clear
   const clock = options.clock ?? new OffsetClock();
   const faults = new Faults(options.faultSeed);
   const auth = new AuthGuard(store);
@@ -201,9 +223,24 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (requestLog.length > REQUEST_LOG_LIMIT) requestLog.splice(0, requestLog.length - REQUEST_LOG_LIMIT);
   };
 
+  const allowedHosts = new Set(
+    (options.allowHosts ?? []).map((h) => h.toLowerCase().replace(/^\[|\]$/g, "")),
+  );
   app.addHook("onRequest", async (req, reply) => {
     started.set(req, performance.now());
-    if (req.url.startsWith(CONTROL_PREFIX)) return;
+    if (req.url.startsWith(CONTROL_PREFIX)) {
+      const refused = controlRefusal(req.headers, allowedHosts);
+      if (refused)
+        return reply.code(refused.status).send(
+          errorEnvelope([
+            {
+              code: refused.status === 415 ? GENERIC_CODES.unsupportedMediaType : GENERIC_CODES.forbidden,
+              message: refused.message,
+            },
+          ]),
+        );
+      return;
+    }
     const action = faults.decide(req.method, req.url.split("?")[0] ?? req.url);
     if (action.latencyMs > 0) await new Promise((r) => setTimeout(r, action.latencyMs));
     // The limit sits in front of the service: a refused request reaches no injected failure either.
@@ -234,6 +271,9 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
 
   app.addHook("onSend", async (req, reply, payload) => {
+    // Pages the edge serves come from anyone's origin, and share the control API's: sandboxed, their
+    // scripts run in an opaque origin, and the control API refuses them as cross-site.
+    if (req.url.startsWith("/__edge/")) reply.header("content-security-policy", "sandbox");
     if (options.onExchange && req.url.startsWith(`${API_PREFIX}/`)) {
       const { authorization: _token, ...headers } = req.headers;
       options.onExchange({
@@ -288,6 +328,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     auth,
     accountId: store.accountId,
     token,
+    tokenOrigin,
     requestLog,
     rateLimit,
     routes,
@@ -359,7 +400,8 @@ function registerControl(app: FastifyInstance, em: Emulator): void {
     em.faults.clear();
     return null;
   });
-  control.get("/state", none, () => em.store.snapshot());
+  // Without any token's value or digest: a page that got around the checks still learns no token.
+  control.get("/state", none, () => em.store.publicSnapshot());
 }
 
 export interface RunningEmulator extends Emulator {
@@ -374,8 +416,9 @@ export interface RunningEmulator extends Emulator {
 export async function startEmulator(
   options: EmulatorOptions & { port?: number; host?: string } = {},
 ): Promise<RunningEmulator> {
-  const em = await buildEmulator(options);
   const host = options.host ?? "127.0.0.1";
+  const bound = isWildcardAddress(host) ? [] : [host];
+  const em = await buildEmulator({ ...options, allowHosts: [...(options.allowHosts ?? []), ...bound] });
   await em.app.listen({ port: options.port ?? 0, host });
   const addr = em.app.server.address();
   if (!addr || typeof addr !== "object") throw new Error("emulator: no address after listen");
@@ -390,4 +433,9 @@ export async function startEmulator(
       await em.app.close();
     },
   };
+}
+
+/** An address that binds every interface: no request names it as its host. */
+export function isWildcardAddress(host: string): boolean {
+  return ["0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0"].includes(host.trim());
 }

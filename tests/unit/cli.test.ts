@@ -5,7 +5,7 @@
 import { productionTrigger, seedBuildWorld } from "../helpers/builds";
 import { strict as assert } from "node:assert";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -208,27 +208,52 @@ describe("command line: imperative verbs", () => {
 describe("command line: account-api emulator", function () {
   this.timeout(60_000);
 
-  /** Starts `account-api emulator …args` as a process and answers its banner once printed. */
-  async function emulatorProcess(args: string[]): Promise<{ banner: string; stop(): Promise<void> }> {
+  /** The environment without the user's own ACCOUNT_API_* variables, plus `extra`. */
+  const cleanEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
     const env = { ...process.env };
     delete env.ACCOUNT_API_TOKEN;
     delete env.ACCOUNT_API_ACCOUNT_ID;
+    return { ...env, ...extra };
+  };
+
+  /** Starts `account-api emulator …args` as a process and answers its banner (and stderr so far) once printed. */
+  async function emulatorProcess(
+    args: string[],
+    extraEnv: NodeJS.ProcessEnv = {},
+  ): Promise<{ banner: string; stderr(): string; stop(): Promise<void> }> {
     const child = spawn(
       process.execPath,
       ["-r", "ts-node/register/transpile-only", "cli/main.ts", "emulator", "--port", "0", ...args],
-      { cwd: ROOT, env },
+      { cwd: ROOT, env: cleanEnv(extraEnv) },
     );
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const banner = await new Promise<string>((resolveBanner, reject) => {
       let text = "";
       child.stdout.on("data", (chunk: Buffer) => {
         text += chunk.toString();
-        if (/# or, for one stack: pulumi config set/.test(text)) resolveBanner(text);
+        if (/# or, for one stack: pulumi config set[^\n]*\n/.test(text)) resolveBanner(text);
       });
-      child.on("exit", (code) => reject(new Error(`emulator exited with ${code}: ${text}`)));
+      child.on("exit", (code) => reject(new Error(`emulator exited with ${code}: ${text}${stderr}`)));
     });
     const exited = new Promise<void>((r) => child.once("exit", () => r()));
     // Resolves once the process is gone, so its state file is no longer written.
-    return { banner, stop: () => (child.kill("SIGTERM"), exited) };
+    return { banner, stderr: () => stderr, stop: () => (child.kill("SIGTERM"), exited) };
+  }
+
+  /** Runs `account-api emulator …args` expecting it to exit at once; its code and output. */
+  async function emulatorExit(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+    const child = spawn(
+      process.execPath,
+      ["-r", "ts-node/register/transpile-only", "cli/main.ts", "emulator", "--port", "0", ...args],
+      { cwd: ROOT, env: cleanEnv() },
+    );
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    const code = await new Promise<number | null>((r) => child.on("exit", r));
+    return { code, out, err };
   }
   const field = (banner: string, re: RegExp): string => {
     const m = re.exec(banner);
@@ -259,7 +284,7 @@ describe("command line: account-api emulator", function () {
     const state = join(dir, "state.json");
     try {
       const first = await emulatorProcess(["--state", state, "--seed", "demo"]);
-      const token = field(first.banner, /token:\s+(\S+) \(kept in /);
+      const token = field(first.banner, /token:\s+(\S+) \(generated; kept in /);
       const account = field(first.banner, /account id:\s+(\S+)/);
       const seeded = field(first.banner, /seeded \(demo\):\s+(.+)/);
       assert.match(
@@ -269,10 +294,17 @@ describe("command line: account-api emulator", function () {
       await first.stop();
       const second = await emulatorProcess(["--state", state, "--seed", "demo"]);
       try {
-        assert.equal(field(second.banner, /token:\s+(\S+) \(kept in /), token);
+        // Printed once, when it was made; a restart says where it is kept.
+        assert.match(second.banner, /token:\s+kept in \S+state\.json \(printed when it was generated/);
+        assert.ok(!second.banner.includes(token), second.banner);
         assert.equal(field(second.banner, /account id:\s+(\S+)/), account);
         assert.equal(field(second.banner, /seeded \(demo\):\s+(.+)/), seeded);
         const url = field(second.banner, /emulator listening: (\S+)/);
+        const kept = await request(`${url}/accounts/${account}/registrar/registrations`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        assert.equal(kept.statusCode, 200, "the token printed at the first start still works");
+        await kept.body.dump();
         const log = await request(`${url.replace("/client/v4", "")}/__emulator/requests`);
         const entries = (await log.body.json()) as { result: { method: string; url: string }[] };
         const writes = entries.result.filter(
@@ -282,6 +314,78 @@ describe("command line: account-api emulator", function () {
       } finally {
         await second.stop();
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a token from ACCOUNT_API_TOKEN is never stored or printed, and still works after a restart without it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "account-api-emulator-env-"));
+    const state = join(dir, "state.json");
+    const secret = "real-token-0123456789abcdefghijklmnopqrstuv";
+    try {
+      const first = await emulatorProcess(["--state", state], {
+        ACCOUNT_API_TOKEN: secret,
+        ACCOUNT_API_ACCOUNT_ID: "acct-from-env",
+      });
+      assert.match(first.banner, /token:\s+from ACCOUNT_API_TOKEN \(accepted; never stored or printed\)/);
+      assert.ok(!first.banner.includes(secret) && !first.stderr().includes(secret), first.banner);
+      await first.stop();
+      assert.ok(!readFileSync(state, "utf8").includes(secret), "the state file holds no given token");
+      assert.equal(statSync(state).mode & 0o777, 0o600);
+
+      const second = await emulatorProcess(["--state", state]);
+      try {
+        assert.ok(!second.banner.includes(secret) && !second.stderr().includes(secret), second.banner);
+        assert.equal(field(second.banner, /account id:\s+(\S+)/), "acct-from-env");
+        const url = field(second.banner, /emulator listening: (\S+)/);
+        const origin = url.replace("/client/v4", "");
+        const snapshot = await request(`${origin}/__emulator/state`);
+        assert.ok(!(await snapshot.body.text()).includes(secret), "the control API shows no token");
+        const res = await request(`${url}/accounts/acct-from-env/registrar/registrations`, {
+          headers: { authorization: `Bearer ${secret}` },
+        });
+        assert.equal(res.statusCode, 200, "the token used before still works");
+        await res.body.dump();
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("warns on stderr, naming the address, when it listens on more than loopback", async () => {
+    const em = await emulatorProcess(["--host", "0.0.0.0"]);
+    try {
+      assert.match(em.stderr(), /^warning: listening on 0\.0\.0\.0, not loopback: other machines can reach/m);
+    } finally {
+      await em.stop();
+    }
+    const quiet = await emulatorProcess([]);
+    try {
+      assert.equal(quiet.stderr(), "");
+    } finally {
+      await quiet.stop();
+    }
+  });
+
+  it("a corrupt state file is named with what is wrong, and exits 64", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "account-api-emulator-corrupt-"));
+    try {
+      const notJson = join(dir, "broken.json");
+      writeFileSync(notJson, "{ not json");
+      const a = await emulatorExit(["--state", notJson]);
+      assert.equal(a.code, EXIT.usage, a.err);
+      assert.ok(a.err.startsWith(`error: state file ${notJson}: is not JSON (`), a.err);
+      const wrongShape = join(dir, "shape.json");
+      writeFileSync(
+        wrongShape,
+        JSON.stringify({ version: 1, accountId: "a", tokens: [{}], counters: {}, areas: {} }),
+      );
+      const b = await emulatorExit(["--state", wrongShape]);
+      assert.equal(b.code, EXIT.usage, b.err);
+      assert.match(b.err, /state file \S+shape\.json: not an emulator state: tokens\.0\.scope: /);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
