@@ -182,10 +182,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   let origin = "";
   app.addHook("onListen", async () => {
     const addr = app.server.address();
-    if (addr && typeof addr === "object") {
-      const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
-      origin = `http://${host}:${addr.port}`;
-    }
+    if (addr && typeof addr === "object") origin = originOf(addr);
   });
 
   const routes: RouteEntry[] = [];
@@ -413,6 +410,19 @@ export interface RunningEmulator extends Emulator {
 }
 
 /** Starts the emulator on loopback (port 0 picks a free one). */
+/**
+ * The origin clients use: the bound address, or loopback when bound to every address (0.0.0.0 or
+ * ::), since a client's base URL must name a host, and plain http is taken only to loopback.
+ */
+function originOf(addr: { address: string; family: string; port: number }): string {
+  const address = isWildcardAddress(addr.address)
+    ? addr.family === "IPv6"
+      ? "::1"
+      : "127.0.0.1"
+    : addr.address;
+  return `http://${addr.family === "IPv6" ? `[${address}]` : address}:${addr.port}`;
+}
+
 export async function startEmulator(
   options: EmulatorOptions & { port?: number; host?: string } = {},
 ): Promise<RunningEmulator> {
@@ -422,8 +432,7 @@ export async function startEmulator(
   await em.app.listen({ port: options.port ?? 0, host });
   const addr = em.app.server.address();
   if (!addr || typeof addr !== "object") throw new Error("emulator: no address after listen");
-  const h = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
-  const origin = `http://${h}:${addr.port}`;
+  const origin = originOf(addr);
   return {
     ...em,
     url: `${origin}${API_PREFIX}`,

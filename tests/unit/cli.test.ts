@@ -359,6 +359,8 @@ describe("command line: account-api emulator", function () {
     const em = await emulatorProcess(["--host", "0.0.0.0"]);
     try {
       assert.match(em.stderr(), /^warning: listening on 0\.0\.0\.0, not loopback: other machines can reach/m);
+      // A client cannot use 0.0.0.0 as a host, and plain http goes only to loopback: the banner's URL does.
+      assert.match(field(em.banner, /emulator listening: (\S+)/), /^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
     } finally {
       await em.stop();
     }
