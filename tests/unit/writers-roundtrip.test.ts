@@ -2,24 +2,42 @@
  * Every writer of untrusted text, fed hostile strings, must write a document that holds exactly them
  * (read back by the reader the document's consumer uses), or refuse with its typed error.
  *
- * The strings: quotes, backticks, `${`, `$$`, `*\/`, every line ending (\r, NEL, U+2028/9), controls,
- * DEL, C1, bidi and zero-width characters, noncharacters, lone surrogates, YAML specials, numbers and
- * words YAML reads as other types, long keys, `fn::` and `<<` keys, `__proto__`; as names, ids,
- * values and keys, nested. Each fixed case once, then SAMPLES generated cases (fast-check, a fixed
- * seed: WRITERS_SEED=<n> tries another, and a failure names the seed and the case).
+ * The strings (tests/helpers/hostile-strings.ts, plus random UTF-16 units): quotes, backticks, `${`,
+ * `$$`, `*\/`, every line ending (\r, NEL, U+2028/9), controls, DEL, C1, bidi and zero-width
+ * characters, noncharacters, lone surrogates, YAML, Markdown and HTML specials, numbers and words YAML
+ * reads as other types, long keys, `fn::` and `<<` keys, `__proto__`; as names, ids, values and keys,
+ * nested. Fixed cases once, then SAMPLES generated cases per writer (fast-check, a fixed seed:
+ * WRITERS_SEED=<n> and WRITERS_SAMPLES=<n> try others, and a failure names the seed and the case).
  *
- * The writers (add one to WRITERS: write a sample's files, read a batch back in one go):
+ * The writers:
  * - the YAML program of `discover --write-program --language yaml`: Main.yaml read by pulumi-yaml
  *   v1.38.1's own loader, Pulumi.yaml by the CLI's project loader (tools/yaml-roundtrip, one process
  *   for all cases);
- * - the TypeScript program: index.ts compiled with the typescript package (syntax errors fail) and run
- *   with stand-ins for the package's classes and pulumi.Config, capturing every resource's arguments;
- *   its Pulumi.yaml read by the CLI's project loader;
- * - the bulk import file: JSON.parse.
+ * - the TypeScript program: every index.ts type-checked by tsc in one program (strict, against
+ *   declarations of its two imports), then compiled and run with stand-ins for the package's classes
+ *   and pulumi.Config, capturing every resource's arguments; its Pulumi.yaml read by the project loader;
+ * - the bulk import file: JSON.parse;
+ * - drift's Markdown job summary (rendered by markdown-it, CommonMark and GFM tables, HTML and
+ *   autolinks on: each value one run of text in its own cell), text report, JUnit (parsed by
+ *   fast-xml-parser), SARIF and JSON report (JSON.parse);
+ * - terminal text (sdk/terminal-text.ts, which every verb's text output uses): no control reaches
+ *   the terminal, and the escapes undone give the value back.
  */
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import ts from "typescript";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import {
+  renderMarkdown,
+  renderText,
+  summarize,
+  type DriftReport,
+  type ResourceDrift,
+} from "../../provider/drift";
+import { shown as driftShown, visible } from "../../provider/drift-display";
+import { renderJunit } from "../../provider/drift-junit";
+import { renderSarif, sarifText } from "../../provider/drift-sarif";
+import { readMarkdown } from "../helpers/markdown";
 import { placeholderKey, placeholdersOf, resourceName, type Adoption } from "../../provider/discovery/adopt";
 import type { DiscoveredObject } from "../../provider/discovery/list";
 import {
@@ -33,6 +51,8 @@ import {
 } from "../../provider/discovery/program";
 import type { ResourceKind } from "../../provider/types";
 import { loadYamlPrograms, refTo, untag, type LoadedProgram } from "../helpers/yaml-roundtrip";
+import { HOSTILE_PIECES } from "../helpers/hostile-strings";
+import { terminalText } from "../../sdk/terminal-text";
 
 const SEED = Number(process.env.WRITERS_SEED ?? 20261124);
 const SAMPLES = Number(process.env.WRITERS_SAMPLES ?? 300);
@@ -52,106 +72,7 @@ interface Sample {
   readonly nested: Record<string, unknown>;
 }
 
-/** Pieces hostile strings are made of. */
-const PIECES = [
-  "${",
-  "}",
-  "${a}",
-  "${a.b[0]}",
-  "$$",
-  "$${a}",
-  "$",
-  "`",
-  "${`x`}",
-  "'",
-  '"',
-  "\\",
-  "\\u0041",
-  "*/",
-  "/*",
-  "//",
-  "\n",
-  "\r",
-  "\r\n",
-  "\u0085",
-  "\u2028",
-  "\u2029",
-  "\t",
-  "\v",
-  "\f",
-  "\u0000",
-  "\u0007",
-  "\u001b[2J",
-  "\u001b]52;c;ZXZpbA==\u0007",
-  "\u007f",
-  "\u0080",
-  "\u009b",
-  "\u009f",
-  "\u00a0",
-  "\u00ad",
-  "\u061c",
-  "\u200b",
-  "\u200d",
-  "\u202e",
-  "\u2066",
-  "\ufeff",
-  "\ufff9",
-  "\ufffe",
-  "\uffff",
-  "\ud83d\ude00",
-  "é",
-  ": ",
-  ":",
-  "#",
-  " #",
-  "- ",
-  "-",
-  "&a",
-  "*a",
-  "!",
-  "!!str",
-  "|",
-  ">",
-  "%",
-  "@",
-  "?",
-  "? ",
-  ",",
-  "[",
-  "]",
-  "{",
-  "}",
-  "---",
-  "...",
-  " ",
-  "  ",
-  "fn::join",
-  "Fn::Secret",
-  "fn::invoke",
-  "fn::a:b:c",
-  "fn::",
-  "xfn::a:b",
-  "<<",
-  "0x1",
-  "1e3",
-  "0o7",
-  "1_000",
-  ".5",
-  "-.inf",
-  ".nan",
-  "true",
-  "True",
-  "yes",
-  "no",
-  "on",
-  "null",
-  "Null",
-  "~",
-  "",
-  "a",
-  "__proto__",
-  "constructor",
-];
+const PIECES = HOSTILE_PIECES;
 
 /** Whole strings worth trying as they are (besides each piece alone). */
 const WHOLE = [
@@ -403,6 +324,51 @@ const yamlWriter: Writer = {
   },
 };
 
+/**
+ * Type-checks written index.ts files in one compiler run, each a module of its own, against
+ * declarations of its two imports that take any arguments: what tsc finds that a parse cannot (a
+ * duplicate key in an object literal, a computed key of the wrong type). Diagnostics per source.
+ */
+function typeCheckIndexTs(sources: readonly string[]): string[][] {
+  const stubs = `declare module "@pulumi/pulumi" {
+  export class Config { requireSecret(key: string): unknown; }
+}
+declare module "pulumi-account-api" {
+  type Kind = new (name: string, args: Record<string, unknown>) => unknown;
+  export const BuildTrigger: Kind, TriggerEnvVars: Kind, RepoConnection: Kind,
+    ZoneContentConverter: Kind, ConfigRule: Kind, MeetingTemplate: Kind,
+    DomainRegistration: Kind, SearchInstance: Kind;
+}
+`;
+  const files = new Map<string, string>([["/w/stubs.d.ts", stubs]]);
+  sources.forEach((src, i) => files.set(`/w/p${i}.ts`, src));
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2020,
+    module: ts.ModuleKind.CommonJS,
+    moduleDetection: ts.ModuleDetectionKind.Force,
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, lang, onError) => {
+    const text = files.get(name);
+    return text !== undefined ? ts.createSourceFile(name, text, lang) : getSourceFile(name, lang, onError);
+  };
+  host.fileExists = (name) => files.has(name) || ts.sys.fileExists(name);
+  host.readFile = (name) => files.get(name) ?? ts.sys.readFile(name);
+  const program = ts.createProgram([...files.keys()], options, host);
+  const out: string[][] = sources.map(() => []);
+  for (const d of ts.getPreEmitDiagnostics(program)) {
+    const at = /^\/w\/p(\d+)\.ts$/.exec(d.file?.fileName ?? "");
+    const message = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+    if (at) out[Number(at[1])]!.push(message);
+    else throw new Error(`type check: ${d.file?.fileName ?? "(global)"}: ${message}`);
+  }
+  return out;
+}
+
 /** Runs a written index.ts with stand-ins for its two imports; what each `new Kind(name, args)` got. */
 function runIndexTs(source: string): unknown {
   const out = ts.transpileModule(source, {
@@ -441,9 +407,10 @@ const typescriptWriter: Writer = {
   isRefusal: isProjectRefusal,
   readBack(written) {
     const projects = loadYamlPrograms(written.map((f, i) => ({ id: String(i), source: f["Pulumi.yaml"]! })));
+    const checked = typeCheckIndexTs(written.map((f) => f["index.ts"]!));
     return written.map((f, i) => ({
       project: projects[i]!.errors.length ? { errors: projects[i]!.errors } : projects[i]!.project,
-      index: runIndexTs(f["index.ts"]!),
+      index: checked[i]!.length ? { typeErrors: checked[i] } : runIndexTs(f["index.ts"]!),
     }));
   },
   expected: (s) => ({
@@ -548,5 +515,253 @@ describe("placeholder keys", () => {
   it("differ across resources whose name and key join alike (a-b + c, a + b-c)", () => {
     const taken = new Set<string>();
     assert.notEqual(placeholderKey("a-b", "c", taken), placeholderKey("a", "b-c", taken));
+  });
+});
+
+// Drift's writers: the Markdown job summary, the text report, JUnit, SARIF and JSON.
+
+const anyUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+const driftHostile = fc
+  .array(fc.oneof(fc.constantFrom(...HOSTILE_PIECES), fc.string({ unit: anyUnit, maxLength: 4 })), {
+    minLength: 1,
+    maxLength: 5,
+  })
+  .map((parts) => parts.join(""))
+  .filter((s) => s !== "");
+const value = fc.oneof(
+  driftHostile,
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(driftHostile, { maxLength: 2 }),
+  fc.dictionary(driftHostile, driftHostile, { maxKeys: 2, noNullPrototype: true }),
+);
+
+interface DriftSample {
+  stack: string;
+  name: string;
+  id: string;
+  path: string;
+  old: unknown;
+  now: unknown;
+  reason: string;
+}
+
+const driftSample = fc.record<DriftSample>({
+  stack: driftHostile,
+  name: driftHostile,
+  id: driftHostile,
+  path: driftHostile,
+  old: value,
+  now: value,
+  reason: driftHostile,
+});
+
+/** A drifted resource, a gone one, and one whose read failed, all named by the sample. */
+function reportOf(s: DriftSample): DriftReport {
+  const base = (kind: string): Omit<ResourceDrift, "status" | "changes"> => ({
+    urn: `urn:pulumi:${s.stack}::p::account-api:${kind}::${s.name}`,
+    type: `account-api:${kind}`,
+    name: s.name,
+    id: s.id,
+  });
+  return summarize(s.stack, [
+    {
+      ...base("BuildTrigger"),
+      status: "drifted",
+      changes: [{ path: s.path, old: s.old, new: s.now, restorable: false, note: s.reason }],
+    },
+    { ...base("ConfigRule"), status: "gone", changes: [] },
+    { ...base("RepoConnection"), status: "unchecked", reason: s.reason, failed: true, changes: [] },
+  ]);
+}
+
+/** Display text never holds a control, line ending, bidi or zero-width character. */
+const isVisible = (text: string): boolean => visible(text) === text;
+
+const RUNS = { numRuns: SAMPLES, seed: SEED };
+
+describe("drift's writers read back what the account holds, whatever it holds", () => {
+  it("Markdown: every value is one run of text in its own cell; no row, heading, link, image or HTML of its own", () => {
+    fc.assert(
+      fc.property(driftSample, (s) => {
+        const read = readMarkdown(renderMarkdown(reportOf(s)));
+        assert.deepEqual(
+          read.blocks.filter((b) => b.endsWith("_open")),
+          [
+            "heading_open",
+            "paragraph_open",
+            "table_open",
+            "thead_open",
+            "tr_open",
+            ...Array<string>(6).fill("th_open"),
+            "tbody_open",
+            ...[1, 2, 3].flatMap(() => ["tr_open", ...Array<string>(6).fill("td_open")]),
+            "bullet_list_open",
+            "list_item_open",
+            "paragraph_open",
+            "list_item_open",
+            "paragraph_open",
+          ],
+        );
+        assert.deepEqual(read.headings, [{ text: `Drift: stack ${driftShown(s.stack)}`, markup: [] }]);
+        const [, drifted, gone, failed] = read.rows;
+        for (const row of [drifted, gone, failed]) {
+          assert.equal(row?.length, 6);
+          assert.ok(
+            row?.every((c) => c.markup.length === 0),
+            JSON.stringify(row),
+          );
+        }
+        const what = (kind: string) => `account-api:${kind} ${driftShown(s.name)}`;
+        assert.equal(drifted?.[0]?.text, what("BuildTrigger"));
+        assert.equal(drifted?.[2]?.text, driftShown(s.path));
+        assert.deepEqual(JSON.parse(drifted?.[3]?.text ?? ""), s.old);
+        assert.deepEqual(JSON.parse(drifted?.[4]?.text ?? ""), s.now);
+        assert.equal(drifted?.[5]?.text, driftShown(s.reason));
+        assert.equal(gone?.[0]?.text, what("ConfigRule"));
+        assert.equal(failed?.[2]?.text, driftShown(s.reason));
+      }),
+      RUNS,
+    );
+  });
+
+  it("text: one line per item, no control of the account's, each name as shown, each value as JSON", () => {
+    fc.assert(
+      fc.property(driftSample, (s) => {
+        const lines = renderText(reportOf(s)).split("\n");
+        assert.ok(lines.every(isVisible));
+        assert.equal(
+          lines[0],
+          `account-api:BuildTrigger ${driftShown(s.name)} (${driftShown(s.id)}): drifted`,
+        );
+        const change = lines[1] ?? "";
+        assert.ok(change.startsWith(`  ${driftShown(s.path)}: `));
+        assert.ok(change.endsWith(` (${driftShown(s.reason)})`));
+        assert.equal(lines[2], `account-api:ConfigRule ${driftShown(s.name)} (${driftShown(s.id)}): gone`);
+        assert.equal(
+          lines[4],
+          `account-api:RepoConnection ${driftShown(s.name)} (${driftShown(s.id)}): could not be checked: ${driftShown(s.reason)}`,
+        );
+      }),
+      RUNS,
+    );
+  });
+
+  it("JUnit: well-formed XML whose names, messages and bodies are the shown values", () => {
+    const parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "",
+      trimValues: false,
+      parseTagValue: false,
+      parseAttributeValue: false,
+      isArray: (n) => n === "testcase" || n === "testsuite",
+    });
+    fc.assert(
+      fc.property(driftSample, (s) => {
+        const xml = renderJunit(reportOf(s));
+        assert.equal(XMLValidator.validate(xml), true);
+        const doc = parser.parse(xml) as {
+          testsuites: { testsuite: { name: string; testcase: Record<string, unknown>[] }[] };
+        };
+        const [suite] = doc.testsuites.testsuite;
+        assert.equal(suite?.name, `drift: stack ${driftShown(s.stack)}`);
+        const [drifted, gone, failed] = suite?.testcase ?? [];
+        assert.deepEqual(
+          [drifted?.classname, drifted?.name],
+          ["account-api:BuildTrigger", driftShown(s.name)],
+        );
+        const failure = drifted?.failure as { message: string; "#text": string };
+        assert.equal(failure.message, `1 property changed outside the program: ${driftShown(s.path)}`);
+        const body = failure["#text"];
+        assert.ok(body.startsWith(`${driftShown(s.path)}: `) && body.endsWith(` (${driftShown(s.reason)})`));
+        assert.ok(!body.includes("\n") && isVisible(body));
+        assert.equal(
+          (gone?.failure as { message: string }).message,
+          `deleted outside the program (id ${driftShown(s.id)})`,
+        );
+        assert.equal((failed?.error as { message: string }).message, driftShown(s.reason));
+      }),
+      RUNS,
+    );
+  });
+
+  it("SARIF: the structured fields hold the values exactly; messages are shown text, brackets escaped", () => {
+    fc.assert(
+      fc.property(driftSample, (s) => {
+        const r = reportOf(s);
+        const log = JSON.parse(
+          JSON.stringify(renderSarif(r, { projectFile: "Pulumi.yaml", version: "0" })),
+        ) as {
+          runs: {
+            results: {
+              message: { text: string };
+              properties?: Record<string, unknown>;
+              locations: { logicalLocations: { fullyQualifiedName: string }[] }[];
+            }[];
+          }[];
+        };
+        const [changed, gone, failed] = log.runs[0]?.results ?? [];
+        assert.deepEqual(changed?.properties, { path: s.path, old: s.old, new: s.now, restorable: false });
+        assert.equal(changed?.locations[0]?.logicalLocations[0]?.fullyQualifiedName, r.resources[0]?.urn);
+        for (const m of [changed, gone, failed]) assert.ok(isVisible(m?.message.text ?? ""));
+        assert.ok(
+          changed?.message.text.startsWith(sarifText(`account-api:BuildTrigger ${driftShown(s.name)}`)),
+        );
+        assert.ok(failed?.message.text.endsWith(`could not be read: ${sarifText(driftShown(s.reason))}`));
+      }),
+      RUNS,
+    );
+  });
+
+  it("JSON: the report parses back to itself", () => {
+    fc.assert(
+      fc.property(driftSample, (s) => {
+        const r = reportOf(s);
+        assert.deepEqual(JSON.parse(JSON.stringify(r)), r);
+      }),
+      RUNS,
+    );
+  });
+});
+
+// Terminal text: what every verb prints of an account's names (discover, drift, recover, errors).
+
+/** terminalText's escapes undone: the one value a printed line stands for. */
+function unescapeTerminal(text: string): string {
+  return text.replace(
+    /\\(?:x([0-9a-f]{2})|u([0-9a-f]{4})|(.))/g,
+    (_m, x?: string, u?: string, c?: string) => {
+      if (x !== undefined || u !== undefined) return String.fromCharCode(parseInt(x ?? u ?? "", 16));
+      const named: Record<string, string> = { n: "\n", r: "\r", t: "\t", "\\": "\\" };
+      const v = c === undefined ? undefined : named[c];
+      if (v === undefined) throw new Error(`not an escape terminalText writes: \\${c}`);
+      return v;
+    },
+  );
+}
+
+describe("terminal text holds every value inert, and stands for exactly that value", () => {
+  it(`${SAMPLES} generated strings of hostile pieces and random UTF-16 units (seed ${SEED})`, () => {
+    const text = fc.oneof(
+      driftHostile,
+      fc.string({ unit: "binary", maxLength: 16 }),
+      fc.array(fc.constantFrom(...HOSTILE_PIECES), { maxLength: 8 }).map((p) => p.join("")),
+    );
+    fc.assert(
+      fc.property(text, (s) => {
+        const printed = terminalText(s);
+        assert.ok(
+          // eslint-disable-next-line no-control-regex -- no control may reach the terminal
+          !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u061c\u200e\u200f]/.test(
+            printed,
+          ),
+          JSON.stringify(printed),
+        );
+        assert.ok(!LONE_SURROGATE.test(printed), JSON.stringify(printed));
+        assert.equal(unescapeTerminal(printed), s);
+      }),
+      RUNS,
+    );
   });
 });
