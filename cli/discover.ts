@@ -158,7 +158,6 @@ interface Target {
   readonly path: string;
 }
 
-
 /** The nearest existing folder at or above `path` must be a folder: the program's folder is made in it. */
 function checkFolderToMake(option: string, path: string): void {
   for (let p = resolve(path); ; p = dirname(p)) {
@@ -200,9 +199,7 @@ function targets(o: DiscoverOptions, language: ProgramLanguage): Target[] {
     const path = resolve(o.importFile);
     const clash = out.find((t) => t.path === path);
     if (clash)
-      throw new UsageError(
-        `--import-file ${o.importFile}: is a file of the program --write-program writes`,
-      );
+      throw new UsageError(`--import-file ${o.importFile}: is a file of the program --write-program writes`);
     out.push({ option: "--import-file", path });
   }
   return out;
@@ -217,9 +214,7 @@ function checkTargets(all: readonly Target[], force: boolean, shadowing: readonl
   const problems: string[] = [];
   for (const path of shadowing)
     if (lstatSync(path, { throwIfNoEntry: false }))
-      problems.push(
-        `--write-program: ${path} exists and would be read instead of the program written`,
-      );
+      problems.push(`--write-program: ${path} exists and would be read instead of the program written`);
   const existing: Target[] = [];
   for (const t of all) {
     const st = lstatSync(t.path, { throwIfNoEntry: false });
@@ -271,10 +266,7 @@ function checkOptions(o: DiscoverOptions): ProgramLanguage {
     } catch {
       // ENOTDIR: a file above it.
     }
-    if (!isFolder)
-      throw new UsageError(
-        `--import-file ${o.importFile}: its folder ${folder} does not exist`,
-      );
+    if (!isFolder) throw new UsageError(`--import-file ${o.importFile}: its folder ${folder} does not exist`);
   }
   checkTargets(targets(o, known), o.force === true, shadowingFiles(o, known));
   return known;
@@ -330,8 +322,7 @@ function renderText(r: DiscoverResult): string {
       : `${c.total} objects: ${c.managed} managed by stack ${terminalText(r.stack)}, ${c.unmanaged} unmanaged`,
   );
   const w = r.written;
-  if (w?.program)
-    lines.push(`wrote a ${w.language} program adopting ${w.resources} objects in ${w.program}`);
+  if (w?.program) lines.push(`wrote a ${w.language} program adopting ${w.resources} objects in ${w.program}`);
   if (w?.importFile) lines.push(`wrote the import file ${w.importFile} (pulumi import --file)`);
   for (const p of w?.placeholders ?? [])
     lines.push(`set before up: pulumi config set --secret ${p.key} <value>  # ${terminalText(p.about)}`);
@@ -373,8 +364,7 @@ export function addDiscoverVerb(root: Command, io: VerbIo): void {
         const listing = await discoverAccount(api, { ...(o.zone ? { zones: o.zone } : {}), apps }).catch(
           (err: unknown) => {
             // A zone the user named that the account does not have: bad input, named by its option.
-            if (err instanceof ZoneNotFoundError)
-              throw new UsageError(`--zone ${err.zone}: ${err.reason}`);
+            if (err instanceof ZoneNotFoundError) throw new UsageError(`--zone ${err.zone}: ${err.reason}`);
             throw err;
           },
         );
