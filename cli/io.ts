@@ -13,6 +13,7 @@ import {
   ValidationError,
 } from "../sdk";
 import { terminalText } from "../sdk/terminal-text";
+import { visible } from "../provider/drift-display";
 import { inCliWords } from "./config-errors";
 
 /** The documented exit codes (docs/cli.md). */
@@ -154,9 +155,7 @@ export function action<O extends CommonOptions, A extends unknown[]>(
     const o = cmd.optsWithGlobals<O>();
     try {
       const outcome = await body(o, ...(args.slice(0, -2) as A));
-      io.out(
-        o.json || outcome.text === undefined ? `${JSON.stringify(outcome.result, null, 2)}\n` : outcome.text,
-      );
+      io.out(o.json || outcome.text === undefined ? `${jsonForTerminal(outcome.result)}\n` : outcome.text);
       setExit(io, outcome.exitCode ?? EXIT.ok);
     } catch (err) {
       const code = exitCodeOf(err);
@@ -168,11 +167,20 @@ export function action<O extends CommonOptions, A extends unknown[]>(
       io.err(`error: ${terminalText(message)}\n`);
       if (o.json) {
         const name = err instanceof Error ? err.name : "Error";
-        io.out(`${JSON.stringify({ error: { name, message, exitCode: code } }, null, 2)}\n`);
+        io.out(`${jsonForTerminal({ error: { name, message, exitCode: code } })}\n`);
       }
       setExit(io, code);
     }
   };
+}
+
+/**
+ * `--json` output: JSON escapes C0 controls and lone surrogates itself; the rest a terminal acts on
+ * (DEL, C1, line separators, bidi) is escaped too, line by line so the layout's own line breaks stay.
+ * It parses to the same values.
+ */
+export function jsonForTerminal(value: unknown): string {
+  return (JSON.stringify(value, null, 2) ?? "null").split("\n").map(visible).join("\n");
 }
 
 /** A line that is a frame of a stack trace (`    at f (file:1:2)`), wherever a message quotes one. */

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UnsafeWriteError, replaceFileAtomic, writeNewFile } from "../../sdk/safe-files";
 import { terminalText } from "../../sdk/terminal-text";
+import { jsonForTerminal } from "../../cli/io";
 
 describe("safe files", () => {
   let dir: string;
@@ -98,5 +99,21 @@ describe("terminal text", () => {
         `U+${c.toString(16)}`,
       );
     }
+  });
+});
+
+describe("--json output on a terminal", () => {
+  it("escapes what a terminal acts on, keeps its layout, and parses to the same value", () => {
+    const value = {
+      name: "a\u009b31m\u202eb\u2028c\u007f",
+      list: ["\u001b]52;c;eA==\u0007", "plain", "😀 é"],
+      "key\u0085": 1,
+    };
+    const text = jsonForTerminal(value);
+    // eslint-disable-next-line no-control-regex -- none may reach the terminal
+    assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
+    assert.deepEqual(JSON.parse(text), value);
+    assert.equal(text.split("\n").length, JSON.stringify(value, null, 2).split("\n").length);
+    assert.ok(text.includes("😀 é"));
   });
 });
