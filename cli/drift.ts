@@ -130,9 +130,11 @@ async function pulumiCommand(env: NodeJS.ProcessEnv): Promise<PulumiCommand> {
 /** The user's stack: --stack, else $PULUMI_STACK, else the project's selected stack. */
 export async function selectUserStack(io: VerbIo, o: DriftOptions): Promise<Stack> {
   const workDir = resolve(o.cwd ?? process.cwd());
-  const envVars = Object.fromEntries(
+  const envVars: Record<string, string> = Object.fromEntries(
     Object.entries(io.env).filter((e): e is [string, string] => typeof e[1] === "string"),
   );
+  // The engine's provider reads the environment: --insecure-http reaches it as the variable.
+  if (o.insecureHttp) envVars.ACCOUNT_API_INSECURE_HTTP = "1";
   const ws = await LocalWorkspace.create({ workDir, envVars, pulumiCommand: await pulumiCommand(io.env) });
   const name = o.stack ?? io.env.PULUMI_STACK ?? (await ws.stack())?.name;
   if (!name) throw new Error(`no stack selected in ${workDir}: pass --stack`);

@@ -3,12 +3,18 @@
  * counts and exit codes, the text and the Markdown table; and the provider's `buildTokens` logic.
  */
 import { strict as assert } from "node:assert";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
+import {
+  LocalWorkspace,
+  PulumiCommand,
+  type EngineEvent,
+  type StepEventMetadata,
+  type StepEventStateMetadata,
+} from "@pulumi/pulumi/automation";
 import { EXIT } from "../../cli/main";
-import { engineError } from "../../cli/drift";
+import { engineError, selectUserStack } from "../../cli/drift";
 import { runBuildTokens } from "../../provider/functions/builds";
 import { runCliWith } from "../helpers/cli";
 import { driftFromEvents, leafChanges, MASK, renderMarkdown, renderText } from "../../provider/drift";
@@ -370,5 +376,35 @@ describe("drift shows the account's names and values, never its markup or contro
     assert.doesNotMatch(text.replace(/\n/g, ""), /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
     assert.match(text, /^account-api:BuildTrigger prod\\x1b\]52;c;aGVsbG8=\\x07 \(/);
     assert.match(text, /a: "x" → "y\\u001b\[1A\\u001b\[2K"/);
+  });
+});
+
+describe("the engine a drift or discover check starts", function () {
+  this.timeout(60_000);
+  it("gets --insecure-http as ACCOUNT_API_INSECURE_HTTP, for the provider it runs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "drift-env-"));
+    try {
+      writeFileSync(join(dir, "Pulumi.yaml"), "name: env-check\nruntime: nodejs\n");
+      const env = {
+        PATH: [join(__dirname, "..", "..", ".engine", "bin"), process.env.PATH ?? ""].join(":"),
+        PULUMI_BACKEND_URL: `file://${dir}`,
+        PULUMI_CONFIG_PASSPHRASE: "x",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_HOME: join(dir, ".home"),
+      };
+      const io = { out: () => undefined, err: () => undefined, env };
+      const pulumiCommand = await PulumiCommand.get({
+        root: join(__dirname, "..", "..", ".engine"),
+        skipVersionCheck: true,
+      });
+      const ws = await LocalWorkspace.create({ workDir: dir, envVars: env, pulumiCommand });
+      await ws.createStack("dev");
+      const plain = await selectUserStack(io, { cwd: dir, stack: "dev" });
+      assert.equal(plain.workspace.envVars.ACCOUNT_API_INSECURE_HTTP, undefined);
+      const insecure = await selectUserStack(io, { cwd: dir, stack: "dev", insecureHttp: true });
+      assert.equal(insecure.workspace.envVars.ACCOUNT_API_INSECURE_HTTP, "1");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
