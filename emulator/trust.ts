@@ -70,7 +70,7 @@ export function controlRefusal(
   if (type !== undefined && type.split(";")[0]!.trim().toLowerCase() !== "application/json")
     return {
       status: 415,
-      message: `content-type: ${JSON.stringify(type)} is not accepted by the control API (send application/json)`,
+      message: `content-type: ${JSON.stringify(type)} is not accepted; this operation takes application/json`,
     };
   return undefined;
 }
