@@ -76,19 +76,18 @@ function bodySchema(op: Operation, side: "request" | "response", status?: string
 const noteSide = (side: "requestBody" | "response" | "query") =>
   side === "requestBody" ? "request" : "response";
 
-/** The notes list `name` of `resolutionNotes`, as JSON texts, to find an entry copied from it. */
-function noteTexts(file: ContractFile, name: string): Set<string> {
-  const list = file.resolutionNotes?.[name];
-  return new Set(Array.isArray(list) ? list.map((n) => JSON.stringify(n)) : []);
+const NoteList = z.array(z.record(z.string(), z.unknown()));
+
+/** The notes of the list `name` of `resolutionNotes` (none when the file has no such list). */
+function notesOf(file: ContractFile, name: string): Record<string, unknown>[] {
+  const parsed = NoteList.safeParse(file.resolutionNotes?.[name]);
+  return parsed.success ? parsed.data : [];
 }
 
-/** Whether a copied entry equals a note of the list, on the entry's own keys. */
-function listed(entry: Record<string, unknown>, notes: Set<string>): boolean {
-  for (const text of notes) {
-    const note = z.record(z.string(), z.unknown()).parse(JSON.parse(text));
-    if (Object.entries(entry).every(([k, v]) => JSON.stringify(note[k]) === JSON.stringify(v))) return true;
-  }
-  return false;
+/** Whether a copied entry equals one of the notes, on the entry's own keys. */
+function listed(entry: Record<string, unknown>, notes: readonly Record<string, unknown>[]): boolean {
+  const wanted = Object.entries(entry).map(([k, v]) => [k, JSON.stringify(v)] as const);
+  return notes.some((note) => wanted.every(([k, v]) => JSON.stringify(note[k]) === v));
 }
 
 /**
@@ -118,7 +117,7 @@ export function overlayProblems(overlay: Overlay, contract: ContractFile, famili
     if (op && schemasAt(bodySchema(op, r.side), segmentsOf(r.pointer)).length === 0)
       problems.push(`${where}: ${r.pointer} is not a field of the contract's ${r.side}`);
   });
-  const fieldNotes = noteTexts(families, "fieldsMissingFromPublicSubset");
+  const fieldNotes = notesOf(families, "fieldsMissingFromPublicSubset");
   overlay.newerFacts.fields.forEach((f, i) => {
     const where = `newerFacts.fields[${i}] (${f.operation}, ${f.in} ${f.field})`;
     const op = find(where, f.operation);
@@ -129,7 +128,7 @@ export function overlayProblems(overlay: Overlay, contract: ContractFile, famili
     if (schemasAt(bodySchema(op, noteSide(f.in), f.status), parent).length === 0)
       problems.push(`${where}: its parent is not a place of the contract's schema`);
   });
-  const enumNotes = noteTexts(families, "publicSubsetEnumsNarrowerThanDeclarations");
+  const enumNotes = notesOf(families, "publicSubsetEnumsNarrowerThanDeclarations");
   overlay.newerFacts.enums.forEach((e, i) => {
     const where = `newerFacts.enums[${i}] (${e.operation}, ${e.in} ${e.field})`;
     const op = find(where, e.operation);

@@ -35,12 +35,14 @@ describe("the contract's copy and its overlay", function () {
   });
 
   it("an entry that matches nothing fails, naming it", function () {
+    const bodyField = overlay.newerFacts.fields.find((f) => f.in === "requestBody");
+    assert.ok(bodyField);
     const broken: Overlay = {
       overrides: [{ ...overlay.overrides[0]!, pointer: "/nowhere" }],
       wireRenames: [{ ...overlay.wireRenames[0]!, operation: "POST /accounts/{account_id}/nothing" }],
       newerFacts: {
         source: overlay.newerFacts.source,
-        fields: [{ ...overlay.newerFacts.fields[0]!, field: "source_params.nowhere.discover_options" }],
+        fields: [{ ...bodyField, field: "source_params.nowhere.discover_options" }],
         enums: [{ ...overlay.newerFacts.enums[0]!, subsetEnum: ["other"] }],
       },
     };
