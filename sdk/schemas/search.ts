@@ -1,7 +1,7 @@
 /**
  * zod schemas of the search area (spec F): instances, sync jobs and their logs. The spec shows only
  * `{ id }` for create; every other field, enum and limit is the public contract's
- * (shared/spec/openapi/public-subset.json, area "search"). Our own choices are listed in
+ * (contract/openapi/public-subset.json, area "search"). Our own choices are listed in
  * docs/assumptions.md, "Search instances and sync jobs". Items live in ./search-items, retrieval
  * (search and chat) in ./search-retrieval; both are re-exported here.
  */

@@ -1,21 +1,23 @@
 /**
- * The public service's contract (`public-subset.json`): loading it, and finding the operation an
- * exchange belongs to by method and path template.
+ * The public service's contract (the project's copy, contract/openapi/public-subset.json): loading
+ * it, and finding the operation an exchange belongs to by method and path template.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { SUBSET_PATH } from "../../contract/files";
 import { AREAS, type Area } from "./kit";
 
 const ROOT = resolve(__dirname, "../..");
 /**
- * The shared spec folder: `../shared` beside the clone (CI checks it out there), else `../../shared`
- * (a git worktree one level deeper), as scripts/provision-engine.sh looks for it.
+ * The shared spec folder, for api.md only (the contract is the project's own copy): `../shared`
+ * beside the clone (CI checks it out there), else `../../shared` (a git worktree one level deeper),
+ * as scripts/provision-engine.sh looks for it.
  */
 export const SHARED_DIR =
   [resolve(ROOT, "../shared"), resolve(ROOT, "../../shared")].find((d) => existsSync(resolve(d, "spec"))) ??
   resolve(ROOT, "../shared");
-export const CONTRACT_PATH = resolve(SHARED_DIR, "spec/openapi/public-subset.json");
+export const CONTRACT_PATH = SUBSET_PATH;
 export const API_SPEC_PATH = resolve(SHARED_DIR, "spec/api.md");
 
 const MediaSchema = z.looseObject({ schema: z.unknown().optional() });
@@ -66,8 +68,8 @@ export function parseContract(value: unknown, source: string): Contract {
 export function loadContract(path = CONTRACT_PATH): Contract {
   if (!existsSync(path))
     throw new Error(
-      `the public contract is missing: ${path} (expected at ../shared/spec/openapi/public-subset.json ` +
-        "beside the repository, or ../../shared from a worktree; check out the shared spec there)",
+      `the public contract is missing: ${path} (the project keeps its copy in contract/openapi/; ` +
+        "restore it with git, or bash scripts/refresh-contract.sh <folder>)",
     );
   return parseContract(JSON.parse(readFileSync(path, "utf8")), path);
 }

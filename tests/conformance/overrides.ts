@@ -1,22 +1,24 @@
 /**
- * The override table: places where api.md's text overrides the public contract, listed in
- * docs/assumptions.md under one heading. A validation error is accepted only at a listed location;
- * a row that names no contract operation, an api.md line that does not exist, or a row that matched
- * nothing is itself a failure.
+ * The override table: places where api.md's text overrides the public contract, kept as data in the
+ * overlay (contract/overlay.json, `overrides`) and shown in docs/assumptions.md under one heading.
+ * A validation error is accepted only at a listed location; a row that names no contract operation,
+ * an api.md line that does not exist, or a row that matched nothing is itself a failure.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
+import { OVERLAY_PATH } from "../../contract/files";
+import { loadOverlay, type Overlay, type Override } from "../../contract/overlay-schema";
 import type { Contract } from "./contract";
 import { operationKey } from "./contract";
 import type { Issue, Side } from "./validator";
 
 export const OVERRIDES_HEADING = "## Where the spec overrides the public contract";
 export const ASSUMPTIONS_PATH = resolve(__dirname, "../../docs/assumptions.md");
+const ROOT = resolve(__dirname, "../..");
 const COLUMNS = ["operation", "location", "api.md", "rule"];
 
 export interface OverrideRow {
-  /** 1-based line of the row in the markdown file. */
-  line: number;
+  /** Where the row is written, for messages: `contract/overlay.json overrides[3]`. */
+  where: string;
   operation: string;
   side: Side;
   /** For response rows: the status as sent (`400`) or the documented key (`4XX`). */
@@ -25,99 +27,89 @@ export interface OverrideRow {
   pointer: string;
   apiLine: number;
   rule: string;
-  /** The row's text as written, for messages. */
+  /** The row as docs/assumptions.md shows it, for messages. */
   text: string;
 }
 
 export interface TableProblem {
-  line: number;
+  where: string;
   message: string;
 }
 
-function cells(line: string): string[] {
-  return line
-    .trim()
-    .replace(/^\|/, "")
-    .replace(/\|$/, "")
-    .split("|")
-    .map((c) => c.trim().replace(/^`(.*)`$/, "$1"));
-}
-
 /** `request /to`, `request` (the whole body), `response 400 /errors/0/code`. */
-function parseLocation(text: string): Pick<OverrideRow, "side" | "status" | "pointer"> | string {
-  const m = /^(request|response)(?:\s+(\d{3}|[1-5]XX|default))?(?:\s+(\/\S*))?$/.exec(text);
-  if (!m)
-    return `location ${JSON.stringify(text)}: must be "request <json pointer>" or "response <status> <json pointer>"`;
-  const side = m[1] as Side;
-  if (side === "request" && m[2]) return `location ${JSON.stringify(text)}: a request location has no status`;
-  if (side === "response" && !m[2])
-    return `location ${JSON.stringify(text)}: a response location needs its status`;
-  return { side, pointer: m[3] ?? "", ...(m[2] ? { status: m[2] } : {}) };
+function locationText(o: Override): string {
+  return [o.side, o.side === "response" ? o.status : undefined, o.pointer || undefined]
+    .filter((x) => x !== undefined)
+    .join(" ");
 }
 
-/** Parses the table under the heading; a missing heading or a malformed row is a problem, not a throw. */
-export function parseOverrides(markdown: string): { rows: OverrideRow[]; problems: TableProblem[] } {
+/** The row as the Markdown table of docs/assumptions.md writes it. */
+export function tableLine(o: Override): string {
+  return `| ${o.operation} | ${locationText(o)} | api.md:${o.apiLine} | ${o.rule} |`;
+}
+
+/** The whole table, header included, as docs/assumptions.md must show it. */
+export function overrideTable(overrides: readonly Override[]): string[] {
+  return [
+    `| ${COLUMNS.join(" | ")} |`,
+    `|${COLUMNS.map(() => "---").join("|")}|`,
+    ...overrides.map(tableLine),
+  ];
+}
+
+/** The table lines under the heading of a Markdown text, or a problem when there is none. */
+export function docTable(markdown: string): string[] | TableProblem {
   const lines = markdown.split("\n");
   const start = lines.findIndex((l) => l.trim() === OVERRIDES_HEADING);
-  if (start < 0)
-    return { rows: [], problems: [{ line: 0, message: `heading "${OVERRIDES_HEADING}" not found` }] };
-  const rows: OverrideRow[] = [];
-  const problems: TableProblem[] = [];
-  let header = false;
-  for (let i = start + 1; i < lines.length; i++) {
-    const raw = lines[i]!;
-    if (/^#{1,2}\s/.test(raw)) break;
-    if (!raw.trim().startsWith("|")) {
-      if (header && raw.trim() !== "") break;
-      continue;
-    }
-    const c = cells(raw);
-    if (!header) {
-      if (c.join("|") !== COLUMNS.join("|"))
-        problems.push({ line: i + 1, message: `the table's columns must be | ${COLUMNS.join(" | ")} |` });
-      header = true;
-      continue;
-    }
-    if (c.every((x) => /^:?-+:?$/.test(x))) continue;
-    if (c.length !== COLUMNS.length) {
-      problems.push({
-        line: i + 1,
-        message: `a row needs ${COLUMNS.length} cells, this one has ${c.length}`,
-      });
-      continue;
-    }
-    const [operation, locationText, apiText, rule] = c as [string, string, string, string];
-    const location = parseLocation(locationText);
-    const api = /^(?:api\.md:)?(\d+)$/.exec(apiText);
-    if (typeof location === "string") problems.push({ line: i + 1, message: location });
-    else if (!api)
-      problems.push({ line: i + 1, message: `api.md ${JSON.stringify(apiText)}: must be api.md:<line>` });
-    else if (!/^(GET|POST|PUT|PATCH|DELETE) \/\S+$/.test(operation))
-      problems.push({
-        line: i + 1,
-        message: `operation ${JSON.stringify(operation)}: must be "METHOD /path"`,
-      });
-    else if (!rule) problems.push({ line: i + 1, message: "rule: must say what api.md requires" });
-    else rows.push({ line: i + 1, operation, ...location, apiLine: Number(api[1]), rule, text: raw.trim() });
-  }
-  if (!header) problems.push({ line: start + 1, message: `no table under "${OVERRIDES_HEADING}"` });
+  if (start < 0) return { where: "docs/assumptions.md", message: `heading "${OVERRIDES_HEADING}" not found` };
+  const rest = lines.slice(start + 1);
+  const first = rest.findIndex((l) => l.trim().startsWith("|"));
+  if (first < 0) return { where: "docs/assumptions.md", message: `no table under "${OVERRIDES_HEADING}"` };
+  const end = rest.findIndex((l, i) => i > first && !l.trim().startsWith("|"));
+  return rest.slice(first, end < 0 ? undefined : end).map((l) => l.trim());
+}
+
+/** The overlay's rows, and a problem when they are not sorted by operation. */
+export function overrideRows(
+  overlay: Pick<Overlay, "overrides">,
+  source = relative(ROOT, OVERLAY_PATH),
+): { rows: OverrideRow[]; problems: TableProblem[] } {
+  const rows = overlay.overrides.map((o, i): OverrideRow => ({
+    where: `${source} overrides[${i}]`,
+    operation: o.operation,
+    side: o.side,
+    ...(o.side === "response" ? { status: o.status } : {}),
+    pointer: o.pointer,
+    apiLine: o.apiLine,
+    rule: o.rule,
+    text: tableLine(o),
+  }));
   const sorted = [...rows].sort((a, b) => a.operation.localeCompare(b.operation));
-  if (sorted.some((r, i) => r !== rows[i]))
-    problems.push({ line: start + 1, message: "rows must be sorted by operation" });
+  const problems = sorted.some((r, i) => r !== rows[i])
+    ? [{ where: `${source} overrides`, message: "rows must be sorted by operation" }]
+    : [];
   return { rows, problems };
 }
 
-/** Rows naming an operation the contract does not have, or an api.md line that does not exist. */
-export function checkRows(rows: readonly OverrideRow[], contract: Contract, apiSpec: string): TableProblem[] {
+/**
+ * Rows naming an operation the contract does not have, or an api.md line that does not exist
+ * (checked when api.md is at hand: it lives in the shared spec, not in the project).
+ */
+export function checkRows(
+  rows: readonly OverrideRow[],
+  contract: Contract,
+  apiSpec: string | undefined,
+): TableProblem[] {
   const ops = new Set(contract.operations.map(operationKey));
-  const apiLines = apiSpec.split("\n");
+  const apiLines = apiSpec?.split("\n");
   const problems: TableProblem[] = [];
   for (const r of rows) {
     if (!ops.has(r.operation))
-      problems.push({ line: r.line, message: `operation ${r.operation} is not in the contract` });
+      problems.push({ where: r.where, message: `operation ${r.operation} is not in the contract` });
+    if (!apiLines) continue;
     const text = apiLines[r.apiLine - 1];
     if (r.apiLine < 1 || text === undefined || text.trim() === "")
-      problems.push({ line: r.line, message: `api.md:${r.apiLine} does not exist (or is blank)` });
+      problems.push({ where: r.where, message: `api.md:${r.apiLine} does not exist (or is blank)` });
   }
   return problems;
 }
@@ -137,8 +129,8 @@ export class Overrides {
     this.rows = rows;
   }
 
-  static load(path = ASSUMPTIONS_PATH): { overrides: Overrides; problems: TableProblem[] } {
-    const { rows, problems } = parseOverrides(readFileSync(path, "utf8"));
+  static load(path = OVERLAY_PATH): { overrides: Overrides; problems: TableProblem[] } {
+    const { rows, problems } = overrideRows(loadOverlay(path), relative(ROOT, path));
     return { overrides: new Overrides(rows), problems };
   }
 

@@ -11,7 +11,15 @@ import { buildMultipart } from "../../emulator/builds/multipart";
 import { OperationMatcher, parseContract, type Contract, type Operation } from "./contract";
 import { evaluate, failureText, figureLine, statusSeen } from "./coverage";
 import { loadScenario, openKit, probeFaults } from "./harness";
-import { checkRows, OVERRIDES_HEADING, Overrides, parseOverrides } from "./overrides";
+import { OverlayError, parseOverlay, type Override } from "../../contract/overlay-schema";
+import {
+  checkRows,
+  docTable,
+  OVERRIDES_HEADING,
+  overrideRows,
+  Overrides,
+  type TableProblem,
+} from "./overrides";
 import type { RecordedExchange } from "./recorder";
 import { ContractValidator, undeclaredFields } from "./validator";
 
@@ -309,59 +317,96 @@ describe("conformance runner: coverage", function () {
 });
 
 describe("conformance runner: the override table", function () {
-  const table = (...rows: string[]) =>
-    [
-      "# x",
-      "",
-      OVERRIDES_HEADING,
-      "",
-      "| operation | location | api.md | rule |",
-      "|---|---|---|---|",
-      ...rows,
-      "",
-      "## next",
-      "| a | b |",
-    ].join("\n");
+  const rowsOf = (...overrides: Override[]) => overrideRows({ overrides }, "overlay.json");
+  const response = (operation: string, status: string, pointer: string, rule: string): Override => ({
+    operation,
+    side: "response",
+    status,
+    pointer,
+    apiLine: 1,
+    rule,
+  });
+  const request = (operation: string, pointer: string, rule: string, apiLine = 1): Override => ({
+    operation,
+    side: "request",
+    pointer,
+    apiLine,
+    rule,
+  });
 
-  it("parses rows, skipping what follows the table", function () {
-    const { rows, problems } = parseOverrides(
-      table(
-        "| GET /accounts/{account_id}/things/{thing_id} | response 200 /tags/*/key | api.md:3 | key is a number |",
-        "| POST /accounts/{account_id}/things | request /name | 2 | name is longer |",
-      ),
+  it("takes the overlay's rows, writing each as the doc's table does", function () {
+    const { rows, problems } = rowsOf(
+      response("GET /accounts/{account_id}/things/{thing_id}", "200", "/tags/*/key", "key is a number"),
+      request("POST /accounts/{account_id}/things", "", "the whole body"),
     );
     assert.deepEqual(problems, []);
     assert.deepEqual(
-      rows.map((r) => [r.operation, r.side, r.status, r.pointer, r.apiLine, r.line]),
+      rows.map((r) => [r.operation, r.side, r.status, r.pointer, r.where, r.text]),
       [
-        ["GET /accounts/{account_id}/things/{thing_id}", "response", "200", "/tags/*/key", 3, 7],
-        ["POST /accounts/{account_id}/things", "request", undefined, "/name", 2, 8],
+        [
+          "GET /accounts/{account_id}/things/{thing_id}",
+          "response",
+          "200",
+          "/tags/*/key",
+          "overlay.json overrides[0]",
+          "| GET /accounts/{account_id}/things/{thing_id} | response 200 /tags/*/key | api.md:1 | key is a number |",
+        ],
+        [
+          "POST /accounts/{account_id}/things",
+          "request",
+          undefined,
+          "",
+          "overlay.json overrides[1]",
+          "| POST /accounts/{account_id}/things | request | api.md:1 | the whole body |",
+        ],
       ],
     );
   });
 
-  it("reports a missing heading, bad locations and unsorted rows", function () {
-    assert.match(parseOverrides("# nothing").problems[0]?.message ?? "", /heading .* not found/);
-    const { problems } = parseOverrides(
-      table(
-        "| POST /accounts/{account_id}/things | response /name | api.md:2 | r |",
-        "| POST /accounts/{account_id}/things | request 400 /name | api.md:2 | r |",
-        "| POST /x | request /a | api.md:2 | r |",
-        "| GET /x | request /a | api.md:2 | r |",
-      ),
+  it("refuses malformed rows in the overlay and reports unsorted ones", function () {
+    const overlay = (overrides: unknown[]) => ({
+      overrides,
+      wireRenames: [],
+      newerFacts: { source: "s", fields: [], enums: [] },
+    });
+    const bad = [
+      { operation: "POST /x", side: "response", pointer: "/name", apiLine: 2, rule: "r" },
+      { operation: "POST /x", side: "request", status: "400", pointer: "/name", apiLine: 2, rule: "r" },
+      { operation: "POST /x", side: "request", pointer: "name", apiLine: 2, rule: "r" },
+    ];
+    for (const row of bad) assert.throws(() => parseOverlay(overlay([row]), "o.json"), OverlayError);
+    assert.throws(() => parseOverlay(overlay([bad[0]]), "o.json"), /o\.json: not a valid overlay: .*status/);
+    const { problems } = rowsOf(request("POST /x", "/a", "r"), request("GET /x", "/a", "r"));
+    assert.deepEqual(
+      problems.map((p) => p.message),
+      ["rows must be sorted by operation"],
     );
-    const messages = problems.map((p) => p.message).join("\n");
-    assert.match(messages, /a response location needs its status/);
-    assert.match(messages, /a request location has no status/);
-    assert.match(messages, /rows must be sorted by operation/);
+  });
+
+  it("finds the doc's table under its heading, and says when there is none", function () {
+    const doc = [
+      "# x",
+      "",
+      OVERRIDES_HEADING,
+      "",
+      "text",
+      "",
+      "| a | b |",
+      "|---|---|",
+      "| 1 | 2 |",
+      "",
+      "## next",
+      "| c |",
+    ];
+    assert.deepEqual(docTable(doc.join("\n")), ["| a | b |", "|---|---|", "| 1 | 2 |"]);
+    assert.match((docTable("# nothing") as TableProblem).message, /heading .* not found/);
+    assert.match((docTable(OVERRIDES_HEADING) as TableProblem).message, /no table under/);
   });
 
   it("refuses a row whose operation is not in the contract or whose api.md line does not exist", function () {
-    const { rows } = parseOverrides(
-      table(
-        "| DELETE /accounts/{account_id}/things | request /a | api.md:2 | r |",
-        "| GET /accounts/{account_id}/things/latest | request /a | api.md:99 | r |",
-      ),
+    const { rows } = rowsOf(
+      request("DELETE /accounts/{account_id}/things", "/a", "r", 2),
+      request("GET /accounts/{account_id}/things/latest", "/a", "r", 99),
     );
     const problems = checkRows(rows, CONTRACT, "line one\nline two\n");
     assert.deepEqual(
@@ -371,15 +416,18 @@ describe("conformance runner: the override table", function () {
         "api.md:99 does not exist (or is blank)",
       ],
     );
+    assert.deepEqual(
+      checkRows(rows, CONTRACT, undefined).map((p) => p.message),
+      ["operation DELETE /accounts/{account_id}/things is not in the contract"],
+      "without api.md, only the operations are checked",
+    );
   });
 
   it("accepts an error only at a listed location, and reports the rows that accepted nothing", function () {
-    const { rows } = parseOverrides(
-      table(
-        "| GET /accounts/{account_id}/things/{thing_id} | response 200 /tags/*/key | api.md:1 | key is a number |",
-        "| GET /accounts/{account_id}/things/{thing_id} | response 200 /size | api.md:1 | size is free |",
-        "| POST /accounts/{account_id}/things | request /name | api.md:1 | never needed |",
-      ),
+    const { rows } = rowsOf(
+      response("GET /accounts/{account_id}/things/{thing_id}", "200", "/tags/*/key", "key is a number"),
+      response("GET /accounts/{account_id}/things/{thing_id}", "200", "/size", "size is free"),
+      request("POST /accounts/{account_id}/things", "/name", "never needed"),
     );
     const overrides = new Overrides(rows);
     const x = exchange({
