@@ -59,8 +59,12 @@ const DEFAULT_ERRORS: Record<AuthFailure, () => DomainError> = {
     }),
 };
 
+/**
+ * A new token. The letter prefix keeps it from starting with `-` (base64url can), which a command
+ * line it is pasted into (`pulumi config set --secret account-api:apiToken <token>`) reads as a flag.
+ */
 export function newTokenValue(): string {
-  return randomBytes(24).toString("base64url");
+  return `emu_${randomBytes(24).toString("base64url")}`;
 }
 
 function hmac(salt: string, value: string): Buffer {

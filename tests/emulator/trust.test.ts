@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { request } from "undici";
 import { bindWarning } from "../../cli/emulator-verb";
 import { compilePathPattern, PathPatternError } from "../../emulator/path-pattern";
+import { newTokenValue } from "../../emulator/auth";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { StateFileError, Store } from "../../emulator/store";
 import { hostName, isLoopbackName } from "../../emulator/trust";
@@ -333,5 +334,12 @@ describe("emulator trust: binding and host names", () => {
     assert.equal(hostName("LocalHost:1"), "localhost");
     assert.equal(hostName("a@b"), undefined);
     assert.ok(isLoopbackName("127.9.9.9") && isLoopbackName("app.localhost") && !isLoopbackName("10.0.0.1"));
+  });
+});
+
+describe("the emulator's generated tokens", () => {
+  it("never start with `-`, so the printed `pulumi config set --secret … <token>` line works", () => {
+    // base64url starts with `-` one time in 64: 4,000 tokens would all but surely show one.
+    for (let i = 0; i < 4000; i++) assert.match(newTokenValue(), /^[A-Za-z][A-Za-z0-9_-]+$/);
   });
 });
