@@ -21,16 +21,11 @@ import {
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version";
 import { FreshReads } from "./fresh-reads";
 import { TOO_DEEP_RULE, tooDeep } from "./validate";
+import type { ResultInfo } from "./result-info";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-export interface ResultInfo {
-  page?: number;
-  per_page?: number;
-  count?: number;
-  total_count?: number;
-  cursor?: string;
-}
+export type { ResultInfo };
 
 /** What the observer sees. Headers, URLs and error messages are already redacted: the token never appears. */
 export type TransportEvent =

@@ -4,7 +4,7 @@
  * whose overrun is an error (never a silent truncation), and a guard against the same page or cursor
  * coming back.
  */
-import type { ResultInfo } from "./client";
+import type { ResultInfo } from "./result-info";
 import { PagingError } from "./errors";
 
 /** A listing: iterate it lazily, page by page, or collect it whole. */

@@ -18,7 +18,7 @@ import {
 import type { Permission } from "../auth";
 import { AccountParams, orEmpty } from "../define";
 import * as render from "./render";
-import type { BuildsArea } from "./routes";
+import type { BuildsArea } from "./builds-area";
 
 const EDIT: readonly Permission[] = ["builds:edit"];
 

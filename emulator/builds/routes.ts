@@ -25,7 +25,7 @@ import {
 } from "../../sdk/schemas/builds";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
-import { AccountParams, NoParams, answer, defineArea, defineControl, orEmpty, type Area } from "../define";
+import { AccountParams, NoParams, answer, defineArea, defineControl, orEmpty } from "../define";
 import { DomainError, jsonTooDeep, parseWith } from "../http";
 import { DEFAULT_PAGES, pageOf, pageQuery, type PageRule } from "../paging";
 import { TOO_DEEP_RULE } from "../../sdk/validate";
@@ -40,9 +40,6 @@ const INVALID = C.invalidRequest;
 export const LOG_PAGE_SIZE = 5;
 export const MAX_VERSION_IDS = 20;
 export const MAX_SCRIPT_IDS = 20;
-
-/** The builds area as its routes see it: permissions in, the account's model out. */
-export type BuildsArea = Area<readonly Permission[], BuildsModel, { account_id: string }>;
 
 /** Page-style listings of the build service: 50 a page by default, at most 200 (public contract). */
 export const BUILD_PAGES: PageRule = { min: 1, max: 200, default: 50 };

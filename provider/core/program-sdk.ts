@@ -25,6 +25,7 @@ export function programSdkFile(ownFile: string, mainFile: string | undefined): s
 
 function load(): typeof PulumiSdk {
   const file = programSdkFile(__filename, require.main?.filename ?? process.argv[1]);
+  // `require` of a path answers no type; the file is the program's own @pulumi/pulumi entry point.
   return file ? (require(file) as typeof PulumiSdk) : require("@pulumi/pulumi");
 }
 

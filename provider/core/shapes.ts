@@ -14,7 +14,7 @@ export interface Shape {
   readonly camelCase?: true;
 }
 
-const SHAPES = new WeakMap<z.ZodType, Shape>();
+const SHAPES = new WeakMap<z.core.$ZodType, Shape>();
 
 /** Records what the opaque type `t` stands for, and returns `t`. */
 export function withShape<T extends z.ZodType>(t: T, shape: Shape): T {
@@ -23,7 +23,7 @@ export function withShape<T extends z.ZodType>(t: T, shape: Shape): T {
 }
 
 /** What the opaque type `t` stands for, if it was registered. */
-export function shapeOf(t: z.ZodType): Shape | undefined {
+export function shapeOf(t: z.core.$ZodType): Shape | undefined {
   return SHAPES.get(t);
 }
 

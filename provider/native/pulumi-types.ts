@@ -5,7 +5,7 @@
  * `z.custom` types are looked up in provider/core/shapes.ts (a camelCased one's shape is the wire's,
  * whose keys it renames).
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { shapeOf } from "../core/shapes";
 import { snakeToCamel } from "../core/values";
 
@@ -72,16 +72,15 @@ export function pascal(words: string): string {
 }
 
 /**
- * A zod type's definition, narrowed by its `type`. Every zod type is one of the classes of zod's own
- * union `$ZodTypes`; zod's `ZodType` does not say which, hence the one cast.
+ * Any zod type. The walk reads each kind's definition through zod's own classes: `instanceof` a core
+ * class (zod matches it by the trait every instance records) narrows the type to that class, whose
+ * `_zod.def` names the kind's parts.
  */
-function defOf(t: z.ZodType): z.core.$ZodTypes["_zod"]["def"] {
-  return (t as unknown as z.core.$ZodTypes)._zod.def;
-}
+type Schema = z.core.$ZodType;
 
-function isInteger(t: z.ZodType): boolean {
-  const def = defOf(t);
-  if (def.type !== "number") return false;
+function isInteger(t: Schema): boolean {
+  if (!(t instanceof z.core.$ZodNumber)) return false;
+  const def = t._zod.def;
   const formats = [def, ...(def.checks ?? []).map((c) => c._zod.def)].map((d) => Reflect.get(d, "format"));
   return formats.some((f) => typeof f === "string" && INTEGER_FORMATS.has(f));
 }
@@ -93,35 +92,39 @@ function isPrimitive(v: unknown): v is Primitive {
 /** Collects the named types of one schema; `names` gives chosen names to shared zod types. */
 export class TypeCollector {
   readonly types = new Map<string, ComplexTypeSpec>();
-  private readonly named = new Map<z.ZodType, string>();
+  private readonly named = new Map<Schema, string>();
 
-  constructor(private readonly names: ReadonlyMap<z.ZodType, string> = new Map()) {}
+  constructor(private readonly names: ReadonlyMap<Schema, string> = new Map()) {}
 
   /** The field's type spec, named `name` if it needs a named type; `camel`: keys are the wire's. */
-  describe(t: z.ZodType, name: string, camel = false): Described {
+  describe(t: Schema, name: string, camel = false): Described {
     let optional = false;
     let dflt: Primitive | undefined;
     let description: string | undefined;
-    let at: z.ZodType = t;
+    let at = t;
     // Peel the wrappers: each may carry a description, a default or the absence of a value.
     for (;;) {
-      description ??= at.description;
-      const def = defOf(at);
-      if (def.type === "optional" || def.type === "nullable") {
+      description ??= z.globalRegistry.get(at)?.description;
+      if (at instanceof z.core.$ZodOptional || at instanceof z.core.$ZodNullable) {
         optional = true;
-        at = def.innerType as z.ZodType;
-      } else if (def.type === "default" || def.type === "prefault") {
+        at = at._zod.def.innerType;
+      } else if (at instanceof z.core.$ZodDefault || at instanceof z.core.$ZodPrefault) {
         optional = true;
-        const v: unknown = def.defaultValue;
+        const v: unknown = at._zod.def.defaultValue;
         if (dflt === undefined && isPrimitive(v)) dflt = v;
-        at = def.innerType as z.ZodType;
-      } else if (def.type === "readonly" || def.type === "catch" || def.type === "nonoptional") {
-        at = def.innerType as z.ZodType;
-      } else if (def.type === "pipe") {
+        at = at._zod.def.innerType;
+      } else if (
+        at instanceof z.core.$ZodReadonly ||
+        at instanceof z.core.$ZodCatch ||
+        at instanceof z.core.$ZodNonOptional
+      ) {
+        at = at._zod.def.innerType;
+      } else if (at instanceof z.core.$ZodPipe || at instanceof z.core.$ZodCodec) {
         // A check or a transform after the value: the program gives the first side.
-        at = (defOf(def.in as z.ZodType).type === "transform" ? def.out : def.in) as z.ZodType;
-      } else if (def.type === "lazy") {
-        at = def.getter() as z.ZodType;
+        const { in: first, out } = at._zod.def;
+        at = first instanceof z.core.$ZodTransform ? out : first;
+      } else if (at instanceof z.core.$ZodLazy) {
+        at = at._zod.def.getter();
       } else break;
     }
     const spec = this.core(at, this.names.get(at) ?? name, camel);
@@ -133,9 +136,33 @@ export class TypeCollector {
     };
   }
 
-  private core(t: z.ZodType, name: string, camel: boolean): TypeSpec | undefined {
-    const def = defOf(t);
-    switch (def.type) {
+  private core(t: Schema, name: string, camel: boolean): TypeSpec | undefined {
+    if (t instanceof z.core.$ZodEnum) return this.enumType(t, name, Object.values(t._zod.def.entries));
+    if (t instanceof z.core.$ZodLiteral) return this.enumType(t, name, t._zod.def.values);
+    if (t instanceof z.core.$ZodArray)
+      return this.wrap({ type: "array" }, "items", this.describe(t._zod.def.element, name, camel).spec);
+    if (t instanceof z.core.$ZodSet)
+      return this.wrap({ type: "array" }, "items", this.describe(t._zod.def.valueType, name, camel).spec);
+    if (t instanceof z.core.$ZodRecord || t instanceof z.core.$ZodMap)
+      return this.wrap(
+        { type: "object" },
+        "additionalProperties",
+        this.describe(t._zod.def.valueType, name, camel).spec,
+      );
+    if (t instanceof z.core.$ZodObject) return this.objectType(t, name, t._zod.def.shape, camel);
+    if (t instanceof z.core.$ZodUnion) return this.union(t._zod.def.options, name, camel);
+    if (t instanceof z.core.$ZodIntersection) {
+      const { left, right } = t._zod.def;
+      if (!(left instanceof z.core.$ZodObject) || !(right instanceof z.core.$ZodObject)) return ANY;
+      return this.objectType(t, name, { ...left._zod.def.shape, ...right._zod.def.shape }, camel);
+    }
+    if (t instanceof z.core.$ZodCustom) {
+      const shape = shapeOf(t);
+      if (!shape) return ANY;
+      return this.describe(shape.shape, name, camel || shape.camelCase === true).spec;
+    }
+    // The kinds with no parts to read.
+    switch (t._zod.def.type) {
       case "string":
       case "template_literal":
       case "date":
@@ -146,54 +173,12 @@ export class TypeCollector {
         return { type: "integer" };
       case "boolean":
         return { type: "boolean" };
-      case "enum":
-        return this.enumType(t, name, Object.values(def.entries));
-      case "literal":
-        return this.enumType(t, name, def.values);
-      case "array":
-        return this.wrap(
-          { type: "array" },
-          "items",
-          this.describe(def.element as z.ZodType, name, camel).spec,
-        );
-      case "set":
-        return this.wrap(
-          { type: "array" },
-          "items",
-          this.describe(def.valueType as z.ZodType, name, camel).spec,
-        );
-      case "tuple":
-        return { type: "array", items: ANY };
-      case "record":
-      case "map":
-        return this.wrap(
-          { type: "object" },
-          "additionalProperties",
-          this.describe(def.valueType as z.ZodType, name, camel).spec,
-        );
-      case "object":
-        return this.objectType(t, name, def.shape as Record<string, z.ZodType>, camel);
-      case "union":
-        return this.union(def.options as readonly z.ZodType[], name, camel);
-      case "intersection": {
-        const [l, r] = [defOf(def.left as z.ZodType), defOf(def.right as z.ZodType)];
-        if (l.type !== "object" || r.type !== "object") return ANY;
-        const shape = {
-          ...(l.shape as Record<string, z.ZodType>),
-          ...(r.shape as Record<string, z.ZodType>),
-        };
-        return this.objectType(t, name, shape, camel);
-      }
-      case "custom": {
-        const shape = shapeOf(t);
-        if (!shape) return ANY;
-        return this.describe(shape.shape, name, camel || shape.camelCase === true).spec;
-      }
       case "undefined":
       case "never":
       case "void":
         return undefined;
       default:
+        // A tuple among them: its items differ, so no one item type.
         return ANY;
     }
   }
@@ -206,7 +191,7 @@ export class TypeCollector {
     return inner ? { ...base, [key]: inner } : undefined;
   }
 
-  private union(options: readonly z.ZodType[], name: string, camel: boolean): TypeSpec | undefined {
+  private union(options: readonly Schema[], name: string, camel: boolean): TypeSpec | undefined {
     const specs: TypeSpec[] = [];
     for (const o of options) {
       // Each option that needs a named type gets the union's name (a second one, a number after it).
@@ -226,7 +211,7 @@ export class TypeCollector {
   }
 
   /** A reference to the named type made once for the zod type `t`. */
-  private named_<T extends ComplexTypeSpec>(t: z.ZodType, name: string, make: () => T): TypeSpec {
+  private named_<T extends ComplexTypeSpec>(t: Schema, name: string, make: () => T): TypeSpec {
     const known = this.named.get(t);
     if (known) return { $ref: `#/types/${known}` };
     let token = `${PACKAGE_NAME}:index:${name}`;
@@ -238,7 +223,7 @@ export class TypeCollector {
     return { $ref: `#/types/${token}` };
   }
 
-  private enumType(t: z.ZodType, name: string, values: readonly unknown[]): TypeSpec {
+  private enumType(t: Schema, name: string, values: readonly unknown[]): TypeSpec {
     const usable = values.filter((v): v is string | number => typeof v === "string" || typeof v === "number");
     if (usable.length === 0) return ANY;
     const kind = usable.every((v) => typeof v === "string")
@@ -263,7 +248,12 @@ export class TypeCollector {
     });
   }
 
-  private objectType(t: z.ZodType, name: string, shape: Record<string, z.ZodType>, camel: boolean): TypeSpec {
+  private objectType(
+    t: Schema,
+    name: string,
+    shape: Readonly<Record<string, Schema>>,
+    camel: boolean,
+  ): TypeSpec {
     return this.named_(t, name, () => {
       const properties: Record<string, PropertySpec> = {};
       const required: string[] = [];
