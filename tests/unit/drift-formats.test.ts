@@ -5,16 +5,18 @@
 import { strict as assert } from "node:assert";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import {
-  summarize,
+  DriftIgnoreError,
+  applyIgnores,
+  parseIgnoreFile,
+  renderJunit,
   renderMarkdown,
+  renderSarif,
   renderText,
+  summarize,
+  unmanagedReport,
   type DriftReport,
   type ResourceDrift,
 } from "../../provider/drift";
-import { DriftIgnoreError, applyIgnores, parseIgnoreFile } from "../../provider/drift-ignore";
-import { renderJunit } from "../../provider/drift-junit";
-import { renderSarif } from "../../provider/drift-sarif";
-import { unmanagedReport } from "../../provider/drift-unmanaged";
 import type { DiscoveredObject } from "../../provider/discovery/list";
 import { readMarkdown } from "../helpers/markdown";
 import { sarifValidator } from "../helpers/sarif";
