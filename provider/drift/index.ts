@@ -40,6 +40,7 @@ export {
   renderSarif,
   renderText,
   type DriftFormat,
+  type RenderArgs,
   type SarifOptions,
 } from "./render";
 export { NEXT_STEPS, changeLine, coverageOf, formatValue, ignoredWhy, verdict } from "./render/words";

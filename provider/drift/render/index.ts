@@ -10,10 +10,11 @@ import { renderText } from "./text";
 
 export type DriftFormat = "text" | "markdown" | "sarif" | "junit";
 
-/** The report as the file or stream text of one format; SARIF's options name the project file and tool version. */
-export function render(report: DriftReport, format: "sarif", options: SarifOptions): string;
-export function render(report: DriftReport, format: Exclude<DriftFormat, "sarif">): string;
-export function render(report: DriftReport, format: DriftFormat, options?: SarifOptions): string {
+/** The format, and for SARIF the project file and tool version its log names. */
+export type RenderArgs = [format: "sarif", options: SarifOptions] | [format: Exclude<DriftFormat, "sarif">];
+
+/** The report as the file or stream text of one format. */
+export function render(report: DriftReport, ...[format, options]: RenderArgs): string {
   switch (format) {
     case "text":
       return renderText(report);
@@ -22,7 +23,6 @@ export function render(report: DriftReport, format: DriftFormat, options?: Sarif
     case "junit":
       return renderJunit(report);
     case "sarif":
-      if (!options) throw new TypeError('render(report, "sarif") takes the SARIF options');
       return `${JSON.stringify(renderSarif(report, options), null, 2)}\n`;
   }
 }
