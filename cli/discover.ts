@@ -9,14 +9,13 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { DEFAULT_WAITS, type HandlerContext, type ResourceKind } from "../provider/types";
 import { KeyedQueue } from "../provider/keyed-queue";
-import { displayType } from "../provider/drift";
+import { displayType, managedKind, stackApps } from "../provider/drift";
 import {
   ZoneNotFoundError,
   discoverAccount,
   type DiscoveredObject,
   type ListingGap,
 } from "../provider/discovery/list";
-import { managedKind, stackApps } from "../provider/drift-unmanaged";
 import { adoptions as readAdoptions, type Adoption } from "../provider/discovery/adopt";
 import {
   PROGRAM_LANGUAGES,

@@ -1,34 +1,23 @@
 /**
- * `account-api drift`: a refresh preview of the user's stack through the engine (the Automation
- * API's `previewRefresh`, i.e. `pulumi refresh --preview-only`), read from the engine's event
- * stream. The engine decrypts what it needs inside itself and masks secrets in its events; no
- * command of ours decrypts the state, and the token is never printed. The user's PULUMI_*
- * environment (backend, passphrase, access token) applies as it does to `pulumi` itself.
+ * `account-api drift`: the command's flags and files. The check itself (the engine's refresh
+ * preview, the unmanaged listing, the ignore file) and every format are provider/drift's: this
+ * parses and checks the flags, finds the user's stack, and writes the report where the flags say.
+ * The user's PULUMI_* environment (backend, passphrase, access token) applies as it does to
+ * `pulumi` itself.
  */
 import { accessSync, appendFileSync, constants, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, delimiter, dirname, join, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
-import { LocalWorkspace, PulumiCommand, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
-import {
-  displayType,
-  driftFromEvents,
-  renderMarkdown,
-  renderText,
-  summarize,
-  verdict,
-  type DriftReport,
-} from "../provider/drift";
+import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import {
   DriftIgnoreError,
   IGNORE_FILE,
-  applyIgnores,
+  PulumiNotFoundError,
   parseIgnoreFile,
-  today,
-} from "../provider/drift-ignore";
-import { renderJunit } from "../provider/drift-junit";
-import { renderSarif } from "../provider/drift-sarif";
-import { stackApps, unmanagedReport } from "../provider/drift-unmanaged";
-import { discoverAccount } from "../provider/discovery/list";
+  render,
+  runDriftCheck,
+  verdict,
+} from "../provider/drift";
 import { PACKAGE_VERSION } from "../sdk/version";
 import {
   UsageError,
@@ -36,11 +25,9 @@ import {
   checkFolderArg,
   clientFor,
   collect,
-  errorLine,
   leaf,
   progressFor,
   type CommonOptions,
-  type Progress,
   type VerbIo,
 } from "./io";
 
@@ -59,49 +46,6 @@ export interface DriftOptions extends CommonOptions {
 
 /** What `--fail-on` takes besides drift, which always fails. */
 const FAIL_ON = ["unmanaged"] as const;
-
-const INSTALL_PULUMI =
-  "the `pulumi` CLI was not found on PATH: install it (https://www.pulumi.com/docs/iac/download-install/) or add its folder to PATH";
-
-/**
- * The engine's own message on failure, without the Automation API's wrapping (`code:`, `stderr:`)
- * or its echo of the command line (`Command failed with exit code 1: pulumi refresh …`).
- */
-export function engineError(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  if (/spawn \S*pulumi ENOENT/.test(text)) return INSTALL_PULUMI;
-  const stderr = /stderr: ([\s\S]*?)(?:\n\s*err\?:|$)/.exec(text)?.[1]?.trim();
-  const lines = (stderr || text)
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l && !/^(code|stdout|stderr):/.test(l) && !/^Command failed with /.test(l))
-    .map((l) => l.replace(/^error: /, ""));
-  // The token never reaches us, but an engine message might quote configuration: keep it short.
-  return errorLine(lines.slice(0, 6).join("\n")) || errorLine(text);
-}
-
-/**
- * Runs the refresh preview of one stack and reports drift; never throws for an engine failure. The
- * engine's events are collected in `events` (pass an array to read them afterwards).
- */
-export async function stackDrift(
-  stack: Stack,
-  progress: Progress = () => undefined,
-  events: EngineEvent[] = [],
-): Promise<DriftReport> {
-  const onEvent = (e: EngineEvent): void => {
-    events.push(e);
-    const done = e.resOutputsEvent?.metadata;
-    if (done && done.old?.custom)
-      progress(`checked ${displayType(done.type)} ${done.urn.split("::").pop() ?? ""}`);
-  };
-  try {
-    await stack.previewRefresh({ onEvent });
-    return driftFromEvents(stack.name, events);
-  } catch (err) {
-    return driftFromEvents(stack.name, events, engineError(err));
-  }
-}
 
 function executable(file: string): boolean {
   try {
@@ -122,7 +66,7 @@ async function pulumiCommand(env: NodeJS.ProcessEnv): Promise<PulumiCommand> {
     .split(delimiter)
     .filter(Boolean)
     .find((d) => executable(join(d, "pulumi")));
-  if (dir === undefined) throw new Error(INSTALL_PULUMI);
+  if (dir === undefined) throw new PulumiNotFoundError();
   const root = basename(resolve(dir)) === "bin" ? { root: dirname(resolve(dir)) } : {};
   return PulumiCommand.get({ ...root, skipVersionCheck: true });
 }
@@ -190,33 +134,6 @@ function projectFile(o: DriftOptions): string {
   return file.split(sep).join("/");
 }
 
-/** `--unmanaged`: the account's objects set against the stack's resources; a failed listing is said, not thrown. */
-async function withUnmanaged(
-  report: DriftReport,
-  events: readonly EngineEvent[],
-  api: ReturnType<typeof clientFor>,
-  o: DriftOptions,
-): Promise<DriftReport> {
-  const failOn = (o.failOn ?? []).includes("unmanaged");
-  const states = events.flatMap((e) => {
-    const m = e.resOutputsEvent?.metadata;
-    const state = m?.old ?? m?.new;
-    return m && state ? [{ type: displayType(m.type), inputs: state.inputs }] : [];
-  });
-  try {
-    const apps = [...new Set([...(o.app ?? []), ...stackApps(states)])];
-    const listing = await discoverAccount(api, { ...(o.zone ? { zones: o.zone } : {}), apps });
-    const unmanaged = unmanagedReport(report.resources, listing.objects, listing.gaps, failOn);
-    return summarize(report.stack, report.resources, report.error, { unmanaged });
-  } catch (err) {
-    const overall = { managed: 0, total: 0, percent: 0 };
-    const unmanaged = { objects: [], coverage: [], overall, failOn, error: errorLine(err) };
-    return summarize(report.stack, report.resources, report.error, { unmanaged });
-  } finally {
-    await api.close();
-  }
-}
-
 export function addDriftVerb(root: Command, io: VerbIo): void {
   leaf(
     root
@@ -244,37 +161,28 @@ export function addDriftVerb(root: Command, io: VerbIo): void {
   ).action(
     action(io, async (o: DriftOptions) => {
       checkOptions(o);
-      const entries = ignoreEntries(o);
-      const listing = o.unmanaged || (o.failOn ?? []).includes("unmanaged");
+      const ignores = ignoreEntries(o);
+      const failOn = (o.failOn ?? []).includes("unmanaged");
       // Missing API configuration is bad input, said before the engine runs.
-      const api = listing ? clientFor(io, o) : undefined;
-      const progress = progressFor(io, o);
-      const events: EngineEvent[] = [];
-      let report: DriftReport;
-      try {
-        const stack = await selectUserStack(io, o);
-        progress(`refresh preview of stack ${stack.name}…`);
-        report = await stackDrift(stack, progress, events);
-      } catch (err) {
-        report = driftFromEvents(o.stack ?? io.env.PULUMI_STACK ?? "", [], engineError(err));
-      }
-      // A stack the engine did not read whole would make every object look unmanaged: no listing then.
-      if (api && report.error) await api.close();
-      else if (api) {
-        progress("listing the account's objects…");
-        report = await withUnmanaged(report, events, api, o);
-      }
-      report = applyIgnores(report, entries, today());
-      if (o.markdown) appendFileSync(o.markdown, renderMarkdown(report));
+      const api = o.unmanaged || failOn ? clientFor(io, o) : undefined;
+      const unmanaged = api && { api, failOn, ...(o.zone ? { zones: o.zone } : {}), apps: o.app ?? [] };
+      const report = await runDriftCheck({
+        selectStack: () => selectUserStack(io, o),
+        stackName: o.stack ?? io.env.PULUMI_STACK ?? "",
+        ignores,
+        ...(unmanaged ? { unmanaged } : {}),
+        progress: progressFor(io, o),
+      }).finally(() => api?.close());
+      if (o.markdown) appendFileSync(o.markdown, render(report, "markdown"));
       if (o.sarif)
         writeFileSync(
           o.sarif,
-          `${JSON.stringify(renderSarif(report, { projectFile: projectFile(o), version: PACKAGE_VERSION }), null, 2)}\n`,
+          render(report, "sarif", { projectFile: projectFile(o), version: PACKAGE_VERSION }),
         );
-      if (o.junit) writeFileSync(o.junit, renderJunit(report));
+      if (o.junit) writeFileSync(o.junit, render(report, "junit"));
       // The report goes to stdout (or the summary); the failure is also the usual line on stderr.
       if (report.exitCode === 1) io.err(`error: ${verdict(report)}\n`);
-      return { result: report, text: renderText(report), exitCode: report.exitCode };
+      return { result: report, text: render(report, "text"), exitCode: report.exitCode };
     }),
   );
 }

@@ -13,8 +13,11 @@ import {
   ValidationError,
 } from "../sdk";
 import { terminalText } from "../sdk/terminal-text";
-import { visible } from "../provider/drift-display";
+import { errorLine } from "../sdk/error-line";
+import { visible } from "../provider/drift/render/display";
 import { inCliWords } from "./config-errors";
+
+export { errorLine };
 
 /** The documented exit codes (docs/cli.md). */
 export const EXIT = {
@@ -181,33 +184,6 @@ export function action<O extends CommonOptions, A extends unknown[]>(
  */
 export function jsonForTerminal(value: unknown): string {
   return (JSON.stringify(value, null, 2) ?? "null").split("\n").map(visible).join("\n");
-}
-
-/** A line that is a frame of a stack trace (`    at f (file:1:2)`), wherever a message quotes one. */
-const STACK_FRAME = /^\s*at\s+\S.*(?:\(.*:\d+:\d+\)|:\d+:\d+|\(native\)|\(<anonymous>\))\s*$/;
-
-/**
- * An error as the one line docs/cli.md promises: its message, without stack frames (a message may
- * quote another process's output) and without line breaks; never `[object Object]`.
- */
-export function errorLine(err: unknown): string {
-  let text: string;
-  if (err instanceof Error) text = err.message || err.name;
-  else if (typeof err === "string") text = err;
-  else if (err === undefined || err === null) text = "";
-  else {
-    try {
-      text = JSON.stringify(err) ?? String(err);
-    } catch {
-      text = String(err);
-    }
-  }
-  const lines = text
-    .split(/\r?\n/)
-    .filter((l) => !STACK_FRAME.test(l))
-    .map((l) => l.trim())
-    .filter(Boolean);
-  return lines.join(" ") || "unknown error";
 }
 
 /** The 404 an error is, or wraps (a verb's NotFoundCliError, an sdk error's cause). */

@@ -9,9 +9,8 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
-import { stackDrift } from "../cli/drift";
+import { render, stackDrift } from "../provider/drift";
 import { startEmulator } from "../emulator/server";
-import { renderText } from "../provider/drift";
 import { program, seed } from "../examples/main";
 import { AccountApi } from "../sdk";
 
@@ -64,7 +63,7 @@ async function main(): Promise<void> {
     await stack.preview({ onOutput: print, expectNoChanges: true, refresh: true });
     console.log("[main] account-api drift");
     const drift = await stackDrift(stack);
-    process.stdout.write(renderText(drift));
+    process.stdout.write(render(drift, "text"));
     // A second `npm start` with nothing changed must write nothing: the runs happen only on change.
     console.log(`[main] write requests to the emulator in this run: ${writes()}`);
     process.exitCode = drift.exitCode;

@@ -14,10 +14,17 @@ import {
   type StepEventStateMetadata,
 } from "@pulumi/pulumi/automation";
 import { EXIT } from "../../cli/main";
-import { engineError, selectUserStack } from "../../cli/drift";
+import { selectUserStack } from "../../cli/drift";
 import { runBuildTokens } from "../../provider/functions/builds";
 import { runCliWith } from "../helpers/cli";
-import { driftFromEvents, leafChanges, MASK, renderMarkdown, renderText } from "../../provider/drift";
+import {
+  driftFromEvents,
+  engineError,
+  leafChanges,
+  MASK,
+  renderMarkdown,
+  renderText,
+} from "../../provider/drift";
 import { useEmulator } from "../helpers/emulator";
 import { readMarkdown } from "../helpers/markdown";
 

@@ -5,16 +5,20 @@
 import { strict as assert } from "node:assert";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import {
-  summarize,
+  DriftIgnoreError,
+  applyIgnores,
+  parseIgnoreFile,
+  renderJunit,
   renderMarkdown,
+  renderSarif,
+  render,
   renderText,
+  runDriftCheck,
+  summarize,
+  unmanagedReport,
   type DriftReport,
   type ResourceDrift,
 } from "../../provider/drift";
-import { DriftIgnoreError, applyIgnores, parseIgnoreFile } from "../../provider/drift-ignore";
-import { renderJunit } from "../../provider/drift-junit";
-import { renderSarif } from "../../provider/drift-sarif";
-import { unmanagedReport } from "../../provider/drift-unmanaged";
 import type { DiscoveredObject } from "../../provider/discovery/list";
 import { readMarkdown } from "../helpers/markdown";
 import { sarifValidator } from "../helpers/sarif";
@@ -328,6 +332,38 @@ describe("drift formats", () => {
           /coverage: 50% \(1 of 2 objects managed\); per kind: BuildTrigger 0 of 1, .*MeetingTemplate not listed \(no app named\), .*SearchInstance 1 of 1/,
         );
       }
+    });
+  });
+
+  describe("the module's entry", () => {
+    it("render(report, format) is each format's text, SARIF as its JSON log", () => {
+      const r = sample();
+      assert.equal(render(r, "text"), renderText(r));
+      assert.equal(render(r, "markdown"), renderMarkdown(r));
+      assert.equal(render(r, "junit"), renderJunit(r));
+      const options = { projectFile: "Pulumi.yaml", version: "1.2.3" };
+      const sarif = render(r, "sarif", options);
+      assert.ok(sarif.endsWith("}\n"));
+      assert.deepEqual(JSON.parse(sarif), renderSarif(r, options));
+    });
+
+    it("runDriftCheck: a stack that cannot be selected is the run's error (exit 1), no listing, ignores still read", async () => {
+      const ignores = parseIgnoreFile("BuildTrigger prod | accepted | 2020-01-01\n");
+      const report = await runDriftCheck({
+        selectStack: () => Promise.reject(new Error("no stack selected in /p: pass --stack")),
+        stackName: "dev",
+        ignores,
+        day: "2026-01-01",
+      });
+      assert.equal(report.stack, "dev");
+      assert.equal(report.exitCode, 1);
+      assert.equal(report.error, "no stack selected in /p: pass --stack");
+      assert.equal(report.unmanaged, undefined);
+      assert.deepEqual(
+        report.expiredIgnores?.map((e) => e.pattern),
+        ["BuildTrigger prod"],
+      );
+      assert.match(render(report, "text"), /^drift check failed: no stack selected in \/p: pass --stack$/m);
     });
   });
 });

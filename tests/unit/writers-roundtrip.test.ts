@@ -28,15 +28,17 @@ import fc from "fast-check";
 import ts from "typescript";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import {
+  renderJunit,
   renderMarkdown,
+  renderSarif,
   renderText,
+  sarifText,
+  shown as driftShown,
   summarize,
+  visible,
   type DriftReport,
   type ResourceDrift,
 } from "../../provider/drift";
-import { shown as driftShown, visible } from "../../provider/drift-display";
-import { renderJunit } from "../../provider/drift-junit";
-import { renderSarif, sarifText } from "../../provider/drift-sarif";
 import { readMarkdown } from "../helpers/markdown";
 import { placeholderKey, placeholdersOf, resourceName, type Adoption } from "../../provider/discovery/adopt";
 import type { DiscoveredObject } from "../../provider/discovery/list";

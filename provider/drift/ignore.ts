@@ -21,7 +21,7 @@ import {
   type PropertyChange,
   type ResourceDrift,
   type UnmanagedObject,
-} from "./drift";
+} from "./report";
 
 export const IGNORE_FILE = ".account-api-driftignore";
 

@@ -5,11 +5,12 @@
  * `--unmanaged`, a second suite holds one case per unmanaged object (failing with `--fail-on
  * unmanaged`, skipped otherwise). Pure.
  */
-import { changeLine, ignoredWhy, type DriftReport, type ResourceDrift, type UnmanagedObject } from "./drift";
-import { shown, visible } from "./drift-display";
+import type { DriftReport, ResourceDrift, UnmanagedObject } from "../report";
+import { changeLine, ignoredWhy } from "./words";
+import { shown, visible } from "./display";
 
 /**
- * One line of display text (drift-display.ts) as XML character data. Display text holds no control
+ * One line of display text (display.ts) as XML character data. Display text holds no control
  * character, line ending or noncharacter (XML 1.0 cannot hold most, and a parser turns a line ending
  * in an attribute into a space); should one remain it is escaped visibly, never dropped. Then the
  * markup characters become references.

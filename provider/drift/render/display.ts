@@ -2,10 +2,10 @@
  * How drift's writers show what they read from an account (names, ids, property paths, values, the
  * engine's messages): as one line of visible text that maps back to exactly one value. The text
  * report, the Markdown job summary, JUnit and SARIF's messages all start from these display forms;
- * each format then escapes its own syntax (Markdown here, XML in drift-junit.ts). The JSON report
+ * each format then escapes its own syntax (Markdown here, XML in junit.ts). The JSON report
  * holds the values themselves.
  */
-import { terminalText } from "../sdk/terminal-text";
+import { terminalText } from "../../../sdk/terminal-text";
 
 /** Noncharacters that XML 1.0 cannot hold and terminalText leaves alone. */
 const NONCHARACTER = /[\ufffe\uffff]/g;

@@ -7,12 +7,13 @@
  *
  * The structured fields (`properties`, the logical location, the run's id) hold the values exactly;
  * the texts a viewer shows (`message.text`, a suppression's justification) are display text
- * (drift-display.ts) with `[` and `]` escaped, since SARIF reads `[text](target)` in a plain-text
+ * (display.ts) with `[` and `]` escaped, since SARIF reads `[text](target)` in a plain-text
  * message as a link.
  */
 import { createHash } from "node:crypto";
-import { formatValue, ignoredWhy, type DriftReport, type IgnoredBy, type ResourceDrift } from "./drift";
-import { shown } from "./drift-display";
+import type { DriftReport, IgnoredBy, ResourceDrift } from "../report";
+import { formatValue, ignoredWhy } from "./words";
+import { shown } from "./display";
 
 export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 

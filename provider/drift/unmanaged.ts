@@ -2,9 +2,9 @@
  * `--unmanaged`: the account's objects (provider/discovery/list.ts) set against the stack's
  * resources, by kind and the id the state holds, with a coverage figure per kind. Pure.
  */
-import type { DiscoveredObject, ListingGap } from "./discovery/list";
-import type { KindCoverage, ResourceDrift, UnmanagedReport } from "./drift";
-import { RESOURCE_KINDS } from "./types";
+import type { DiscoveredObject, ListingGap } from "../discovery/list";
+import type { KindCoverage, ResourceDrift, UnmanagedReport } from "./report";
+import { RESOURCE_KINDS } from "../types";
 
 const PROVIDER_PREFIX = "account-api:";
 
