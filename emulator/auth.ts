@@ -62,9 +62,10 @@ const DEFAULT_ERRORS: Record<AuthFailure, () => DomainError> = {
 /**
  * A new token. The letter prefix keeps it from starting with `-` (base64url can), which a command
  * line it is pasted into (`pulumi config set --secret account-api:apiToken <token>`) reads as a flag.
+ * 32 characters in all (168 random bits), the length tokens had before the prefix.
  */
 export function newTokenValue(): string {
-  return `emu_${randomBytes(24).toString("base64url")}`;
+  return `emu_${randomBytes(21).toString("base64url")}`;
 }
 
 function hmac(salt: string, value: string): Buffer {
