@@ -58,6 +58,8 @@ export const NewerFieldSchema = z.strictObject({
   status: z.string().optional(),
   field: z.string().min(1),
   type: z.string().min(1),
+  /** The field's JSON Schema where the type text says only `object` (the newer client's declaration). */
+  schema: z.record(z.string(), z.unknown()).optional(),
 });
 export type NewerField = z.infer<typeof NewerFieldSchema>;
 
@@ -71,6 +73,23 @@ export const NewerEnumSchema = z.strictObject({
 });
 export type NewerEnum = z.infer<typeof NewerEnumSchema>;
 
+/**
+ * A rule of api.md or of docs/assumptions.md on one request field, as JSON Schema keywords merged over
+ * the contract's (`maxLength`, `pattern` with `x-rule` saying it in words, `enum`), or `required`.
+ */
+export const RuleSchema = z.strictObject({
+  operation: OperationKey,
+  in: z.enum(["requestBody", "query", "path"]),
+  /** Dotted, `[]` for an array's items: `source_params.web_crawler.depth`. */
+  field: z.string().min(1),
+  set: z
+    .looseObject({ required: z.boolean().optional() })
+    .refine((v) => Object.keys(v).length > 0, "must set at least one keyword"),
+  /** Where the rule comes from: `api.md:<line>` or `assumptions: <section>`. */
+  why: z.string().min(1),
+});
+export type Rule = z.infer<typeof RuleSchema>;
+
 export const OverlaySchema = z.strictObject({
   overrides: z.array(OverrideSchema),
   wireRenames: z.array(WireRenameSchema),
@@ -79,6 +98,7 @@ export const OverlaySchema = z.strictObject({
     fields: z.array(NewerFieldSchema),
     enums: z.array(NewerEnumSchema),
   }),
+  rules: z.array(RuleSchema).default([]),
 });
 export type Overlay = z.infer<typeof OverlaySchema>;
 

@@ -45,6 +45,7 @@ describe("the contract's copy and its overlay", function () {
         fields: [{ ...bodyField, field: "source_params.nowhere.discover_options" }],
         enums: [{ ...overlay.newerFacts.enums[0]!, subsetEnum: ["other"] }],
       },
+      rules: [],
     };
     const problems = overlayProblems(broken, subset, families);
     assert.equal(problems.length, 6, problems.join("\n"));

@@ -1,0 +1,265 @@
+/**
+ * The wire-schema generator: the contract's operations (contract/openapi/public-subset.json) with the
+ * overlay's newer facts and rules applied, written as one zod module per area in sdk/generated/.
+ * Pure: `generate` returns the files' text; scripts/generate-wire.ts writes them and
+ * tests/unit/generated-fresh.test.ts compares them, so a refresh of the contract that changes a
+ * field shows up as a stale file naming it.
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { SUBSET_PATH } from "../files";
+import { loadOverlay, type Overlay } from "../overlay-schema";
+import { segmentsOf } from "../check-overlay";
+import { asNode, defaultsOf, toZod, type Node, type Side } from "./to-zod";
+import { nodeOfType } from "./type-text";
+
+const ParameterSchema = z.looseObject({
+  name: z.string(),
+  in: z.string(),
+  required: z.boolean().optional(),
+  schema: z.unknown().optional(),
+});
+
+const OperationSchema = z.looseObject({
+  area: z.string(),
+  method: z.string(),
+  path: z.string(),
+  operationId: z.string(),
+  parameters: z.array(ParameterSchema).optional(),
+  requestBody: z
+    .looseObject({ content: z.record(z.string(), z.looseObject({ schema: z.unknown() })) })
+    .optional(),
+  responses: z.record(
+    z.string(),
+    z.looseObject({ content: z.record(z.string(), z.looseObject({ schema: z.unknown() })).optional() }),
+  ),
+});
+type Operation = z.infer<typeof OperationSchema>;
+
+const ContractSchema = z.looseObject({ operations: z.array(OperationSchema) });
+
+/** `METHOD /path`, the key the overlay names operations by. */
+export const operationKey = (op: Pick<Operation, "method" | "path">) =>
+  `${op.method.toUpperCase()} ${op.path}`;
+
+/** A name for the operation's schemas: its operationId in PascalCase, or method and path where the id is prose. */
+export function operationName(op: Pick<Operation, "method" | "path" | "operationId">): string {
+  const words = /^[A-Za-z0-9_-]+$/.test(op.operationId)
+    ? op.operationId.split(/[-_]+/)
+    : [
+        op.method.toLowerCase(),
+        ...op.path.split("/").filter((s) => s && !s.startsWith("{") && s !== "accounts"),
+      ];
+  return words
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("")
+    .replace(/[^A-Za-z0-9]/g, "");
+}
+
+const clone = (n: Node): Node => structuredClone(n);
+
+/** Where a dotted overlay path (`a.b`, `a[].b`) ends under `root`: the parent object and the name. */
+function nodeAt(root: Node, path: string): { parent: Node; name: string } | undefined {
+  const segments = segmentsOf(path);
+  let here = root;
+  for (const [i, s] of segments.entries()) {
+    if (i === segments.length - 1) {
+      if (s === "*") return undefined;
+      return { parent: here, name: s };
+    }
+    const next = s === "*" ? here.items : here.properties?.[s];
+    const branch = next?.anyOf?.find((b) => b.properties || b.items) ?? next;
+    if (!branch) return undefined;
+    here = branch;
+  }
+  return undefined;
+}
+
+/** The operation's request body, query and path schemas with the overlay applied. */
+interface Shapes {
+  body?: Node;
+  query?: Node;
+  path?: Node;
+  result?: Node;
+}
+
+function requestBody(op: Operation): Node | undefined {
+  const media = op.requestBody?.content["application/json"];
+  return media ? asNode(media.schema) : undefined;
+}
+
+function parametersIn(op: Operation, where: "query" | "path"): Node | undefined {
+  const ps = (op.parameters ?? []).filter((p) => p.in === where);
+  if (!ps.length) return undefined;
+  const properties: Record<string, Node> = {};
+  for (const p of ps) properties[p.name] = asNode(p.schema) ?? { type: "string" };
+  return { type: "object", properties, required: ps.filter((p) => p.required).map((p) => p.name) };
+}
+
+/** The success answer's `result` (or the whole body where there is no envelope). */
+function successResult(op: Operation): Node | undefined {
+  const status = Object.keys(op.responses).find((s) => /^2\d\d$/.test(s));
+  const media = status ? op.responses[status]?.content?.["application/json"] : undefined;
+  const schema = media ? asNode(media.schema) : undefined;
+  if (!schema) return undefined;
+  return schema.properties?.result ?? schema;
+}
+
+/** A schema the overlay gives, with `x-same-as` (a field of this or another operation's body) resolved. */
+type Lookup = (operation: string, field: string) => Node | undefined;
+
+function overlayNode(schema: Record<string, unknown>, key: string, where: string, lookup: Lookup): Node {
+  const same = z
+    .object({ operation: z.string().optional(), field: z.string() })
+    .safeParse(schema["x-same-as"]);
+  if (!same.success) return asNodeStrict(schema, where);
+  const found = lookup(same.data.operation ?? key, same.data.field);
+  if (!found) throw new Error(`overlay schema at ${where}: x-same-as names nothing`);
+  return clone(found);
+}
+
+function applyOverlay(key: string, shapes: Shapes, overlay: Overlay, lookup: Lookup): void {
+  const side = (where: string): Node | undefined =>
+    where === "requestBody"
+      ? shapes.body
+      : where === "query"
+        ? shapes.query
+        : where === "path"
+          ? shapes.path
+          : undefined;
+  for (const f of overlay.newerFacts.fields) {
+    if (f.operation !== key || f.in === "response") continue;
+    if (f.in === "query" && !shapes.query) shapes.query = { type: "object", properties: {}, required: [] };
+    const root = side(f.in);
+    const at = root && nodeAt(root, f.field);
+    if (!at) throw new Error(`overlay newer field ${key} ${f.in} ${f.field}: no such place`);
+    at.parent.properties ??= {};
+    // A field the contract has is taken again only where the overlay gives its newer schema (a widening).
+    if (at.parent.properties[at.name] && !f.schema) continue;
+    at.parent.properties[at.name] = f.schema
+      ? overlayNode(f.schema, key, `${key} ${f.field}`, lookup)
+      : nodeOfType(f.type);
+  }
+  for (const e of overlay.newerFacts.enums) {
+    if (e.operation !== key || e.in === "response") continue;
+    const root = side(e.in);
+    const at = root && nodeAt(root, e.field);
+    const target = at?.parent.properties?.[at.name];
+    if (!target?.enum) throw new Error(`overlay newer enum ${key} ${e.field}: no enum there`);
+    const added =
+      /adds (.+)$/
+        .exec(e.declared)?.[1]
+        ?.split(/,\s*/)
+        .map((v) => JSON.parse(v) as unknown) ?? [];
+    for (const v of added)
+      if (!target.enum.includes(v))
+        target.enum.splice(target.enum.includes(null) ? target.enum.length - 1 : target.enum.length, 0, v);
+  }
+  for (const r of overlay.rules ?? []) {
+    if (r.operation !== key) continue;
+    const root = side(r.in);
+    const at = root && nodeAt(root, r.field);
+    if (!at) throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such place`);
+    const { required, ...keywords } = r.set;
+    if (Object.keys(keywords).length) {
+      const target = at.parent.properties?.[at.name];
+      if (!target) throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such field`);
+      Object.assign(target, keywords);
+    }
+    if (required !== undefined) {
+      const names = new Set(at.parent.required ?? []);
+      if (required) names.add(at.name);
+      else names.delete(at.name);
+      at.parent.required = [...names];
+    }
+  }
+}
+
+function asNodeStrict(value: unknown, where: string): Node {
+  const n = asNode(value);
+  if (!n) throw new Error(`overlay schema at ${where} is not a schema object`);
+  return n;
+}
+
+const RULES = [
+  "anyOf",
+  "bool",
+  "formatted",
+  "int",
+  "lengthIn",
+  "list",
+  "map",
+  "matching",
+  "num",
+  "oneOf",
+  "oneOfNumbers",
+  "open",
+  "queryBool",
+  "queryNum",
+  "str",
+  "strict",
+];
+
+/** The module's head: the imports its body uses, no more (the build's tsc refuses unused ones). */
+function header(body: string): string {
+  const used = RULES.filter((r) => new RegExp(`\\b${r}\\(`).test(body));
+  return [
+    "// Generated by scripts/generate-wire.ts from contract/openapi/public-subset.json and",
+    "// contract/overlay.json. Do not edit: change the overlay (or refresh the contract) and run npm run build.",
+    ...(/\bz\./.test(body) ? ['import { z } from "zod";'] : []),
+    `import { ${used.join(", ")} } from "../wire/rules";`,
+    "",
+  ].join("\n");
+}
+
+/** Every area's module text, keyed by its file name under sdk/generated/. */
+export function generate(contract: unknown, overlay: Overlay): Map<string, string> {
+  const { operations } = ContractSchema.parse(contract);
+  const byArea = new Map<string, string[]>();
+  const seen = new Set<string>();
+  const bodies = new Map(operations.map((op) => [operationKey(op), requestBody(op)]));
+  const lookup: Lookup = (operation, field) => {
+    const body = bodies.get(operation);
+    const at = body && nodeAt(body, field);
+    return at?.parent.properties?.[at.name];
+  };
+  for (const op of operations) {
+    const name = operationName(op);
+    if (seen.has(name)) throw new Error(`two operations are named ${name}`);
+    seen.add(name);
+    const key = operationKey(op);
+    const body = requestBody(op);
+    const shapes: Shapes = {
+      ...(body ? { body: clone(body) } : {}),
+      ...(parametersIn(op, "query") ? { query: parametersIn(op, "query") } : {}),
+      ...(parametersIn(op, "path") ? { path: parametersIn(op, "path") } : {}),
+      ...(successResult(op) ? { result: successResult(op) } : {}),
+    };
+    applyOverlay(key, shapes, overlay, lookup);
+    const lines = [`\n/** ${key} (${op.operationId}) */`];
+    const emit = (suffix: string, node: Node | undefined, side: Side) => {
+      if (node) lines.push(`export const ${name}${suffix} = ${toZod(node, side)};`);
+    };
+    emit("Path", shapes.path, "request");
+    emit("Query", shapes.query, "query");
+    emit("Body", shapes.body, "request");
+    if (shapes.body && Object.keys(defaultsOf(shapes.body)).length)
+      lines.push(`export const ${name}BodyDefaults = ${JSON.stringify(defaultsOf(shapes.body))} as const;`);
+    emit("Result", shapes.result, "response");
+    const area = byArea.get(op.area) ?? [];
+    area.push(...lines);
+    byArea.set(op.area, area);
+  }
+  const files = new Map<string, string>();
+  for (const [area, lines] of [...byArea].sort(([a], [b]) => a.localeCompare(b))) {
+    const body = `${lines.join("\n")}\n`;
+    files.set(`${area}.ts`, `${header(body)}${body}`);
+  }
+  return files;
+}
+
+/** The generated modules of the project's own contract and overlay. */
+export function generateFromProject(): Map<string, string> {
+  return generate(JSON.parse(readFileSync(SUBSET_PATH, "utf8")), loadOverlay());
+}

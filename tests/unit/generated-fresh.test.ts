@@ -1,0 +1,103 @@
+/**
+ * sdk/generated/ is what the generator writes from the contract and the overlay, byte for byte; a
+ * change of the contract shows up as a stale module naming the operation and the field; the
+ * generated request schemas refuse in the project's words and the response schemas read openly.
+ */
+import { strict as assert } from "node:assert";
+import { readFileSync, readdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { generate } from "../../contract/generate";
+import { formatted, formattedFiles, GENERATED_DIR } from "../../contract/generate/write";
+import { SUBSET_PATH } from "../../contract/files";
+import { loadOverlay } from "../../contract/overlay-schema";
+import { AiSearchCreateInstanceBody, AiSearchFetchInstanceResult } from "../../sdk/generated/search";
+import { describeIssues } from "../../sdk/validate";
+
+/** The lines of `after` that `before` lacks: what a reader of the diff would see first. */
+const added = (before: string, after: string) => {
+  const old = new Set(before.split("\n"));
+  return after.split("\n").filter((l) => !old.has(l));
+};
+
+describe("the generated wire schemas (sdk/generated)", function () {
+  this.timeout(60_000);
+
+  it("are exactly what the generator writes from the contract and the overlay", async function () {
+    const files = await formattedFiles();
+    assert.deepEqual(
+      [...files.keys()].sort(),
+      readdirSync(GENERATED_DIR).sort(),
+      "one module per area, no other",
+    );
+    for (const [name, text] of files)
+      assert.ok(
+        readFileSync(resolve(GENERATED_DIR, name), "utf8") === text,
+        `sdk/generated/${name} is stale: run npm run build (differs at ${added(
+          readFileSync(resolve(GENERATED_DIR, name), "utf8"),
+          text,
+        )
+          .slice(0, 3)
+          .join(" | ")})`,
+      );
+  });
+
+  it("a changed contract field reaches its module, and a removed one disappears", async function () {
+    const contract = JSON.parse(readFileSync(SUBSET_PATH, "utf8")) as {
+      operations: {
+        operationId: string;
+        requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+      }[];
+    };
+    const create = contract.operations.find((o) => o.operationId === "ai-search-create-instance");
+    const props = create?.requestBody?.content["application/json"]?.schema.properties;
+    assert.ok(props && "chunk_size" in props && "rewrite_query" in props);
+    props.chunk_size = { type: "string", maxLength: 12 };
+    delete props.rewrite_query;
+    const [before, after] = await Promise.all([
+      formattedFiles(),
+      formatted(generate(contract, loadOverlay())),
+    ]);
+    const search = (m: Map<string, string>) => m.get("search.ts") ?? "";
+    const body = (text: string) =>
+      /export const AiSearchCreateInstanceBody = strict\(\{[\s\S]*?\n\}\);/.exec(text)?.[0] ?? "";
+    assert.match(body(search(after)), /chunk_size: lengthIn\(str\(\), undefined, 12\)\.optional\(\)/);
+    assert.doesNotMatch(body(search(after)), /rewrite_query/);
+    assert.match(body(search(before)), /rewrite_query: bool\(\)\.optional\(\)/);
+    for (const other of ["builds.ts", "email.ts", "meetings.ts"])
+      assert.equal(after.get(other), before.get(other));
+  });
+
+  it("refuse a request in the project's words, naming each field", function () {
+    const r = AiSearchCreateInstanceBody.safeParse({
+      id: "docs",
+      chunk_size: "large",
+      chunk_overlap: 31,
+      tpyo: true,
+      source_params: { web_crawler: { discover_options: { limit: 0, source: "everything" } } },
+    });
+    assert.equal(r.success, false);
+    assert.deepEqual(describeIssues(r.error!), [
+      { field: "chunk_overlap", rule: "must be between 0 and 30" },
+      { field: "chunk_size", rule: "must be a number" },
+      { field: "source_params.web_crawler.discover_options.limit", rule: "must be between 1 and 100000" },
+      {
+        field: "source_params.web_crawler.discover_options.source",
+        rule: "must be one of all, sitemaps, links",
+      },
+      { field: "tpyo", rule: "is not a known field" },
+    ]);
+  });
+
+  it("read an answer openly: a field or an enum value added later is kept", function () {
+    const answer = {
+      id: "docs",
+      created_at: "2026-11-28T00:00:00Z",
+      modified_at: "2026-11-28T00:00:00Z",
+      status: "a-state-from-next-year",
+      brand_new: { x: 1 },
+    };
+    const r = AiSearchFetchInstanceResult.safeParse(answer);
+    assert.ok(r.success, r.success ? "" : JSON.stringify(r.error.issues));
+    assert.deepEqual(r.data, answer);
+  });
+});
