@@ -11,3 +11,5 @@ export const SUBSET_PATH = resolve(CONTRACT_DIR, "openapi/public-subset.json");
 export const FAMILIES_PATH = resolve(CONTRACT_DIR, "openapi/public-families.json");
 /** What api.md and docs/assumptions.md fix beyond the contract, as data. */
 export const OVERLAY_PATH = resolve(CONTRACT_DIR, "overlay.json");
+/** The overlay's rules on request fields, one file per area (`<area>.json`, an array of rules). */
+export const RULES_DIR = resolve(CONTRACT_DIR, "rules");

@@ -3,9 +3,10 @@
  * contract, kept as data beside the contract's copy so that refreshing one never edits the other.
  * This module is its schema and loader; it holds no rule itself.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { resolve } from "node:path";
 import { z } from "zod";
-import { OVERLAY_PATH } from "./files";
+import { OVERLAY_PATH, RULES_DIR } from "./files";
 
 /** `METHOD /path/{template}`, as the contract's operations are named everywhere. */
 const OperationKey = z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \/\S+$/, 'must be "METHOD /path"');
@@ -116,18 +117,36 @@ export function parseOverlay(value: unknown, source: string): Overlay {
   return parsed.data;
 }
 
-export function loadOverlay(path = OVERLAY_PATH): Overlay {
+function readJson(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
     throw new OverlayError(path, e instanceof Error ? e.message : String(e));
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw new OverlayError(path, e instanceof Error ? e.message : String(e));
   }
-  return parseOverlay(value, path);
+}
+
+/**
+ * overlay.json, with the rules of `rules/<area>.json` appended (one file per area, so that the rules of
+ * one area are read and reviewed together).
+ */
+export function loadOverlay(path = OVERLAY_PATH, rulesDir = RULES_DIR): Overlay {
+  const overlay = parseOverlay(readJson(path), path);
+  const files = existsSync(rulesDir)
+    ? readdirSync(rulesDir)
+        .filter((f) => f.endsWith(".json"))
+        .sort()
+    : [];
+  for (const file of files) {
+    const where = resolve(rulesDir, file);
+    const parsed = z.array(RuleSchema).safeParse(readJson(where));
+    if (!parsed.success) throw new OverlayError(where, z.prettifyError(parsed.error).replace(/\n/g, "; "));
+    overlay.rules.push(...parsed.data);
+  }
+  return overlay;
 }

@@ -163,9 +163,11 @@ function applyOverlay(key: string, shapes: Shapes, overlay: Overlay, lookup: Loo
     if (!at) throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such place`);
     const { required, ...keywords } = r.set;
     if (Object.keys(keywords).length) {
-      const target = at.parent.properties?.[at.name];
-      if (!target) throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such field`);
-      Object.assign(target, keywords);
+      at.parent.properties ??= {};
+      const target = at.parent.properties[at.name];
+      // A field the contract lacks (one api.md adds) is the rule's whole schema.
+      if (target) Object.assign(target, keywords);
+      else at.parent.properties[at.name] = overlayNode(keywords, key, `${key} ${r.field}`, lookup);
     }
     if (required !== undefined) {
       const names = new Set(at.parent.required ?? []);
