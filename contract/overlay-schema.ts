@@ -75,20 +75,26 @@ export const NewerEnumSchema = z.strictObject({
 export type NewerEnum = z.infer<typeof NewerEnumSchema>;
 
 /**
- * A rule of api.md or of docs/assumptions.md on one request field, as JSON Schema keywords merged over
- * the contract's (`maxLength`, `pattern` with `x-rule` saying it in words, `enum`), or `required`.
+ * A rule of api.md or of docs/assumptions.md on one request field: `set` merges JSON Schema keywords
+ * over the contract's (`maxLength`, `pattern` with `x-rule` saying it in words, `x-unit` for a range's
+ * message, `enum`, `required: true` on the parent), `add` gives the whole schema of a field the
+ * contract lacks (one api.md adds).
  */
-export const RuleSchema = z.strictObject({
-  operation: OperationKey,
-  in: z.enum(["requestBody", "query", "path"]),
-  /** Dotted, `[]` for an array's items: `source_params.web_crawler.depth`. */
-  field: z.string().min(1),
-  set: z
-    .looseObject({ required: z.boolean().optional() })
-    .refine((v) => Object.keys(v).length > 0, "must set at least one keyword"),
-  /** Where the rule comes from: `api.md:<line>` or `assumptions: <section>`. */
-  why: z.string().min(1),
-});
+export const RuleSchema = z
+  .strictObject({
+    operation: OperationKey,
+    in: z.enum(["requestBody", "query", "path"]),
+    /** Dotted, `[]` for an array's items: `source_params.web_crawler.depth`. */
+    field: z.string().min(1),
+    set: z
+      .looseObject({ required: z.boolean().optional() })
+      .refine((v) => Object.keys(v).length > 0, "must set at least one keyword")
+      .optional(),
+    add: z.record(z.string(), z.unknown()).optional(),
+    /** Where the rule comes from: `api.md:<line>` or `assumptions: <section>`. */
+    why: z.string().min(1),
+  })
+  .refine((r) => (r.set === undefined) !== (r.add === undefined), "must have exactly one of set and add");
 export type Rule = z.infer<typeof RuleSchema>;
 
 export const OverlaySchema = z.strictObject({

@@ -161,13 +161,18 @@ function applyOverlay(key: string, shapes: Shapes, overlay: Overlay, lookup: Loo
     const root = side(r.in);
     const at = root && nodeAt(root, r.field);
     if (!at) throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such place`);
-    const { required, ...keywords } = r.set;
+    at.parent.properties ??= {};
+    if (r.add) {
+      if (at.parent.properties[at.name])
+        throw new Error(`overlay rule ${key} ${r.field}: adds a field the contract has`);
+      at.parent.properties[at.name] = overlayNode(r.add, key, `${key} ${r.field}`, lookup);
+      continue;
+    }
+    const { required, ...keywords } = r.set ?? {};
     if (Object.keys(keywords).length) {
-      at.parent.properties ??= {};
       const target = at.parent.properties[at.name];
-      // A field the contract lacks (one api.md adds) is the rule's whole schema.
-      if (target) Object.assign(target, keywords);
-      else at.parent.properties[at.name] = overlayNode(keywords, key, `${key} ${r.field}`, lookup);
+      if (!target) throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such field`);
+      Object.assign(target, keywords);
     }
     if (required !== undefined) {
       const names = new Set(at.parent.required ?? []);

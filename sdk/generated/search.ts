@@ -9,6 +9,7 @@ import {
   lengthIn,
   list,
   map,
+  matching,
   num,
   oneOf,
   oneOfNumbers,
@@ -196,7 +197,11 @@ export const AiSearchCreateInstanceBody = strict({
     .optional(),
   fusion_method: oneOf(["max", "rrf"]).optional(),
   hybrid_search_enabled: bool().optional(),
-  id: lengthIn(str(), 1, 64),
+  id: matching(
+    lengthIn(str(), 1, 64),
+    "^[a-z0-9_-]+$",
+    "must contain only lowercase letters, digits, - and _",
+  ),
   index_method: strict({ keyword: bool(), vector: bool() }).optional(),
   indexing_options: strict({
     keyword_tokenizer: oneOf(["porter", "trigram"]).optional(),
@@ -216,7 +221,7 @@ export const AiSearchCreateInstanceBody = strict({
     enabled: bool().optional(),
     mcp: strict({ description: str().optional(), disabled: bool().optional() }).optional(),
     rate_limit: strict({
-      period_ms: int(60000, 3600000).optional(),
+      period_ms: int(60000, 3600000, " ms").optional(),
       requests: int(1).optional(),
       technique: oneOf(["fixed", "sliding"]).optional(),
     }).optional(),
@@ -286,7 +291,7 @@ export const AiSearchCreateInstanceBody = strict({
         depth: num(1, 100000).optional(),
         include_external_links: bool().optional(),
         include_subdomains: bool().optional(),
-        max_age: num(0, 604800).optional(),
+        max_age: num(0, 604800, " seconds").optional(),
         source: oneOf(["all", "sitemaps", "links"]).optional(),
       }).optional(),
       parse_options: strict({
@@ -315,13 +320,20 @@ export const AiSearchCreateInstanceBody = strict({
         source: oneOf(["all", "sitemaps", "links"]).optional(),
       }).optional(),
     }).optional(),
+    storage_credentials: strict({
+      access_key_id: lengthIn(str(), 1, 128),
+      secret_access_key: lengthIn(str(), 1, 256),
+    }).optional(),
   })
     .nullable()
     .optional(),
-  sync_interval: oneOfNumbers([900, 1800, 3600, 7200, 14400, 21600, 43200, 86400]).optional(),
+  sync_interval: oneOfNumbers([900, 1800, 3600, 7200, 14400, 21600, 43200, 86400], " seconds").optional(),
   token_id: formatted(str(), "uuid").optional(),
   type: oneOf(["r2", "web-crawler"]).nullable().optional(),
-  cache_ttl: oneOfNumbers([600, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 259200, 518400]).optional(),
+  cache_ttl: oneOfNumbers(
+    [600, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 259200, 518400],
+    " seconds",
+  ).optional(),
 });
 export const AiSearchCreateInstanceBodyDefaults = {
   cache: true,
@@ -609,7 +621,7 @@ export const AiSearchUpdateInstanceBody = strict({
     enabled: bool().optional(),
     mcp: strict({ description: str().optional(), disabled: bool().optional() }).optional(),
     rate_limit: strict({
-      period_ms: int(60000, 3600000).optional(),
+      period_ms: int(60000, 3600000, " ms").optional(),
       requests: int(1).optional(),
       technique: oneOf(["fixed", "sliding"]).optional(),
     }).optional(),
@@ -678,7 +690,7 @@ export const AiSearchUpdateInstanceBody = strict({
         depth: num(1, 100000).optional(),
         include_external_links: bool().optional(),
         include_subdomains: bool().optional(),
-        max_age: num(0, 604800).optional(),
+        max_age: num(0, 604800, " seconds").optional(),
         source: oneOf(["all", "sitemaps", "links"]).optional(),
       }).optional(),
       parse_options: strict({
@@ -706,6 +718,10 @@ export const AiSearchUpdateInstanceBody = strict({
         max_age: num(0, 604800).optional(),
         source: oneOf(["all", "sitemaps", "links"]).optional(),
       }).optional(),
+    }).optional(),
+    storage_credentials: strict({
+      access_key_id: lengthIn(str(), 1, 128),
+      secret_access_key: lengthIn(str(), 1, 256),
     }).optional(),
   })
     .nullable()
@@ -745,12 +761,15 @@ export const AiSearchUpdateInstanceBody = strict({
   ])
     .nullable()
     .optional(),
-  sync_interval: oneOfNumbers([900, 1800, 3600, 7200, 14400, 21600, 43200, 86400]).optional(),
+  sync_interval: oneOfNumbers([900, 1800, 3600, 7200, 14400, 21600, 43200, 86400], " seconds").optional(),
   system_prompt_ai_search: str().nullable().optional(),
   system_prompt_index_summarization: str().nullable().optional(),
   system_prompt_rewrite_query: str().nullable().optional(),
   token_id: formatted(str(), "uuid").optional(),
-  cache_ttl: oneOfNumbers([600, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 259200, 518400]).optional(),
+  cache_ttl: oneOfNumbers(
+    [600, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 259200, 518400],
+    " seconds",
+  ).optional(),
   source: str().nullable().optional(),
 });
 export const AiSearchUpdateInstanceBodyDefaults = {
@@ -1465,7 +1484,11 @@ export const AiSearchNamespaceCreateInstanceBody = strict({
     .optional(),
   fusion_method: oneOf(["max", "rrf"]).optional(),
   hybrid_search_enabled: bool().optional(),
-  id: lengthIn(str(), 1, 64),
+  id: matching(
+    lengthIn(str(), 1, 64),
+    "^[a-z0-9_-]+$",
+    "must contain only lowercase letters, digits, - and _",
+  ),
   index_method: strict({ keyword: bool(), vector: bool() }).optional(),
   indexing_options: strict({
     keyword_tokenizer: oneOf(["porter", "trigram"]).optional(),
@@ -1485,7 +1508,7 @@ export const AiSearchNamespaceCreateInstanceBody = strict({
     enabled: bool().optional(),
     mcp: strict({ description: str().optional(), disabled: bool().optional() }).optional(),
     rate_limit: strict({
-      period_ms: int(60000, 3600000).optional(),
+      period_ms: int(60000, 3600000, " ms").optional(),
       requests: int(1).optional(),
       technique: oneOf(["fixed", "sliding"]).optional(),
     }).optional(),
@@ -1555,7 +1578,7 @@ export const AiSearchNamespaceCreateInstanceBody = strict({
         depth: num(1, 100000).optional(),
         include_external_links: bool().optional(),
         include_subdomains: bool().optional(),
-        max_age: num(0, 604800).optional(),
+        max_age: num(0, 604800, " seconds").optional(),
         source: oneOf(["all", "sitemaps", "links"]).optional(),
       }).optional(),
       parse_options: strict({
@@ -1584,13 +1607,20 @@ export const AiSearchNamespaceCreateInstanceBody = strict({
         source: oneOf(["all", "sitemaps", "links"]).optional(),
       }).optional(),
     }).optional(),
+    storage_credentials: strict({
+      access_key_id: lengthIn(str(), 1, 128),
+      secret_access_key: lengthIn(str(), 1, 256),
+    }).optional(),
   })
     .nullable()
     .optional(),
-  sync_interval: oneOfNumbers([900, 1800, 3600, 7200, 14400, 21600, 43200, 86400]).optional(),
+  sync_interval: oneOfNumbers([900, 1800, 3600, 7200, 14400, 21600, 43200, 86400], " seconds").optional(),
   token_id: formatted(str(), "uuid").optional(),
   type: oneOf(["r2", "web-crawler"]).nullable().optional(),
-  cache_ttl: oneOfNumbers([600, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 259200, 518400]).optional(),
+  cache_ttl: oneOfNumbers(
+    [600, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 259200, 518400],
+    " seconds",
+  ).optional(),
 });
 export const AiSearchNamespaceCreateInstanceBodyDefaults = {
   cache: true,
@@ -1878,7 +1908,7 @@ export const AiSearchNamespaceUpdateInstanceBody = strict({
     enabled: bool().optional(),
     mcp: strict({ description: str().optional(), disabled: bool().optional() }).optional(),
     rate_limit: strict({
-      period_ms: int(60000, 3600000).optional(),
+      period_ms: int(60000, 3600000, " ms").optional(),
       requests: int(1).optional(),
       technique: oneOf(["fixed", "sliding"]).optional(),
     }).optional(),
@@ -1947,7 +1977,7 @@ export const AiSearchNamespaceUpdateInstanceBody = strict({
         depth: num(1, 100000).optional(),
         include_external_links: bool().optional(),
         include_subdomains: bool().optional(),
-        max_age: num(0, 604800).optional(),
+        max_age: num(0, 604800, " seconds").optional(),
         source: oneOf(["all", "sitemaps", "links"]).optional(),
       }).optional(),
       parse_options: strict({
@@ -1975,6 +2005,10 @@ export const AiSearchNamespaceUpdateInstanceBody = strict({
         max_age: num(0, 604800).optional(),
         source: oneOf(["all", "sitemaps", "links"]).optional(),
       }).optional(),
+    }).optional(),
+    storage_credentials: strict({
+      access_key_id: lengthIn(str(), 1, 128),
+      secret_access_key: lengthIn(str(), 1, 256),
     }).optional(),
   })
     .nullable()
@@ -2014,12 +2048,15 @@ export const AiSearchNamespaceUpdateInstanceBody = strict({
   ])
     .nullable()
     .optional(),
-  sync_interval: oneOfNumbers([900, 1800, 3600, 7200, 14400, 21600, 43200, 86400]).optional(),
+  sync_interval: oneOfNumbers([900, 1800, 3600, 7200, 14400, 21600, 43200, 86400], " seconds").optional(),
   system_prompt_ai_search: str().nullable().optional(),
   system_prompt_index_summarization: str().nullable().optional(),
   system_prompt_rewrite_query: str().nullable().optional(),
   token_id: formatted(str(), "uuid").optional(),
-  cache_ttl: oneOfNumbers([600, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 259200, 518400]).optional(),
+  cache_ttl: oneOfNumbers(
+    [600, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 259200, 518400],
+    " seconds",
+  ).optional(),
   source: str().nullable().optional(),
 });
 export const AiSearchNamespaceUpdateInstanceBodyDefaults = {
@@ -2129,7 +2166,13 @@ export const AiSearchNamespaceUpdateInstanceResult = open({
 
 /** PATCH /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id} (ai-search-move-instance) */
 export const AiSearchMoveInstancePath = strict({ account_id: str(), name: str(), id: str() });
-export const AiSearchMoveInstanceBody = strict({ new_namespace: str() });
+export const AiSearchMoveInstanceBody = strict({
+  new_namespace: matching(
+    lengthIn(str(), 1, 32),
+    "^[a-z0-9_-]+$",
+    "must contain only lowercase letters, digits, - and _",
+  ),
+});
 export const AiSearchMoveInstanceResult = z.record(z.string(), z.unknown());
 
 /** DELETE /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id} (ai-search-namespace-delete-instance) */
