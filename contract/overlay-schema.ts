@@ -83,7 +83,8 @@ export type NewerEnum = z.infer<typeof NewerEnumSchema>;
 export const RuleSchema = z
   .strictObject({
     operation: OperationKey,
-    in: z.enum(["requestBody", "query", "path"]),
+    /** `response`: the success answer's `result` (a looser reading than the contract's, where the service is). */
+    in: z.enum(["requestBody", "query", "path", "response"]),
     /** Dotted, `[]` for an array's items: `source_params.web_crawler.depth`. */
     field: z.string().min(1),
     set: z

@@ -127,7 +127,9 @@ function applyOverlay(key: string, shapes: Shapes, overlay: Overlay, lookup: Loo
         ? shapes.query
         : where === "path"
           ? shapes.path
-          : undefined;
+          : where === "response"
+            ? shapes.result
+            : undefined;
   for (const f of overlay.newerFacts.fields) {
     if (f.operation !== key || f.in === "response") continue;
     if (f.in === "query" && !shapes.query) shapes.query = { type: "object", properties: {}, required: [] };
@@ -236,12 +238,18 @@ export function generate(contract: unknown, overlay: Overlay): Map<string, strin
     if (seen.has(name)) throw new Error(`two operations are named ${name}`);
     seen.add(name);
     const key = operationKey(op);
-    const body = requestBody(op);
+    const [body, query, path, result] = [
+      requestBody(op),
+      parametersIn(op, "query"),
+      parametersIn(op, "path"),
+      successResult(op),
+    ];
+    // The overlay edits these in place: the contract's own nodes stay as read (x-same-as reads them).
     const shapes: Shapes = {
       ...(body ? { body: clone(body) } : {}),
-      ...(parametersIn(op, "query") ? { query: parametersIn(op, "query") } : {}),
-      ...(parametersIn(op, "path") ? { path: parametersIn(op, "path") } : {}),
-      ...(successResult(op) ? { result: successResult(op) } : {}),
+      ...(query ? { query } : {}),
+      ...(path ? { path } : {}),
+      ...(result ? { result: clone(result) } : {}),
     };
     applyOverlay(key, shapes, overlay, lookup);
     const lines = [`\n/** ${key} (${op.operationId}) */`];

@@ -112,7 +112,7 @@ export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath = strict({
   ]),
   zone_id: str(),
 });
-export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery = strict({
+export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery = open({
   dry_run: queryBool().optional(),
 });
 export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointBody = strict({

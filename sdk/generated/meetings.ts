@@ -5,7 +5,7 @@ import { bool, formatted, int, list, num, oneOf, open, queryNum, str, strict } f
 
 /** GET /accounts/{account_id}/realtime/kit/{app_id}/meetings (get_all_meetings) */
 export const GetAllMeetingsPath = strict({ account_id: str(), app_id: str() });
-export const GetAllMeetingsQuery = strict({
+export const GetAllMeetingsQuery = open({
   page_no: queryNum(false, 0).optional(),
   per_page: queryNum(false, 0).optional(),
   start_time: str().optional(),
@@ -178,7 +178,7 @@ export const CreateMeetingResult = open({
 
 /** GET /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id} (get_meeting) */
 export const GetMeetingPath = strict({ meeting_id: str(), account_id: str(), app_id: str() });
-export const GetMeetingQuery = strict({ name: str().optional() });
+export const GetMeetingQuery = open({ name: str().optional() });
 export const GetMeetingResult = open({
   data: open({
     created_at: z.string(),
@@ -683,7 +683,7 @@ export const CreatePollResult = open({
 
 /** GET /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/livestream (livestream-session-details) */
 export const LivestreamSessionDetailsPath = strict({ meeting_id: str(), account_id: str(), app_id: str() });
-export const LivestreamSessionDetailsQuery = strict({
+export const LivestreamSessionDetailsQuery = open({
   page_no: queryNum(true).optional(),
   per_page: queryNum(true).optional(),
 });
@@ -744,7 +744,7 @@ export const StartLivestreamingResult = open({
 
 /** GET /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/participants (get_meeting_participants) */
 export const GetMeetingParticipantsPath = strict({ account_id: str(), app_id: str(), meeting_id: str() });
-export const GetMeetingParticipantsQuery = strict({
+export const GetMeetingParticipantsQuery = open({
   page_no: queryNum(false, 0).optional(),
   per_page: queryNum(false, 0).optional(),
 });

@@ -24,7 +24,7 @@ export const RegistrarDomainDiscoveryCheckResult = open({
 
 /** GET /accounts/{account_id}/registrar/domain-search (registrar-domain-discovery-search) */
 export const RegistrarDomainDiscoverySearchPath = strict({ account_id: str() });
-export const RegistrarDomainDiscoverySearchQuery = strict({
+export const RegistrarDomainDiscoverySearchQuery = open({
   q: lengthIn(str(), 1, 100).optional(),
   extensions: list(str(), undefined, 20).optional(),
   limit: queryNum(true, 1, 50).optional(),
@@ -102,7 +102,7 @@ export const RegistrarDomainsUpdateDomainResult = z.record(z.string(), z.unknown
 
 /** GET /accounts/{account_id}/registrar/registrations (registrar-domain-registration-list) */
 export const RegistrarDomainRegistrationListPath = strict({ account_id: str() });
-export const RegistrarDomainRegistrationListQuery = strict({
+export const RegistrarDomainRegistrationListQuery = open({
   cursor: lengthIn(str(), undefined, 256).optional(),
   per_page: queryNum(true, 1, 50).optional(),
   direction: oneOf(["asc", "desc"]).optional(),

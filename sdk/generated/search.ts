@@ -21,7 +21,7 @@ import {
 
 /** GET /accounts/{account_id}/ai-search/instances (ai-search-list-instances) */
 export const AiSearchListInstancesPath = strict({ account_id: str() });
-export const AiSearchListInstancesQuery = strict({
+export const AiSearchListInstancesQuery = open({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 100).optional(),
   search: str().optional(),
@@ -1114,7 +1114,7 @@ export const AiSearchInstanceChatCompletionResult = open({
 
 /** GET /accounts/{account_id}/ai-search/instances/{id}/jobs (ai-search-instance-list-jobs) */
 export const AiSearchInstanceListJobsPath = strict({ id: str(), account_id: str() });
-export const AiSearchInstanceListJobsQuery = strict({
+export const AiSearchInstanceListJobsQuery = open({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 50).optional(),
 });
@@ -1148,13 +1148,13 @@ export const AiSearchInstanceCreateJobResult = open({
 /** GET /accounts/{account_id}/ai-search/instances/{id}/jobs/{job_id} (ai-search-instance-get-job) */
 export const AiSearchInstanceGetJobPath = strict({ id: str(), job_id: str(), account_id: str() });
 export const AiSearchInstanceGetJobResult = open({
-  description: z.string().optional(),
-  end_reason: z.string().optional(),
-  ended_at: z.string().optional(),
+  description: z.string().nullable().optional(),
+  end_reason: z.string().nullable().optional(),
+  ended_at: z.string().nullable().optional(),
   id: z.string(),
-  last_seen_at: z.string().optional(),
+  last_seen_at: z.string().nullable().optional(),
   source: z.string(),
-  started_at: z.string().optional(),
+  started_at: z.string().nullable().optional(),
 });
 
 /** PATCH /accounts/{account_id}/ai-search/instances/{id}/jobs/{job_id} (ai-search-instance-change-job-status) */
@@ -1172,7 +1172,7 @@ export const AiSearchInstanceChangeJobStatusResult = open({
 
 /** GET /accounts/{account_id}/ai-search/instances/{id}/jobs/{job_id}/logs (ai-search-instance-list-job-logs) */
 export const AiSearchInstanceListJobLogsPath = strict({ id: str(), job_id: str(), account_id: str() });
-export const AiSearchInstanceListJobLogsQuery = strict({
+export const AiSearchInstanceListJobLogsQuery = open({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 500).optional(),
 });
@@ -1308,7 +1308,7 @@ export const AiSearchStatsResult = open({
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances (ai-search-namespace-list-instances) */
 export const AiSearchNamespaceListInstancesPath = strict({ account_id: str(), name: str() });
-export const AiSearchNamespaceListInstancesQuery = strict({
+export const AiSearchNamespaceListInstancesQuery = open({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 100).optional(),
   search: str().optional(),
@@ -2416,7 +2416,7 @@ export const AiSearchNamespaceInstanceChatCompletionResult = open({
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/items (ai-search-namespace-instance-list-items) */
 export const AiSearchNamespaceInstanceListItemsPath = strict({ id: str(), account_id: str(), name: str() });
-export const AiSearchNamespaceInstanceListItemsQuery = strict({
+export const AiSearchNamespaceInstanceListItemsQuery = open({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 50).optional(),
   search: lengthIn(str(), undefined, 256).optional(),
@@ -2555,7 +2555,7 @@ export const AiSearchNamespaceInstanceListItemChunksPath = strict({
   account_id: str(),
   name: str(),
 });
-export const AiSearchNamespaceInstanceListItemChunksQuery = strict({
+export const AiSearchNamespaceInstanceListItemChunksQuery = open({
   limit: queryNum(true, 1, 100).optional(),
   offset: queryNum(true, 0).optional(),
 });
@@ -2588,7 +2588,7 @@ export const AiSearchNamespaceInstanceLogsItemPath = strict({
   account_id: str(),
   name: str(),
 });
-export const AiSearchNamespaceInstanceLogsItemQuery = strict({
+export const AiSearchNamespaceInstanceLogsItemQuery = open({
   limit: queryNum(true, 1, 100).optional(),
   cursor: lengthIn(str(), undefined, 512).optional(),
 });
@@ -2606,7 +2606,7 @@ export const AiSearchNamespaceInstanceLogsItemResult = z.array(
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/jobs (ai-search-namespace-instance-list-jobs) */
 export const AiSearchNamespaceInstanceListJobsPath = strict({ id: str(), account_id: str(), name: str() });
-export const AiSearchNamespaceInstanceListJobsQuery = strict({
+export const AiSearchNamespaceInstanceListJobsQuery = open({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 50).optional(),
 });
@@ -2645,13 +2645,13 @@ export const AiSearchNamespaceInstanceGetJobPath = strict({
   name: str(),
 });
 export const AiSearchNamespaceInstanceGetJobResult = open({
-  description: z.string().optional(),
-  end_reason: z.string().optional(),
-  ended_at: z.string().optional(),
+  description: z.string().nullable().optional(),
+  end_reason: z.string().nullable().optional(),
+  ended_at: z.string().nullable().optional(),
   id: z.string(),
-  last_seen_at: z.string().optional(),
+  last_seen_at: z.string().nullable().optional(),
   source: z.string(),
-  started_at: z.string().optional(),
+  started_at: z.string().nullable().optional(),
 });
 
 /** PATCH /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/jobs/{job_id} (ai-search-namespace-instance-change-job-status) */
@@ -2679,7 +2679,7 @@ export const AiSearchNamespaceInstanceListJobLogsPath = strict({
   account_id: str(),
   name: str(),
 });
-export const AiSearchNamespaceInstanceListJobLogsQuery = strict({
+export const AiSearchNamespaceInstanceListJobLogsQuery = open({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 500).optional(),
 });

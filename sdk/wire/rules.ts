@@ -53,14 +53,18 @@ export const queryBool = () =>
     error: "must be true or false",
   });
 
+/** The values as a message lists them: the empty string (a service's "default") shown as `""`. */
+const listed = (values: readonly (string | number)[]) =>
+  values.map((v) => (v === "" ? '""' : String(v))).join(", ");
+
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, {
-    error: (iss) => (iss.input === undefined ? "is required" : `must be one of ${values.join(", ")}`),
+    error: (iss) => (iss.input === undefined ? "is required" : `must be one of ${listed(values)}`),
   });
 
 export const oneOfNumbers = <const T extends readonly [number, ...number[]]>(values: T, unit = "") =>
   z.literal(values, {
-    error: (iss) => (iss.input === undefined ? "is required" : `must be one of ${values.join(", ")}${unit}`),
+    error: (iss) => (iss.input === undefined ? "is required" : `must be one of ${listed(values)}${unit}`),
   });
 
 /** Length limits of a string, in the words every area uses. */

@@ -63,9 +63,7 @@ describe("SearchInstance: check without the API", () => {
       ],
       [
         { instanceId: "kb", rerankingModel: "bge" },
-        [
-          'rerankingModel: must be one of the supported models (@cf/baai/bge-reranker-base) or "" for the default',
-        ],
+        ['rerankingModel: must be one of @cf/baai/bge-reranker-base, ""'],
       ],
       [
         { instanceId: "kb", publicEndpointParams: { rateLimit: { technique: "leaky" } } },
@@ -99,9 +97,9 @@ describe("SearchInstance: check without the API", () => {
           source: "example.com",
           sourceParams: { webCrawler: { parseType: "rss" } },
         },
-        ["sourceParams.webCrawler.parseType: must be one of sitemap, feed-rss, crawl"],
+        ["sourceParams.webCrawler.parseType: must be one of sitemap, feed-rss, crawl, discover"],
       ],
-      [{ instanceId: "kb", indexMethod: { keyword: false } }, ["indexMethod.vector: must be a boolean"]],
+      [{ instanceId: "kb", indexMethod: { keyword: false } }, ["indexMethod.vector: is required"]],
       [
         { instanceId: "kb", storageCredentials: { accessKeyId: "a" } },
         ["storageCredentials.secretAccessKey: is required"],
@@ -286,6 +284,8 @@ describe("SearchInstance: hooks", () => {
       ai_search_model: null,
       source_params: {},
       status: "ready",
+      created_at: "2026-01-01T00:00:00Z",
+      modified_at: "2026-01-01T00:00:00Z",
     };
     const fromTable = { ...previous, chunkSize: 1024, sourceParams: {} };
     assert.deepEqual(si.project(live, fromTable), {

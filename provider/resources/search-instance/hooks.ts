@@ -15,10 +15,9 @@ import {
   CreateInstanceBodySchema,
   SEARCH_INSTANCE_DEFAULTS as D,
   UpdateInstanceBodySchema,
-  createOnlyShape,
+  INSTANCE_CREATE_FIELDS,
+  INSTANCE_UPDATE_FIELDS,
   settingsIssues,
-  sharedSettingsShape,
-  updateOnlyShape,
   type CreateInstanceBody,
   type UpdateInstanceBody,
 } from "../../../sdk/schemas/search";
@@ -74,9 +73,9 @@ export function rules(i: SearchInstanceInputs, known: Known): InputIssue[] {
   return issues;
 }
 
-const CREATE_KEYS = new Set(["id", ...Object.keys(createOnlyShape), ...Object.keys(sharedSettingsShape)]);
-/** The contract's PUT does not name `source` (fixed at create): it is not sent. */
-const UPDATE_KEYS = new Set([...Object.keys(sharedSettingsShape), ...Object.keys(updateOnlyShape)]);
+const CREATE_KEYS = new Set(INSTANCE_CREATE_FIELDS);
+/** The PUT may repeat `source` (the newer contract's), but it is fixed at create: it is not sent. */
+const UPDATE_KEYS = new Set(INSTANCE_UPDATE_FIELDS.filter((k) => k !== "source"));
 
 /** Program name of each input sent on the wire. */
 const WIRE_INPUTS = Object.entries(SearchInstanceSpec.fields).flatMap(([k, f]) =>

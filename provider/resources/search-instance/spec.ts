@@ -132,8 +132,8 @@ export const SearchInstanceSpec = defineResource({
      */
     readStats: local(z.boolean().default(false)),
 
-    createdAt: output("created_at", R.created_at.unwrap()),
-    modifiedAt: output("modified_at", R.modified_at.unwrap()),
+    createdAt: output("created_at", R.created_at),
+    modifiedAt: output("modified_at", R.modified_at),
     createdBy: output("created_by", R.created_by.unwrap()),
     modifiedBy: output("modified_by", R.modified_by.unwrap()),
     status: output("status", R.status.unwrap()),
