@@ -1,6 +1,6 @@
 /** A client configuration error in the command line's words: the flag and the variable that set it. */
 import { ConfigurationError } from "../sdk";
-import { INSECURE_HTTP_SETTING } from "../sdk/client";
+import { INSECURE_HTTP_SETTING } from "../sdk/transport/config";
 
 /** How a user of the command line sets each client setting (the token is never a flag). */
 const WHERE: Readonly<Record<string, string>> = {

@@ -2,7 +2,7 @@
  * Provider configuration from the stack config handed to `configure` (namespace `account-api`),
  * falling back to the environment. Nothing here is captured into state.
  */
-import { INSECURE_HTTP_SETTING, resolveConfig } from "../sdk/client";
+import { INSECURE_HTTP_SETTING, resolveConfig } from "../sdk/transport/config";
 import { ConfigurationError } from "../sdk/errors";
 import type { ProviderConfig } from "./types";
 

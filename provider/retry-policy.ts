@@ -1,5 +1,5 @@
 /** The sdk retry options a provider session runs with, from its configuration. */
-import type { RetryOptions } from "../sdk/client";
+import type { RetryOptions } from "../sdk/transport/retry";
 import type { ProviderConfig } from "./types";
 
 /** The provider's retry policy when the configuration sets none: patient, yet bounded. */
