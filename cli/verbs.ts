@@ -8,8 +8,8 @@
 import { STATUS_CODES } from "node:http";
 import { basename } from "node:path";
 import type { Command } from "commander";
-import { convertHtml } from "../emulator/content/convert";
-import { countTokens } from "../emulator/content/tokens";
+import { convertHtml } from "../lib/html-markdown/convert";
+import { countTokens } from "../lib/html-markdown/tokens";
 import {
   AccountApi,
   ConnectionError,

@@ -10,7 +10,7 @@ export const requiredString = (what = "a string") =>
 
 /**
  * Refuses unknown fields (typos never pass silently). The issue sits on the object; readers name each
- * key as the field (sdk/validate.ts, emulator/search/routes.ts), so the rule text stays generic.
+ * key as the field (sdk/validate.ts, emulator/search/routes/context.ts), so the rule text stays generic.
  */
 export function strict<T extends z.ZodRawShape>(shape: T) {
   return z.strictObject(shape, {

@@ -34,7 +34,7 @@ describe("the packed package in a user's project (real engine)", function () {
   it("ships dist, docs and typed entry points, and its resources run from the installed copy", async () => {
     const installed = join(dir, "project", "node_modules", "pulumi-account-api");
     const files = new Set(readdirSync(join(installed, "dist")));
-    for (const f of ["index.js", "index.d.ts", "sdk", "provider", "emulator", "cli"])
+    for (const f of ["index.js", "index.d.ts", "sdk", "provider", "emulator", "cli", "lib"])
       assert.ok(files.has(f), f);
     assert.ok(readdirSync(join(installed, "docs")).includes("resources.md"));
     const cliVersion = execFileSync(

@@ -2,7 +2,8 @@
  * The module graph: no import cycle anywhere in the package, type-only imports included (a cycle of
  * types still ties the modules together), and the provider host's side (the runtime and everything it
  * loads) never loads @pulumi/pulumi or a resource class; for that one, type-only imports do not count:
- * they vanish at run time.
+ * they vanish at run time. The CLI reaches the emulator through its emulator verb only, and lib/ is
+ * a library of its own.
  */
 import { strict as assert } from "node:assert";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -10,7 +11,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import * as ts from "typescript";
 
 const ROOT = resolve(__dirname, "..", "..");
-const DIRS = ["provider", "sdk", "emulator", "cli"];
+const DIRS = ["provider", "sdk", "emulator", "cli", "lib"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -100,6 +101,34 @@ describe("module graph", () => {
     };
     for (const f of files) walk(f, []);
     assert.deepEqual(cycles, []);
+  });
+
+  it("keeps the emulator out of the CLI but for the emulator verb, type-only imports included", () => {
+    const emulator = join(ROOT, "emulator") + "/";
+    const verb = join(ROOT, "cli", "emulator-verb.ts");
+    const crossings = [...typeGraph]
+      .filter(([f]) => f.startsWith(join(ROOT, "cli") + "/") && f !== verb)
+      .flatMap(([f, deps]) =>
+        deps.filter((d) => d.startsWith(emulator)).map((d) => `${name(f)} → ${name(d)}`),
+      );
+    assert.deepEqual(crossings, []);
+    assert.ok(
+      typeGraph.get(verb)?.some((d) => d.startsWith(emulator)),
+      "the walk sees the verb's imports",
+    );
+  });
+
+  it("keeps lib/ free of the package's layers", () => {
+    const lib = join(ROOT, "lib") + "/";
+    const crossings = [...typeGraph]
+      .filter(([f]) => f.startsWith(lib))
+      .flatMap(([f, deps]) =>
+        deps
+          .filter((d) => d.startsWith(ROOT + "/") && !d.startsWith(lib))
+          .map((d) => `${name(f)} → ${name(d)}`),
+      );
+    assert.deepEqual(crossings, []);
+    assert.ok(typeGraph.has(join(lib, "html-markdown", "convert.ts")), "the walk sees lib/");
   });
 
   it("keeps @pulumi/pulumi and the resource classes out of the provider host", () => {

@@ -1,7 +1,7 @@
 /**
- * Token counts for the x-markdown-tokens and x-original-tokens headers, with a real BPE tokenizer:
- * gpt-tokenizer's `o200k_base` encoding (the GPT-4o family's). Loaded on first use because its table
- * takes a moment to load and most emulator runs never convert a page.
+ * Token counts (the emulator's x-markdown-tokens and x-original-tokens headers, the CLI's `markdown` of a file),
+ * with a real BPE tokenizer: gpt-tokenizer's `o200k_base` encoding (the GPT-4o family's). Loaded on
+ * first use because its table takes a moment to load and most emulator runs never convert a page.
  */
 type CountTokens = (text: string, options: { disallowedSpecial: Set<string> }) => number;
 

@@ -2,6 +2,7 @@
  * HTML → Markdown as the spec lays the body out: YAML frontmatter (only when a supported meta tag has a
  * value), the body without header/footer/nav/script/style, then every JSON-LD block in one trailing
  * ```json fence, one document per line. Parsing is domino (a server-side DOM), conversion is turndown.
+ * A library of its own: the emulator's edge and the CLI's `markdown` of a local file convert alike.
  */
 import TurndownService from "turndown";
 

@@ -1,0 +1,44 @@
+/** Retrieval over an instance: search (in the envelope) and chat completions (outside it), under both bases. */
+import type { FastifyInstance } from "fastify";
+import type { AreaContext } from "../../area";
+import { orEmpty } from "../../define";
+import { parseWith } from "../../http";
+import {
+  ChatCompletionBodySchema,
+  ChatCompletionSchema,
+  SearchBodySchema,
+  SearchResultSchema,
+} from "../../../sdk/schemas/search";
+import { chat, search } from "../ask";
+import { BASES, INVALID, Instance, bareRoute, type SearchArea } from "./context";
+
+export function searchRoute(area: SearchArea, base: string): void {
+  area.post(
+    `${base}/:id/search`,
+    {
+      params: Instance,
+      body: orEmpty(SearchBodySchema),
+      response: SearchResultSchema,
+      permissions: "instances",
+    },
+    ({ auth: { model, ns }, params, body }) => search(model, model.instance(ns, params.id), body),
+  );
+}
+
+export function chatRoutes(app: FastifyInstance, ctx: AreaContext): void {
+  for (const base of BASES) {
+    bareRoute(
+      app,
+      ctx,
+      "POST",
+      `${base}/:id/chat/completions`,
+      Instance,
+      ({ caller: { model, ns }, params, body, reply }) => {
+        const parsed = parseWith(ChatCompletionBodySchema, body, INVALID);
+        const completion = chat(model, model.instance(ns, params.id), parsed);
+        ChatCompletionSchema.parse(completion); // an emulator bug, not the caller's, if it does not fit
+        return reply.code(200).send(completion);
+      },
+    );
+  }
+}

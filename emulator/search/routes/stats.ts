@@ -1,0 +1,24 @@
+/** An instance's stats (both bases) and the purge of its cache (the namespaced base only). */
+import { z } from "zod";
+import { SearchStatsSchema } from "../../../sdk/schemas/search";
+import { statsView } from "../views";
+import { Instance, NAMED_BASE, type SearchArea } from "./context";
+
+export function statsRoute(area: SearchArea, base: string): void {
+  area.get(
+    `${base}/:id/stats`,
+    { params: Instance, response: SearchStatsSchema, permissions: "instances" },
+    ({ auth: { model, ns }, params }) => statsView(model, model.instance(ns, params.id)),
+  );
+}
+
+export function purgeCacheRoute(area: SearchArea): void {
+  area.post(
+    `${NAMED_BASE}/:id/purge_cache`,
+    { params: Instance, response: z.null(), permissions: "instances" },
+    ({ auth: { model, ns }, params }) => {
+      model.purgeCache(model.instance(ns, params.id));
+      return null;
+    },
+  );
+}
