@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { EXIT } from "../../cli/main";
 import { action, baseUrlHint, errorLine } from "../../cli/io";
-import { notConvertedReason } from "../../cli/verbs";
+import { notConvertedReason } from "../../cli/verbs/markdown";
 import { runCli, runCliWith, type CliRun } from "../helpers/cli";
 import { productionTrigger, seedBuildWorld } from "../helpers/builds";
 import { useEmulator } from "../helpers/emulator";
