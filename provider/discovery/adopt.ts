@@ -5,11 +5,11 @@
  * each becomes a named placeholder the written program takes from its configuration.
  */
 import { createHash } from "node:crypto";
+import { roomOf } from "../kinds";
 import { importTarget } from "../native/import-ids";
 import { handlerFor } from "../registry";
-import { isRecord } from "../core/values";
 import type { HandlerContext } from "../types";
-import type { DiscoveredObject } from "./list";
+import type { DiscoveredObject } from "./types";
 
 /** A secret the program reads from its configuration, at `path` in the inputs. */
 export interface Placeholder {
@@ -52,36 +52,20 @@ export function resourceName(kind: string, label: string, taken: Set<string>): s
  * them): a trigger's repository connection, a setting's zone, an instance's named namespace.
  */
 export function identityOf(object: DiscoveredObject): Record<string, string> {
-  switch (object.kind) {
-    case "BuildTrigger": {
-      const connection = object.settings.repo_connection;
-      const uuid = isRecord(connection) ? connection.repo_connection_uuid : undefined;
-      return typeof uuid === "string" ? { repoConnectionUuid: uuid } : {};
-    }
-    case "ZoneContentConverter":
-      return object.scope.zoneId === undefined ? {} : { zoneId: object.scope.zoneId };
-    case "SearchInstance":
-      return object.scope.namespace === undefined ? {} : { namespace: object.scope.namespace };
-    default:
-      return {};
-  }
+  return roomOf(object.kind).adoption?.identity?.(object) ?? {};
 }
 
 /**
- * The state read is handed besides the import target's. A trigger's variables are read for the keys
- * the stored state names (a resource owns only its keys): adoption names every key the trigger holds.
+ * The state read is handed besides the import target's: the kind's own (a trigger's variables, read
+ * for the keys the stored state names), else the identity.
  */
 async function seedState(
   object: DiscoveredObject,
   identity: Record<string, string>,
   ctx: HandlerContext,
 ): Promise<Record<string, unknown>> {
-  if (object.kind !== "TriggerEnvVars") return identity;
-  const live = await ctx.api.builds.getEnvironmentVariables(object.resourceId);
-  const variables = Object.fromEntries(
-    Object.entries(live).map(([k, v]) => [k, { value: v.value ?? "", isSecret: v.is_secret }]),
-  );
-  return { triggerUuid: object.resourceId, variables };
+  const seed = roomOf(object.kind).adoption?.seedState;
+  return seed ? seed(object, ctx) : identity;
 }
 
 /** The longest variable name kept whole in a placeholder key; a longer one is cut and hashed. */
@@ -110,16 +94,8 @@ export function placeholdersOf(
   inputs: Record<string, unknown>,
   taken: Set<string>,
 ): Placeholder[] {
-  if (object.kind !== "TriggerEnvVars" || !isRecord(inputs.variables)) return [];
-  const found: Placeholder[] = [];
-  for (const [key, v] of Object.entries(inputs.variables))
-    if (isRecord(v) && v.isSecret === true)
-      found.push({
-        key: placeholderKey(name, key, taken),
-        path: ["variables", key, "value"],
-        about: `the secret build variable ${key} of trigger ${object.resourceId} (the API never returns it)`,
-      });
-  return found;
+  const unread = roomOf(object.kind).adoption?.unreadSecrets?.(object, inputs) ?? [];
+  return unread.map((s) => ({ key: placeholderKey(name, s.name, taken), path: s.path, about: s.about }));
 }
 
 /** Reads each object through its kind's handler; an object gone meanwhile is left out. */

@@ -3,160 +3,65 @@
  * and meeting apps named), read through the sdk and its paginated listings. `account-api drift
  * --unmanaged` compares it with a stack; `account-api discover` calls the same `listAccount`.
  *
- * Objects that runs make (builds, sync jobs, sent email) are not objects a program manages: left out.
- * Two states are not listed because they are what a program's delete leaves behind, not something
- * anyone made: a meeting that is INACTIVE (the API has no delete; a MeetingTemplate's delete
- * deactivates) and a zone's content converter at `off` (the setting's initial value, which a
- * ZoneContentConverter's delete sets back).
+ * Here are the containers (the account, each trigger of each script, each app named, each zone),
+ * walked once; each kind's room lists its own objects in them (its `lister`, core/room.ts), leaving
+ * out what a program's delete leaves behind (an INACTIVE meeting, a converter at `off`). Objects
+ * that runs make (builds, sync jobs, sent email) are not objects a program manages: left out.
  */
 import type { AccountApi } from "../../sdk/account-api";
 import { orGone } from "../../sdk/core";
 import type { Zone } from "../../sdk/schemas/content";
-import { importTarget } from "../native/import-ids";
-import { DEFAULT_NAMESPACE } from "../resources/search-instance/hooks";
-import type { ResourceKind } from "../types";
+import type { KindLister, ListingWalk } from "../core/room";
+import { roomOf } from "../kinds";
+import { composeImportId, importTarget } from "../native/import-ids";
+import { RESOURCE_KINDS, type ResourceKind } from "../types";
+import type { AccountListing, DiscoveredObject, ListingGap, ListOptions } from "./types";
 
-/** Where an object lives, in the program's input names (what a resource adopting it sets). */
-export interface DiscoveryScope {
-  zoneId?: string;
-  zoneName?: string;
-  appId?: string;
-  /** Absent for the default namespace, as SearchInstance stores it. */
-  namespace?: string;
-  scriptName?: string;
-  triggerUuid?: string;
-}
+export type { AccountListing, DiscoveredObject, DiscoveryScope, ListingGap, ListOptions } from "./types";
 
-export interface DiscoveredObject {
-  kind: ResourceKind;
-  /** The `importId` the TypeScript resource takes to adopt it (its hooks' `importIdOf`, else the resource id). */
-  id: string;
-  /** The id a stack's state holds for it once managed: what a stack's resources are compared by. */
-  resourceId: string;
-  /** The id `pulumi import account-api:index:<Kind>` takes (composite where the kind needs it). */
-  importId: string;
-  /** A short label for people (a domain, a title, `script/kind`). */
-  name: string;
-  scope: DiscoveryScope;
-  /** The object as the API answers it (wire names): the live settings. */
-  settings: Record<string, unknown>;
-}
-
-/** A kind that could not be listed (the listing answered 404, or nothing says where to look). */
-export interface ListingGap {
-  kind: ResourceKind;
-  reason: string;
-}
-
-export interface ListOptions {
-  /** Zone ids or names; absent: every zone of the account. */
-  zones?: string[];
-  /** Realtime apps whose meetings are listed: the API has no listing of apps, so none without. */
-  apps?: string[];
-  /** The account (default: the client's). */
-  accountId?: string;
-}
-
-export interface AccountListing {
-  objects: DiscoveredObject[];
-  gaps: ListingGap[];
-}
-
-const GONE_MEETING_STATUS = "INACTIVE";
-const CONVERTER_INITIAL = "off";
-
-/** The id `pulumi import` takes: the resource id, or the composite form import-ids.ts reads. */
-function nativeImportId(kind: ResourceKind, resourceId: string, scope: DiscoveryScope): string {
-  if (kind === "BuildTrigger") return `${scope.scriptName ?? ""}/${resourceId}`;
-  if (kind === "MeetingTemplate") return `${scope.appId ?? ""}/${resourceId}`;
-  return resourceId;
-}
-
-function object(
-  kind: ResourceKind,
-  ids: { id: string; resourceId: string },
-  name: string,
-  scope: DiscoveryScope,
-  settings: Record<string, unknown>,
-): DiscoveredObject {
-  const importId = nativeImportId(kind, ids.resourceId, scope);
-  // The native provider reads what this id holds: a malformed one would fail only at `pulumi import`.
-  importTarget(kind, importId);
-  return { kind, ...ids, importId, name, scope, settings };
-}
-
-async function triggersAndVariables(api: AccountApi, accountId?: string): Promise<DiscoveredObject[]> {
-  const out: DiscoveredObject[] = [];
-  const scripts = await api.builds.listScripts({ accountId });
-  for (const script of scripts) {
-    const triggers = (await orGone(api.builds.listTriggers(script.tag, { accountId }))) ?? [];
-    for (const t of triggers) {
-      const scope = { scriptName: script.id };
-      const label = `${script.id}/${t.trigger_name ?? t.trigger_uuid}`;
-      const uuid = t.trigger_uuid;
-      out.push(object("BuildTrigger", { id: uuid, resourceId: uuid }, label, scope, t));
-      const variables = (await orGone(api.builds.getEnvironmentVariables(uuid, { accountId }))) ?? {};
-      if (Object.keys(variables).length === 0) continue;
-      out.push(
-        object(
-          "TriggerEnvVars",
-          { id: uuid, resourceId: uuid },
-          `variables of ${label}`,
-          { ...scope, triggerUuid: uuid },
-          { variables },
-        ),
-      );
-    }
-  }
-  return out;
-}
-
-async function repoConnections(api: AccountApi, gaps: ListingGap[], accountId?: string) {
-  const all = await orGone(api.builds.listRepoConnections({ accountId }));
-  if (all === undefined) {
-    gaps.push({
-      kind: "RepoConnection",
-      reason: "the API has no listing of repository connections (it answered 404)",
-    });
-    return [];
-  }
-  return all.map((c) => {
-    const id = c.repo_connection_uuid;
-    const label = `${c.provider_type ?? "repo"}/${c.provider_account_name ?? ""}/${c.repo_name ?? c.repo_id ?? ""}`;
-    return object("RepoConnection", { id, resourceId: id }, label, {}, c);
+/** The kinds that live in one kind of container, with their listers, in the kinds' order. */
+function listersIn<C extends KindLister["in"]>(
+  container: C,
+): { kind: ResourceKind; lister: Extract<KindLister, { in: C }> }[] {
+  return RESOURCE_KINDS.flatMap((kind) => {
+    const lister = roomOf(kind).lister;
+    return lister && isIn(lister, container) ? [{ kind, lister }] : [];
   });
 }
 
-async function registrations(api: AccountApi, accountId?: string): Promise<DiscoveredObject[]> {
+const isIn = <C extends KindLister["in"]>(l: KindLister, c: C): l is Extract<KindLister, { in: C }> =>
+  l.in === c;
+
+function walkOf(api: AccountApi, gaps: ListingGap[], accountId?: string): ListingWalk {
+  return {
+    api,
+    accountId,
+    object(kind: ResourceKind, ids, name, scope, settings): DiscoveredObject {
+      const importId = composeImportId(kind, ids.resourceId, scope);
+      // The native provider reads what this id holds: a malformed one would fail only at `pulumi import`.
+      importTarget(kind, importId);
+      return { kind, ...ids, importId, name, scope, settings };
+    },
+    gap: (kind, reason) => void gaps.push({ kind, reason }),
+  };
+}
+
+/** Runs each lister in turn over one container: their objects in the kinds' order. */
+async function inTurn<L>(listers: readonly L[], run: (l: L) => Promise<DiscoveredObject[]>) {
   const out: DiscoveredObject[] = [];
-  for await (const r of api.registrar.listRegistrations({ accountId })) {
-    const id = r.domain_name;
-    out.push(object("DomainRegistration", { id, resourceId: id }, id, {}, r));
-  }
+  for (const l of listers) out.push(...(await run(l)));
   return out;
 }
 
-async function searchInstances(api: AccountApi, accountId?: string): Promise<DiscoveredObject[]> {
+/** Each trigger of each script, and what the kinds that live in a trigger find there. */
+async function inTriggers(walk: ListingWalk): Promise<DiscoveredObject[]> {
+  const listers = listersIn("trigger");
   const out: DiscoveredObject[] = [];
-  for await (const ns of api.search.listNamespaces({ accountId })) {
-    const namespace = ns.name === DEFAULT_NAMESPACE ? undefined : ns.name;
-    for await (const inst of api.search.listInstances({ accountId, namespace })) {
-      const resourceId = `${ns.name}/${inst.id}`;
-      const scope = namespace === undefined ? {} : { namespace };
-      out.push(object("SearchInstance", { id: inst.id, resourceId }, resourceId, scope, inst));
-    }
-  }
-  return out;
-}
-
-async function meetings(api: AccountApi, apps: readonly string[], accountId?: string) {
-  const out: DiscoveredObject[] = [];
-  for (const appId of apps) {
-    for await (const m of api.meetings.listMeetings({ accountId, appId })) {
-      if (m.status === GONE_MEETING_STATUS) continue;
-      const label = `${appId}/${m.title ?? m.id}`;
-      out.push(object("MeetingTemplate", { id: m.id, resourceId: m.id }, label, { appId }, m));
-    }
+  const { api, accountId } = walk;
+  for (const script of await api.builds.listScripts({ accountId })) {
+    const triggers = (await orGone(api.builds.listTriggers(script.tag, { accountId }))) ?? [];
+    for (const t of triggers)
+      out.push(...(await inTurn(listers, ({ lister }) => lister.list(script, t, walk))));
   }
   return out;
 }
@@ -187,48 +92,21 @@ export class ZoneNotFoundError extends Error {
   }
 }
 
-async function zoneObjects(api: AccountApi, zones: readonly Zone[]): Promise<DiscoveredObject[]> {
-  const out: DiscoveredObject[] = [];
-  for (const zone of zones) {
-    const scope = { zoneId: zone.id, zoneName: zone.name };
-    const converter = await orGone(api.content.getContentConverter({ zoneId: zone.id }));
-    if (converter && converter.value !== CONVERTER_INITIAL)
-      out.push(
-        object(
-          "ZoneContentConverter",
-          { id: zone.id, resourceId: zone.id },
-          `content converter of ${zone.name}`,
-          scope,
-          converter,
-        ),
-      );
-    const ruleset = await api.content.getConfigRuleset({ zoneId: zone.id });
-    for (const rule of ruleset?.rules ?? []) {
-      const ref = rule.ref ?? rule.id;
-      const label = `${zone.name}/${rule.description || ref}`;
-      const settings = { ...rule, ruleset_id: ruleset?.id };
-      out.push(object("ConfigRule", { id: ref, resourceId: `${zone.id}/${ref}` }, label, scope, settings));
-    }
-  }
-  return out;
-}
-
 /** Every object of the eight kinds, with the kinds that could not be listed and why. */
 export async function discoverAccount(api: AccountApi, options: ListOptions = {}): Promise<AccountListing> {
-  const { accountId } = options;
   const gaps: ListingGap[] = [];
-  if (!options.apps?.length)
-    gaps.push({
-      kind: "MeetingTemplate",
-      reason: "the API has no listing of realtime apps: meetings are listed only in the apps named",
-    });
+  const walk = walkOf(api, gaps, options.accountId);
+  const apps = options.apps ?? [];
+  const inApps = listersIn("app");
+  if (!apps.length) for (const { kind, lister } of inApps) gaps.push({ kind, reason: lister.withoutApps });
+  const inZones = listersIn("zone");
   const parts = await Promise.all([
-    triggersAndVariables(api, accountId),
-    repoConnections(api, gaps, accountId),
-    registrations(api, accountId),
-    searchInstances(api, accountId),
-    meetings(api, options.apps ?? [], accountId),
-    zonesOf(api, options.zones).then((zones) => zoneObjects(api, zones)),
+    inTriggers(walk),
+    ...listersIn("account").map(({ lister }) => lister.list(walk)),
+    inTurn(apps, (appId) => inTurn(inApps, ({ lister }) => lister.list(appId, walk))),
+    zonesOf(api, options.zones).then((zones) =>
+      inTurn(zones, (zone) => inTurn(inZones, ({ lister }) => lister.list(zone, walk))),
+    ),
   ]);
   return { objects: parts.flat(), gaps };
 }

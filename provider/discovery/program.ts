@@ -12,6 +12,7 @@
  * never approximated. A placeholder becomes the program's read of its secret configuration.
  */
 import { terminalText } from "../../sdk/terminal-text";
+import { roomOf } from "../kinds";
 import type { Adoption, Placeholder } from "./adopt";
 
 export const PROGRAM_LANGUAGES = ["typescript", "yaml"] as const;
@@ -25,12 +26,15 @@ export const importIdInput = (a: Adoption): string => a.object.id;
 
 /**
  * Whether the YAML program adopts it with `importId` rather than the `import` option: where the
- * engine's import would not match the program. A secret the read cannot see; a trigger's variables
- * (read by id alone, no key is named); an identity input the read by id alone does not give back
- * (a trigger's connection, a setting's zone, a named namespace): the engine would replace it.
+ * engine's import would not match the program. A secret the read cannot see; a kind whose room says
+ * so (a trigger's variables: read by id alone, no key is named); an identity input the read by id
+ * alone does not give back (a trigger's connection, a setting's zone, a named namespace): the engine
+ * would replace it.
  */
 export const adoptsOnCreate = (a: Adoption): boolean =>
-  a.placeholders.length > 0 || a.object.kind === "TriggerEnvVars" || Object.keys(a.identity).length > 0;
+  a.placeholders.length > 0 ||
+  roomOf(a.object.kind).adoption?.onCreate === true ||
+  Object.keys(a.identity).length > 0;
 
 const samePath = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((p, i) => p === b[i]);

@@ -2,10 +2,12 @@
  * `pulumi import <token> <name> <id>` hands read an id and nothing else. Read finds most objects
  * from their resource id alone, but the inputs it answers are what the live object shows, and some
  * inputs it never shows: the trigger a variable set belongs to, the zone of a setting, the app of a
- * meeting, the script of a trigger. Those kinds take an import id whose parts are these inputs; read
- * then gets them as the stored state a created resource would have, and answers them as inputs.
+ * meeting, the script of a trigger. Those kinds take an import id whose parts are these inputs (the
+ * `importForm` of the kind's room); read then gets them as the stored state a created resource would
+ * have, and answers them as inputs.
  */
 import { inputError } from "../errors";
+import { roomOf } from "../kinds";
 import type { ProviderKind } from "../types";
 
 export interface ImportTarget {
@@ -15,30 +17,13 @@ export interface ImportTarget {
   readonly state: Record<string, unknown>;
 }
 
-interface ImportForm {
-  /** The import id in words, for messages and docs. */
-  readonly form: string;
-  /** The input each `/`-separated part fills, in order; `undefined` for a part that is only the id. */
-  readonly parts: readonly (string | undefined)[];
-  /** The resource id: the whole import id, or its last part. */
-  readonly id: "whole" | "last";
-}
-
-const FORMS: Partial<Record<ProviderKind, ImportForm>> = {
-  BuildTrigger: { form: "<scriptName>/<triggerUuid>", parts: ["scriptName", undefined], id: "last" },
-  MeetingTemplate: { form: "<appId>/<meetingId>", parts: ["appId", undefined], id: "last" },
-  ConfigRule: { form: "<zoneId>/<ref>", parts: ["zoneId", "ref"], id: "whole" },
-  TriggerEnvVars: { form: "<triggerUuid>", parts: ["triggerUuid"], id: "whole" },
-  ZoneContentConverter: { form: "<zoneId>", parts: ["zoneId"], id: "whole" },
-};
-
 /** The import id a kind takes, in words, where it is more than the resource id. */
 export function importIdForm(kind: ProviderKind): string | undefined {
-  return FORMS[kind]?.form;
+  return roomOf(kind).importForm?.form;
 }
 
 export function importTarget(kind: ProviderKind, importId: string): ImportTarget {
-  const f = FORMS[kind];
+  const f = roomOf(kind).importForm;
   if (!f) return { id: importId, state: {} };
   // The last part takes the rest: a ref or a uuid holds no slash, but nothing is lost if one does.
   const split = importId.split("/");
@@ -50,4 +35,19 @@ export function importTarget(kind: ProviderKind, importId: string): ImportTarget
     if (input !== undefined) state[input] = values[i];
   });
   return { id: f.id === "whole" ? importId : (values.at(-1) ?? importId), state };
+}
+
+/**
+ * The import id of an object from its resource id and the inputs that hold it (its scope): the
+ * resource id where that is the whole import id, else the inputs before it (`""` where unknown).
+ */
+export function composeImportId(
+  kind: ProviderKind,
+  resourceId: string,
+  scope: Readonly<Record<string, string | undefined>>,
+): string {
+  const f = roomOf(kind).importForm;
+  if (!f || f.id === "whole") return resourceId;
+  const before = f.parts.slice(0, -1).map((input) => (input === undefined ? "" : (scope[input] ?? "")));
+  return [...before, resourceId].join("/");
 }

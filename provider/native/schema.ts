@@ -10,18 +10,8 @@ import { CONFIG_SETTINGS } from "../config";
 import { hashName, type ResourceSpec } from "../core/define";
 import { FUNCTIONS, INVOKES, type FunctionEntry } from "../functions/table";
 import * as R from "../functions/results";
-import { BuildTriggerSpec } from "../resources/build-trigger/spec";
-import { ConfigRuleSpec } from "../resources/config-rule/spec";
-import { DomainRegistrationSpec } from "../resources/domain-registration/spec";
-import { MeetingTemplateSpec } from "../resources/meeting-template/spec";
-import { RepoConnectionSpec } from "../resources/repo-connection/spec";
-import { SearchInstanceSpec } from "../resources/search-instance/spec";
-import { TriggerEnvVarsSpec } from "../resources/trigger-env-vars/spec";
-import { ZoneContentConverterSpec } from "../resources/zone-content-converter/spec";
-import { BuildRunSpec } from "../runs/build-run/spec";
-import { EmailSendSpec } from "../runs/email-send/spec";
-import { SyncJobRunSpec } from "../runs/sync-job-run/spec";
-import { RESOURCE_KINDS, RUN_KINDS, type ProviderKind } from "../types";
+import { PROVIDER_KINDS, roomOf } from "../kinds";
+import type { ProviderKind } from "../types";
 import { loadFieldDocs, type FieldDocs } from "./field-docs";
 import {
   ANY,
@@ -37,25 +27,11 @@ import {
 export { PACKAGE_NAME };
 
 /** Every kind the native provider serves: the eight resources, then the three runs. */
-export const NATIVE_KINDS: readonly ProviderKind[] = [...RESOURCE_KINDS, ...RUN_KINDS];
-
-const SPECS: Readonly<Record<ProviderKind, ResourceSpec>> = {
-  BuildTrigger: BuildTriggerSpec,
-  TriggerEnvVars: TriggerEnvVarsSpec,
-  RepoConnection: RepoConnectionSpec,
-  ZoneContentConverter: ZoneContentConverterSpec,
-  ConfigRule: ConfigRuleSpec,
-  MeetingTemplate: MeetingTemplateSpec,
-  DomainRegistration: DomainRegistrationSpec,
-  SearchInstance: SearchInstanceSpec,
-  BuildRun: BuildRunSpec,
-  EmailSend: EmailSendSpec,
-  SyncJobRun: SyncJobRunSpec,
-};
+export const NATIVE_KINDS: readonly ProviderKind[] = PROVIDER_KINDS;
 
 /** The description of a kind: the table its schema entry is made from. */
 export function specOf(kind: ProviderKind): ResourceSpec {
-  return SPECS[kind];
+  return roomOf(kind).spec;
 }
 
 const TOKEN_PREFIX = `${PACKAGE_NAME}:index:`;
@@ -70,13 +46,6 @@ export function kindOfToken(token: string): ProviderKind | undefined {
   const name = token.slice(TOKEN_PREFIX.length);
   return NATIVE_KINDS.find((k) => k === name);
 }
-
-/** Each run's inputs are those of the function it stands for: their words describe its fields. */
-const RUN_FUNCTION: Readonly<Partial<Record<ProviderKind, string>>> = {
-  BuildRun: "triggerBuild",
-  EmailSend: "sendEmail",
-  SyncJobRun: "triggerSyncJob",
-};
 
 /** Zod types shared by several functions and runs: one named type each. */
 const SHARED_TYPE_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, string>([
@@ -197,9 +166,9 @@ function resourceSchema(
   types: TypeCollector,
 ): ResourceSchema {
   const own = docs[kind];
-  const runParams = RUN_FUNCTION[kind]
-    ? FUNCTIONS.find((f) => f.name === RUN_FUNCTION[kind])?.params.shape
-    : undefined;
+  // A run's inputs are those of the function it stands for: their words describe its fields.
+  const runFunction = roomOf(kind).runFunction;
+  const runParams = runFunction ? FUNCTIONS.find((f) => f.name === runFunction)?.params.shape : undefined;
   const inputProperties: Record<string, PropertySpec> = {};
   const properties: Record<string, PropertySpec> = {};
   const requiredInputs: string[] = [];
@@ -330,7 +299,7 @@ function derivedNames(): Set<string> {
 export function providerSchema(version: string, docs: FieldDocs = loadFieldDocs()): PulumiPackageSchema {
   const types = new TypeCollector(SHARED_TYPE_NAMES);
   const resources: Record<string, ResourceSchema> = {};
-  for (const kind of NATIVE_KINDS) resources[tokenOf(kind)] = resourceSchema(kind, SPECS[kind], docs, types);
+  for (const kind of NATIVE_KINDS) resources[tokenOf(kind)] = resourceSchema(kind, specOf(kind), docs, types);
   const functions: Record<string, FunctionSchema> = {};
   for (const f of INVOKES) functions[`${TOKEN_PREFIX}${f.name}`] = functionSchema(f, types);
   const taken = derivedNames();

@@ -1,28 +1,11 @@
-/** The provider object of each kind: each is its module's `exports` (see core/shim.ts). */
+/**
+ * The provider object of each kind: its module's `exports` (see core/shim.ts), found where a stored
+ * state finds it (core/stored-provider.ts), so no list of kinds is kept here.
+ */
 import type { KindShim } from "../core/shim";
+import { shimFile } from "../core/stored-provider";
 import type { ProviderKind } from "../types";
-import BuildRun = require("./build-run");
-import BuildTrigger = require("./build-trigger");
-import ConfigRule = require("./config-rule");
-import DomainRegistration = require("./domain-registration");
-import EmailSend = require("./email-send");
-import MeetingTemplate = require("./meeting-template");
-import RepoConnection = require("./repo-connection");
-import SearchInstance = require("./search-instance");
-import SyncJobRun = require("./sync-job-run");
-import TriggerEnvVars = require("./trigger-env-vars");
-import ZoneContentConverter = require("./zone-content-converter");
 
-export const SHIMS: Readonly<Record<ProviderKind, KindShim>> = {
-  BuildTrigger,
-  TriggerEnvVars,
-  RepoConnection,
-  ZoneContentConverter,
-  ConfigRule,
-  MeetingTemplate,
-  DomainRegistration,
-  SearchInstance,
-  BuildRun,
-  EmailSend,
-  SyncJobRun,
-};
+export function shimOf(kind: ProviderKind): KindShim {
+  return require(`./${shimFile(kind)}`);
+}
