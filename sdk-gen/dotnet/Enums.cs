@@ -995,6 +995,35 @@ namespace Pulumi.AccountApi
     }
 
     [EnumType]
+    public readonly struct SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource : IEquatable<SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource>
+    {
+        private readonly string _value;
+
+        private SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource All { get; } = new SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource("all");
+        public static SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource Sitemaps { get; } = new SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource("sitemaps");
+        public static SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource Links { get; } = new SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource("links");
+
+        public static bool operator ==(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource left, SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource right) => left.Equals(right);
+        public static bool operator !=(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource left, SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource right) => !left.Equals(right);
+
+        public static explicit operator string(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource other && Equals(other);
+        public bool Equals(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
     public readonly struct SearchInstanceSourceParamsWebCrawlerParseType : IEquatable<SearchInstanceSourceParamsWebCrawlerParseType>
     {
         private readonly string _value;
@@ -1007,6 +1036,7 @@ namespace Pulumi.AccountApi
         public static SearchInstanceSourceParamsWebCrawlerParseType Sitemap { get; } = new SearchInstanceSourceParamsWebCrawlerParseType("sitemap");
         public static SearchInstanceSourceParamsWebCrawlerParseType FeedRss { get; } = new SearchInstanceSourceParamsWebCrawlerParseType("feed-rss");
         public static SearchInstanceSourceParamsWebCrawlerParseType Crawl { get; } = new SearchInstanceSourceParamsWebCrawlerParseType("crawl");
+        public static SearchInstanceSourceParamsWebCrawlerParseType Discover { get; } = new SearchInstanceSourceParamsWebCrawlerParseType("discover");
 
         public static bool operator ==(SearchInstanceSourceParamsWebCrawlerParseType left, SearchInstanceSourceParamsWebCrawlerParseType right) => left.Equals(right);
         public static bool operator !=(SearchInstanceSourceParamsWebCrawlerParseType left, SearchInstanceSourceParamsWebCrawlerParseType right) => !left.Equals(right);

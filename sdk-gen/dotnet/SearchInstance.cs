@@ -114,7 +114,7 @@ namespace Pulumi.AccountApi
         public Output<Pulumi.AccountApi.SearchInstanceFusionMethod> FusionMethod { get; private set; } = null!;
 
         /// <summary>
-        /// Only the create body takes it (the service's update does not): a change replaces.
+        /// The service's `hybrid_search_enabled`.
         /// </summary>
         [Output("hybridSearchEnabled")]
         public Output<bool> HybridSearchEnabled { get; private set; } = null!;
@@ -138,7 +138,7 @@ namespace Pulumi.AccountApi
         public Output<Outputs.SearchInstanceIndexingOptions?> IndexingOptions { get; private set; } = null!;
 
         /// <summary>
-        /// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
+        /// The service's `id`.
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
@@ -462,7 +462,7 @@ namespace Pulumi.AccountApi
         public Input<Pulumi.AccountApi.SearchInstanceFusionMethod>? FusionMethod { get; set; }
 
         /// <summary>
-        /// Only the create body takes it (the service's update does not): a change replaces.
+        /// The service's `hybrid_search_enabled`.
         /// </summary>
         [Input("hybridSearchEnabled")]
         public Input<bool>? HybridSearchEnabled { get; set; }
@@ -486,7 +486,7 @@ namespace Pulumi.AccountApi
         public Input<Inputs.SearchInstanceIndexingOptionsArgs>? IndexingOptions { get; set; }
 
         /// <summary>
-        /// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
+        /// The service's `id`.
         /// </summary>
         [Input("instanceId", required: true)]
         public Input<string> InstanceId { get; set; } = null!;

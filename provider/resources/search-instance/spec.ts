@@ -13,10 +13,6 @@
 import { z } from "zod";
 import {
   SEARCH_INSTANCE_DEFAULTS as D,
-  InstanceMetadataSchema,
-  IndexingOptionsSchema,
-  PublicEndpointParamsSchema,
-  RetrievalOptionsSchema,
   SearchInstanceSchema,
   SearchNamespaceSchema,
   SearchStatsSchema,
@@ -24,7 +20,8 @@ import {
   SourceParamsSchema,
   StorageCredentialsSchema,
 } from "../../../sdk/schemas/search";
-import { CAMEL_CODEC, camelCased, defineResource, local, output, wire, type Codec } from "../../core/define";
+import { camelCased, defineResource, local, output, wire, type Codec } from "../../core/define";
+import { contractInputs } from "../../core/from-contract";
 import { fromApi, toApi } from "../../core/values";
 
 const R = SearchInstanceSchema.shape;
@@ -36,9 +33,6 @@ const SOURCE_PARAMS_CODEC: Codec = {
   fromWire: (v) => fromApi(v, ["include_headers"]),
 };
 
-/** A program leaves a setting out rather than setting null: the wire's null, without it. */
-const set = <T extends z.ZodType>(t: z.ZodOptional<z.ZodNullable<T>>) => t.unwrap().unwrap().optional();
-
 export const SearchInstanceSpec = defineResource({
   kind: "SearchInstance",
   deleteBeforeReplace: "sameIdentity",
@@ -47,15 +41,25 @@ export const SearchInstanceSpec = defineResource({
     importId: local(W.id.optional()),
     /** A named namespace; absent (or "default") means the default one. */
     namespace: local(SearchNamespaceSchema.optional(), { identity: true }),
-    /** The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace. */
-    instanceId: wire("id", W.id, { identity: true }),
-    type: wire("type", set(W.type), { replaceOnChange: true }),
-    source: wire("source", set(W.source), { replaceOnChange: true }),
-    /** Only the create body takes it (the service's update does not): a change replaces. */
-    hybridSearchEnabled: wire(
-      "hybrid_search_enabled",
-      W.hybrid_search_enabled.unwrap().default(D.hybrid_search_enabled),
-      { replaceOnChange: true },
+    /**
+     * Every setting of the service's create and update bodies, as the contract types it, with the
+     * server's defaults (so the stored inputs are complete and refresh shows drift on any setting).
+     * Only the exceptions are written here.
+     */
+    ...contractInputs(
+      W,
+      {
+        /** The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace. */
+        id: { name: "instanceId", flags: { identity: true } },
+        /** The service fixes the data source at create: a change replaces. */
+        type: { flags: { replaceOnChange: true } },
+        source: { flags: { replaceOnChange: true } },
+        /** Only the create body takes it (the service's update does not): a change replaces. */
+        hybrid_search_enabled: { flags: { replaceOnChange: true } },
+        /** Declared below: its credentials are an input of their own. */
+        source_params: { omit: true },
+      },
+      D,
     ),
     /** The credentials are not among them: they are `storageCredentials`, the one secret input. */
     sourceParams: wire(
@@ -73,59 +77,6 @@ export const SearchInstanceSpec = defineResource({
       secret: true,
       writeOnly: true,
     }),
-    aiGatewayId: wire("ai_gateway_id", set(W.ai_gateway_id)),
-    aiSearchModel: wire("ai_search_model", set(W.ai_search_model)),
-    embeddingModel: wire("embedding_model", set(W.embedding_model)),
-    rewriteModel: wire("rewrite_model", set(W.rewrite_model)),
-    rerankingModel: wire("reranking_model", set(W.reranking_model)),
-    summarizationModel: wire("summarization_model", set(W.summarization_model)),
-    chunk: wire("chunk", W.chunk.unwrap().default(D.chunk)),
-    chunkSize: wire("chunk_size", W.chunk_size.unwrap().default(D.chunk_size)),
-    chunkOverlap: wire("chunk_overlap", W.chunk_overlap.unwrap().default(D.chunk_overlap)),
-    cache: wire("cache", W.cache.unwrap().default(D.cache)),
-    cacheThreshold: wire("cache_threshold", W.cache_threshold.unwrap().default(D.cache_threshold)),
-    cacheTtl: wire("cache_ttl", W.cache_ttl),
-    customMetadata: wire(
-      "custom_metadata",
-      camelCased(W.custom_metadata.unwrap()).optional(),
-      {},
-      CAMEL_CODEC,
-    ),
-    fusionMethod: wire("fusion_method", W.fusion_method.unwrap().default(D.fusion_method)),
-    indexMethod: wire(
-      "index_method",
-      camelCased(W.index_method.unwrap()).default(() => ({ ...D.index_method })),
-      {},
-      CAMEL_CODEC,
-    ),
-    indexingOptions: wire("indexing_options", camelCased(IndexingOptionsSchema).optional(), {}, CAMEL_CODEC),
-    maxNumResults: wire("max_num_results", W.max_num_results.unwrap().default(D.max_num_results)),
-    metadata: wire("metadata", camelCased(InstanceMetadataSchema).optional(), {}, CAMEL_CODEC),
-    publicEndpointParams: wire(
-      "public_endpoint_params",
-      camelCased(PublicEndpointParamsSchema).optional(),
-      {},
-      CAMEL_CODEC,
-    ),
-    reranking: wire("reranking", W.reranking.unwrap().default(D.reranking)),
-    retrievalOptions: wire(
-      "retrieval_options",
-      camelCased(RetrievalOptionsSchema).optional(),
-      {},
-      CAMEL_CODEC,
-    ),
-    rewriteQuery: wire("rewrite_query", W.rewrite_query.unwrap().default(D.rewrite_query)),
-    scoreThreshold: wire("score_threshold", W.score_threshold.unwrap().default(D.score_threshold)),
-    summarization: wire("summarization", W.summarization.unwrap().default(D.summarization)),
-    systemPromptAiSearch: wire("system_prompt_ai_search", set(W.system_prompt_ai_search)),
-    systemPromptIndexSummarization: wire(
-      "system_prompt_index_summarization",
-      set(W.system_prompt_index_summarization),
-    ),
-    systemPromptRewriteQuery: wire("system_prompt_rewrite_query", set(W.system_prompt_rewrite_query)),
-    syncInterval: wire("sync_interval", W.sync_interval.unwrap().default(D.sync_interval)),
-    paused: wire("paused", W.paused.unwrap().default(D.paused)),
-    tokenId: wire("token_id", W.token_id),
     /**
      * Also read the indexing counts into `stats` on create, refresh and update: a request of its own
      * each time (default false; `getSearchInstanceStats` reads them once, where a program needs them).

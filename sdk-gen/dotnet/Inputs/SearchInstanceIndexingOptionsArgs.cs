@@ -15,6 +15,9 @@ namespace Pulumi.AccountApi.Inputs
         [Input("keywordTokenizer")]
         public Input<Pulumi.AccountApi.SearchInstanceIndexingOptionsKeywordTokenizer>? KeywordTokenizer { get; set; }
 
+        [Input("useOcr")]
+        public Input<bool>? UseOcr { get; set; }
+
         public SearchInstanceIndexingOptionsArgs()
         {
         }

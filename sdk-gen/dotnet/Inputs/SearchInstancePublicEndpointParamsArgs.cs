@@ -23,6 +23,17 @@ namespace Pulumi.AccountApi.Inputs
         [Input("chatCompletionsEndpoint")]
         public Input<Inputs.SearchInstancePublicEndpointParamsChatCompletionsEndpointArgs>? ChatCompletionsEndpoint { get; set; }
 
+        [Input("customDomains")]
+        private InputList<string>? _customDomains;
+        public InputList<string> CustomDomains
+        {
+            get => _customDomains ?? (_customDomains = new InputList<string>());
+            set => _customDomains = value;
+        }
+
+        [Input("defaultDomainEnabled")]
+        public Input<bool>? DefaultDomainEnabled { get; set; }
+
         [Input("enabled")]
         public Input<bool>? Enabled { get; set; }
 
@@ -33,7 +44,7 @@ namespace Pulumi.AccountApi.Inputs
         public Input<Inputs.SearchInstancePublicEndpointParamsRateLimitArgs>? RateLimit { get; set; }
 
         [Input("searchEndpoint")]
-        public Input<Inputs.SearchInstancePublicEndpointParamsChatCompletionsEndpointArgs>? SearchEndpoint { get; set; }
+        public Input<Inputs.SearchInstancePublicEndpointParamsSearchEndpointArgs>? SearchEndpoint { get; set; }
 
         public SearchInstancePublicEndpointParamsArgs()
         {

@@ -15,6 +15,9 @@ namespace Pulumi.AccountApi.Inputs
         [Input("crawlOptions")]
         public Input<Inputs.SearchInstanceSourceParamsWebCrawlerCrawlOptionsArgs>? CrawlOptions { get; set; }
 
+        [Input("discoverOptions")]
+        public Input<Inputs.SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs>? DiscoverOptions { get; set; }
+
         [Input("parseOptions")]
         public Input<Inputs.SearchInstanceSourceParamsWebCrawlerParseOptionsArgs>? ParseOptions { get; set; }
 

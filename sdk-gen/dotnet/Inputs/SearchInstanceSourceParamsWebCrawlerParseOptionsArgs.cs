@@ -21,10 +21,10 @@ namespace Pulumi.AccountApi.Inputs
         }
 
         [Input("includeHeaders")]
-        private InputMap<string>? _includeHeaders;
-        public InputMap<string> IncludeHeaders
+        private InputMap<object>? _includeHeaders;
+        public InputMap<object> IncludeHeaders
         {
-            get => _includeHeaders ?? (_includeHeaders = new InputMap<string>());
+            get => _includeHeaders ?? (_includeHeaders = new InputMap<object>());
             set => _includeHeaders = value;
         }
 

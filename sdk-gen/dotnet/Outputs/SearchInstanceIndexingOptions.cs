@@ -14,11 +14,16 @@ namespace Pulumi.AccountApi.Outputs
     public sealed class SearchInstanceIndexingOptions
     {
         public readonly Pulumi.AccountApi.SearchInstanceIndexingOptionsKeywordTokenizer? KeywordTokenizer;
+        public readonly bool? UseOcr;
 
         [OutputConstructor]
-        private SearchInstanceIndexingOptions(Pulumi.AccountApi.SearchInstanceIndexingOptionsKeywordTokenizer? keywordTokenizer)
+        private SearchInstanceIndexingOptions(
+            Pulumi.AccountApi.SearchInstanceIndexingOptionsKeywordTokenizer? keywordTokenizer,
+
+            bool? useOcr)
         {
             KeywordTokenizer = keywordTokenizer;
+            UseOcr = useOcr;
         }
     }
 }

@@ -15,10 +15,12 @@ namespace Pulumi.AccountApi.Outputs
     {
         public readonly ImmutableArray<string> AuthorizedHosts;
         public readonly Outputs.SearchInstancePublicEndpointParamsChatCompletionsEndpoint? ChatCompletionsEndpoint;
+        public readonly ImmutableArray<string> CustomDomains;
+        public readonly bool? DefaultDomainEnabled;
         public readonly bool? Enabled;
         public readonly Outputs.SearchInstancePublicEndpointParamsMcp? Mcp;
         public readonly Outputs.SearchInstancePublicEndpointParamsRateLimit? RateLimit;
-        public readonly Outputs.SearchInstancePublicEndpointParamsChatCompletionsEndpoint? SearchEndpoint;
+        public readonly Outputs.SearchInstancePublicEndpointParamsSearchEndpoint? SearchEndpoint;
 
         [OutputConstructor]
         private SearchInstancePublicEndpointParams(
@@ -26,16 +28,22 @@ namespace Pulumi.AccountApi.Outputs
 
             Outputs.SearchInstancePublicEndpointParamsChatCompletionsEndpoint? chatCompletionsEndpoint,
 
+            ImmutableArray<string> customDomains,
+
+            bool? defaultDomainEnabled,
+
             bool? enabled,
 
             Outputs.SearchInstancePublicEndpointParamsMcp? mcp,
 
             Outputs.SearchInstancePublicEndpointParamsRateLimit? rateLimit,
 
-            Outputs.SearchInstancePublicEndpointParamsChatCompletionsEndpoint? searchEndpoint)
+            Outputs.SearchInstancePublicEndpointParamsSearchEndpoint? searchEndpoint)
         {
             AuthorizedHosts = authorizedHosts;
             ChatCompletionsEndpoint = chatCompletionsEndpoint;
+            CustomDomains = customDomains;
+            DefaultDomainEnabled = defaultDomainEnabled;
             Enabled = enabled;
             Mcp = mcp;
             RateLimit = rateLimit;

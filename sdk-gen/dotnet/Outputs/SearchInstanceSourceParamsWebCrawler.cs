@@ -14,6 +14,7 @@ namespace Pulumi.AccountApi.Outputs
     public sealed class SearchInstanceSourceParamsWebCrawler
     {
         public readonly Outputs.SearchInstanceSourceParamsWebCrawlerCrawlOptions? CrawlOptions;
+        public readonly Outputs.SearchInstanceSourceParamsWebCrawlerDiscoverOptions? DiscoverOptions;
         public readonly Outputs.SearchInstanceSourceParamsWebCrawlerParseOptions? ParseOptions;
         public readonly Pulumi.AccountApi.SearchInstanceSourceParamsWebCrawlerParseType? ParseType;
         public readonly Outputs.SearchInstanceSourceParamsWebCrawlerStoreOptions? StoreOptions;
@@ -22,6 +23,8 @@ namespace Pulumi.AccountApi.Outputs
         private SearchInstanceSourceParamsWebCrawler(
             Outputs.SearchInstanceSourceParamsWebCrawlerCrawlOptions? crawlOptions,
 
+            Outputs.SearchInstanceSourceParamsWebCrawlerDiscoverOptions? discoverOptions,
+
             Outputs.SearchInstanceSourceParamsWebCrawlerParseOptions? parseOptions,
 
             Pulumi.AccountApi.SearchInstanceSourceParamsWebCrawlerParseType? parseType,
@@ -29,6 +32,7 @@ namespace Pulumi.AccountApi.Outputs
             Outputs.SearchInstanceSourceParamsWebCrawlerStoreOptions? storeOptions)
         {
             CrawlOptions = crawlOptions;
+            DiscoverOptions = discoverOptions;
             ParseOptions = parseOptions;
             ParseType = parseType;
             StoreOptions = storeOptions;

@@ -14,7 +14,7 @@ namespace Pulumi.AccountApi.Outputs
     public sealed class SearchInstanceSourceParamsWebCrawlerParseOptions
     {
         public readonly ImmutableArray<Outputs.SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelector> ContentSelector;
-        public readonly ImmutableDictionary<string, string>? IncludeHeaders;
+        public readonly ImmutableDictionary<string, object>? IncludeHeaders;
         public readonly bool? IncludeImages;
         public readonly ImmutableArray<string> SpecificSitemaps;
         public readonly bool? UseBrowserRendering;
@@ -23,7 +23,7 @@ namespace Pulumi.AccountApi.Outputs
         private SearchInstanceSourceParamsWebCrawlerParseOptions(
             ImmutableArray<Outputs.SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelector> contentSelector,
 
-            ImmutableDictionary<string, string>? includeHeaders,
+            ImmutableDictionary<string, object>? includeHeaders,
 
             bool? includeImages,
 

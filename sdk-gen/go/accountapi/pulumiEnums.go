@@ -5436,12 +5436,180 @@ func (in *searchInstanceSourceParamsWebCrawlerCrawlOptionsSourcePtr) ToSearchIns
 	return pulumi.ToOutputWithContext(ctx, in).(SearchInstanceSourceParamsWebCrawlerCrawlOptionsSourcePtrOutput)
 }
 
+type SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource string
+
+const (
+	SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceAll      = SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource("all")
+	SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceSitemaps = SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource("sitemaps")
+	SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceLinks    = SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource("links")
+)
+
+func (SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) ElementType() reflect.Type {
+	return reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource)(nil)).Elem()
+}
+
+func (e SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput {
+	return pulumi.ToOutput(e).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput)
+}
+
+func (e SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput)
+}
+
+func (e SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput {
+	return e.ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutputWithContext(context.Background())
+}
+
+func (e SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput {
+	return SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource(e).ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutputWithContext(ctx).ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutputWithContext(ctx)
+}
+
+func (e SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput struct{ *pulumi.OutputState }
+
+func (SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource)(nil)).Elem()
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput {
+	return o
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput {
+	return o
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput {
+	return o.ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutputWithContext(context.Background())
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) *SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource {
+		return &v
+	}).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource)(nil)).Elem()
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput {
+	return o
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput {
+	return o
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput) Elem() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput {
+	return o.ApplyT(func(v *SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource {
+		if v != nil {
+			return *v
+		}
+		var ret SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource
+		return ret
+	}).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceInput is an input type that accepts values of the SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource enum
+// A concrete instance of `SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceInput` can be one of the following:
+//
+//	SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceAll
+//	SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceSitemaps
+//	SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceLinks
+type SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceInput interface {
+	pulumi.Input
+
+	ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput
+	ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutputWithContext(context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput
+}
+
+var searchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrType = reflect.TypeOf((**SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource)(nil)).Elem()
+
+type SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrInput interface {
+	pulumi.Input
+
+	ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput
+	ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutputWithContext(context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput
+}
+
+type searchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtr string
+
+func SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtr(v string) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrInput {
+	return (*searchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtr)(&v)
+}
+
+func (*searchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtr) ElementType() reflect.Type {
+	return searchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrType
+}
+
+func (in *searchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtr) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput {
+	return pulumi.ToOutput(in).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput)
+}
+
+func (in *searchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtr) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput)
+}
+
 type SearchInstanceSourceParamsWebCrawlerParseType string
 
 const (
-	SearchInstanceSourceParamsWebCrawlerParseTypeSitemap = SearchInstanceSourceParamsWebCrawlerParseType("sitemap")
-	SearchInstanceSourceParamsWebCrawlerParseTypeFeedRss = SearchInstanceSourceParamsWebCrawlerParseType("feed-rss")
-	SearchInstanceSourceParamsWebCrawlerParseTypeCrawl   = SearchInstanceSourceParamsWebCrawlerParseType("crawl")
+	SearchInstanceSourceParamsWebCrawlerParseTypeSitemap  = SearchInstanceSourceParamsWebCrawlerParseType("sitemap")
+	SearchInstanceSourceParamsWebCrawlerParseTypeFeedRss  = SearchInstanceSourceParamsWebCrawlerParseType("feed-rss")
+	SearchInstanceSourceParamsWebCrawlerParseTypeCrawl    = SearchInstanceSourceParamsWebCrawlerParseType("crawl")
+	SearchInstanceSourceParamsWebCrawlerParseTypeDiscover = SearchInstanceSourceParamsWebCrawlerParseType("discover")
 )
 
 func (SearchInstanceSourceParamsWebCrawlerParseType) ElementType() reflect.Type {
@@ -5569,6 +5737,7 @@ func (o SearchInstanceSourceParamsWebCrawlerParseTypePtrOutput) ToStringPtrOutpu
 //	SearchInstanceSourceParamsWebCrawlerParseTypeSitemap
 //	SearchInstanceSourceParamsWebCrawlerParseTypeFeedRss
 //	SearchInstanceSourceParamsWebCrawlerParseTypeCrawl
+//	SearchInstanceSourceParamsWebCrawlerParseTypeDiscover
 type SearchInstanceSourceParamsWebCrawlerParseTypeInput interface {
 	pulumi.Input
 
@@ -6557,6 +6726,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceRewriteModelPtrInput)(nil)).Elem(), SearchInstanceRewriteModel("@cf/meta/llama-3.3-70b-instruct-fp8-fast"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerCrawlOptionsSourceInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerCrawlOptionsSource("all"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerCrawlOptionsSourcePtrInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerCrawlOptionsSource("all"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource("all"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource("all"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerParseTypeInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerParseType("sitemap"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerParseTypePtrInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerParseType("sitemap"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerStoreOptionsStorageTypeInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerStoreOptionsStorageType("r2"))
@@ -6633,6 +6804,8 @@ func init() {
 	pulumi.RegisterOutputType(SearchInstanceRewriteModelPtrOutput{})
 	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerCrawlOptionsSourceOutput{})
 	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerCrawlOptionsSourcePtrOutput{})
+	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourceOutput{})
+	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput{})
 	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerParseTypeOutput{})
 	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerParseTypePtrOutput{})
 	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerStoreOptionsStorageTypeOutput{})

@@ -4418,6 +4418,7 @@ func (o SearchInstanceIndexMethodPtrOutput) Vector() pulumi.BoolPtrOutput {
 
 type SearchInstanceIndexingOptions struct {
 	KeywordTokenizer *SearchInstanceIndexingOptionsKeywordTokenizer `pulumi:"keywordTokenizer"`
+	UseOcr           *bool                                          `pulumi:"useOcr"`
 }
 
 // SearchInstanceIndexingOptionsInput is an input type that accepts SearchInstanceIndexingOptionsArgs and SearchInstanceIndexingOptionsOutput values.
@@ -4433,6 +4434,7 @@ type SearchInstanceIndexingOptionsInput interface {
 
 type SearchInstanceIndexingOptionsArgs struct {
 	KeywordTokenizer SearchInstanceIndexingOptionsKeywordTokenizerPtrInput `pulumi:"keywordTokenizer"`
+	UseOcr           pulumi.BoolPtrInput                                   `pulumi:"useOcr"`
 }
 
 func (SearchInstanceIndexingOptionsArgs) ElementType() reflect.Type {
@@ -4518,6 +4520,10 @@ func (o SearchInstanceIndexingOptionsOutput) KeywordTokenizer() SearchInstanceIn
 	}).(SearchInstanceIndexingOptionsKeywordTokenizerPtrOutput)
 }
 
+func (o SearchInstanceIndexingOptionsOutput) UseOcr() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SearchInstanceIndexingOptions) *bool { return v.UseOcr }).(pulumi.BoolPtrOutput)
+}
+
 type SearchInstanceIndexingOptionsPtrOutput struct{ *pulumi.OutputState }
 
 func (SearchInstanceIndexingOptionsPtrOutput) ElementType() reflect.Type {
@@ -4549,6 +4555,15 @@ func (o SearchInstanceIndexingOptionsPtrOutput) KeywordTokenizer() SearchInstanc
 		}
 		return v.KeywordTokenizer
 	}).(SearchInstanceIndexingOptionsKeywordTokenizerPtrOutput)
+}
+
+func (o SearchInstanceIndexingOptionsPtrOutput) UseOcr() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SearchInstanceIndexingOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.UseOcr
+	}).(pulumi.BoolPtrOutput)
 }
 
 type SearchInstanceMetadata struct {
@@ -4880,10 +4895,12 @@ func (o SearchInstanceMetadataSearchForAgentsPtrOutput) ZoneName() pulumi.String
 type SearchInstancePublicEndpointParams struct {
 	AuthorizedHosts         []string                                                   `pulumi:"authorizedHosts"`
 	ChatCompletionsEndpoint *SearchInstancePublicEndpointParamsChatCompletionsEndpoint `pulumi:"chatCompletionsEndpoint"`
+	CustomDomains           []string                                                   `pulumi:"customDomains"`
+	DefaultDomainEnabled    *bool                                                      `pulumi:"defaultDomainEnabled"`
 	Enabled                 *bool                                                      `pulumi:"enabled"`
 	Mcp                     *SearchInstancePublicEndpointParamsMcp                     `pulumi:"mcp"`
 	RateLimit               *SearchInstancePublicEndpointParamsRateLimit               `pulumi:"rateLimit"`
-	SearchEndpoint          *SearchInstancePublicEndpointParamsChatCompletionsEndpoint `pulumi:"searchEndpoint"`
+	SearchEndpoint          *SearchInstancePublicEndpointParamsSearchEndpoint          `pulumi:"searchEndpoint"`
 }
 
 // SearchInstancePublicEndpointParamsInput is an input type that accepts SearchInstancePublicEndpointParamsArgs and SearchInstancePublicEndpointParamsOutput values.
@@ -4900,10 +4917,12 @@ type SearchInstancePublicEndpointParamsInput interface {
 type SearchInstancePublicEndpointParamsArgs struct {
 	AuthorizedHosts         pulumi.StringArrayInput                                           `pulumi:"authorizedHosts"`
 	ChatCompletionsEndpoint SearchInstancePublicEndpointParamsChatCompletionsEndpointPtrInput `pulumi:"chatCompletionsEndpoint"`
+	CustomDomains           pulumi.StringArrayInput                                           `pulumi:"customDomains"`
+	DefaultDomainEnabled    pulumi.BoolPtrInput                                               `pulumi:"defaultDomainEnabled"`
 	Enabled                 pulumi.BoolPtrInput                                               `pulumi:"enabled"`
 	Mcp                     SearchInstancePublicEndpointParamsMcpPtrInput                     `pulumi:"mcp"`
 	RateLimit               SearchInstancePublicEndpointParamsRateLimitPtrInput               `pulumi:"rateLimit"`
-	SearchEndpoint          SearchInstancePublicEndpointParamsChatCompletionsEndpointPtrInput `pulumi:"searchEndpoint"`
+	SearchEndpoint          SearchInstancePublicEndpointParamsSearchEndpointPtrInput          `pulumi:"searchEndpoint"`
 }
 
 func (SearchInstancePublicEndpointParamsArgs) ElementType() reflect.Type {
@@ -4993,6 +5012,14 @@ func (o SearchInstancePublicEndpointParamsOutput) ChatCompletionsEndpoint() Sear
 	}).(SearchInstancePublicEndpointParamsChatCompletionsEndpointPtrOutput)
 }
 
+func (o SearchInstancePublicEndpointParamsOutput) CustomDomains() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v SearchInstancePublicEndpointParams) []string { return v.CustomDomains }).(pulumi.StringArrayOutput)
+}
+
+func (o SearchInstancePublicEndpointParamsOutput) DefaultDomainEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SearchInstancePublicEndpointParams) *bool { return v.DefaultDomainEnabled }).(pulumi.BoolPtrOutput)
+}
+
 func (o SearchInstancePublicEndpointParamsOutput) Enabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SearchInstancePublicEndpointParams) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
 }
@@ -5007,10 +5034,10 @@ func (o SearchInstancePublicEndpointParamsOutput) RateLimit() SearchInstancePubl
 	}).(SearchInstancePublicEndpointParamsRateLimitPtrOutput)
 }
 
-func (o SearchInstancePublicEndpointParamsOutput) SearchEndpoint() SearchInstancePublicEndpointParamsChatCompletionsEndpointPtrOutput {
-	return o.ApplyT(func(v SearchInstancePublicEndpointParams) *SearchInstancePublicEndpointParamsChatCompletionsEndpoint {
+func (o SearchInstancePublicEndpointParamsOutput) SearchEndpoint() SearchInstancePublicEndpointParamsSearchEndpointPtrOutput {
+	return o.ApplyT(func(v SearchInstancePublicEndpointParams) *SearchInstancePublicEndpointParamsSearchEndpoint {
 		return v.SearchEndpoint
-	}).(SearchInstancePublicEndpointParamsChatCompletionsEndpointPtrOutput)
+	}).(SearchInstancePublicEndpointParamsSearchEndpointPtrOutput)
 }
 
 type SearchInstancePublicEndpointParamsPtrOutput struct{ *pulumi.OutputState }
@@ -5055,6 +5082,24 @@ func (o SearchInstancePublicEndpointParamsPtrOutput) ChatCompletionsEndpoint() S
 	}).(SearchInstancePublicEndpointParamsChatCompletionsEndpointPtrOutput)
 }
 
+func (o SearchInstancePublicEndpointParamsPtrOutput) CustomDomains() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *SearchInstancePublicEndpointParams) []string {
+		if v == nil {
+			return nil
+		}
+		return v.CustomDomains
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o SearchInstancePublicEndpointParamsPtrOutput) DefaultDomainEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SearchInstancePublicEndpointParams) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DefaultDomainEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
 func (o SearchInstancePublicEndpointParamsPtrOutput) Enabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SearchInstancePublicEndpointParams) *bool {
 		if v == nil {
@@ -5082,13 +5127,13 @@ func (o SearchInstancePublicEndpointParamsPtrOutput) RateLimit() SearchInstanceP
 	}).(SearchInstancePublicEndpointParamsRateLimitPtrOutput)
 }
 
-func (o SearchInstancePublicEndpointParamsPtrOutput) SearchEndpoint() SearchInstancePublicEndpointParamsChatCompletionsEndpointPtrOutput {
-	return o.ApplyT(func(v *SearchInstancePublicEndpointParams) *SearchInstancePublicEndpointParamsChatCompletionsEndpoint {
+func (o SearchInstancePublicEndpointParamsPtrOutput) SearchEndpoint() SearchInstancePublicEndpointParamsSearchEndpointPtrOutput {
+	return o.ApplyT(func(v *SearchInstancePublicEndpointParams) *SearchInstancePublicEndpointParamsSearchEndpoint {
 		if v == nil {
 			return nil
 		}
 		return v.SearchEndpoint
-	}).(SearchInstancePublicEndpointParamsChatCompletionsEndpointPtrOutput)
+	}).(SearchInstancePublicEndpointParamsSearchEndpointPtrOutput)
 }
 
 type SearchInstancePublicEndpointParamsChatCompletionsEndpoint struct {
@@ -5537,6 +5582,139 @@ func (o SearchInstancePublicEndpointParamsRateLimitPtrOutput) Technique() Search
 	}).(SearchInstancePublicEndpointParamsRateLimitTechniquePtrOutput)
 }
 
+type SearchInstancePublicEndpointParamsSearchEndpoint struct {
+	Disabled *bool `pulumi:"disabled"`
+}
+
+// SearchInstancePublicEndpointParamsSearchEndpointInput is an input type that accepts SearchInstancePublicEndpointParamsSearchEndpointArgs and SearchInstancePublicEndpointParamsSearchEndpointOutput values.
+// You can construct a concrete instance of `SearchInstancePublicEndpointParamsSearchEndpointInput` via:
+//
+//	SearchInstancePublicEndpointParamsSearchEndpointArgs{...}
+type SearchInstancePublicEndpointParamsSearchEndpointInput interface {
+	pulumi.Input
+
+	ToSearchInstancePublicEndpointParamsSearchEndpointOutput() SearchInstancePublicEndpointParamsSearchEndpointOutput
+	ToSearchInstancePublicEndpointParamsSearchEndpointOutputWithContext(context.Context) SearchInstancePublicEndpointParamsSearchEndpointOutput
+}
+
+type SearchInstancePublicEndpointParamsSearchEndpointArgs struct {
+	Disabled pulumi.BoolPtrInput `pulumi:"disabled"`
+}
+
+func (SearchInstancePublicEndpointParamsSearchEndpointArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SearchInstancePublicEndpointParamsSearchEndpoint)(nil)).Elem()
+}
+
+func (i SearchInstancePublicEndpointParamsSearchEndpointArgs) ToSearchInstancePublicEndpointParamsSearchEndpointOutput() SearchInstancePublicEndpointParamsSearchEndpointOutput {
+	return i.ToSearchInstancePublicEndpointParamsSearchEndpointOutputWithContext(context.Background())
+}
+
+func (i SearchInstancePublicEndpointParamsSearchEndpointArgs) ToSearchInstancePublicEndpointParamsSearchEndpointOutputWithContext(ctx context.Context) SearchInstancePublicEndpointParamsSearchEndpointOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SearchInstancePublicEndpointParamsSearchEndpointOutput)
+}
+
+func (i SearchInstancePublicEndpointParamsSearchEndpointArgs) ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutput() SearchInstancePublicEndpointParamsSearchEndpointPtrOutput {
+	return i.ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutputWithContext(context.Background())
+}
+
+func (i SearchInstancePublicEndpointParamsSearchEndpointArgs) ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutputWithContext(ctx context.Context) SearchInstancePublicEndpointParamsSearchEndpointPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SearchInstancePublicEndpointParamsSearchEndpointOutput).ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutputWithContext(ctx)
+}
+
+// SearchInstancePublicEndpointParamsSearchEndpointPtrInput is an input type that accepts SearchInstancePublicEndpointParamsSearchEndpointArgs, SearchInstancePublicEndpointParamsSearchEndpointPtr and SearchInstancePublicEndpointParamsSearchEndpointPtrOutput values.
+// You can construct a concrete instance of `SearchInstancePublicEndpointParamsSearchEndpointPtrInput` via:
+//
+//	        SearchInstancePublicEndpointParamsSearchEndpointArgs{...}
+//
+//	or:
+//
+//	        nil
+type SearchInstancePublicEndpointParamsSearchEndpointPtrInput interface {
+	pulumi.Input
+
+	ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutput() SearchInstancePublicEndpointParamsSearchEndpointPtrOutput
+	ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutputWithContext(context.Context) SearchInstancePublicEndpointParamsSearchEndpointPtrOutput
+}
+
+type searchInstancePublicEndpointParamsSearchEndpointPtrType SearchInstancePublicEndpointParamsSearchEndpointArgs
+
+func SearchInstancePublicEndpointParamsSearchEndpointPtr(v *SearchInstancePublicEndpointParamsSearchEndpointArgs) SearchInstancePublicEndpointParamsSearchEndpointPtrInput {
+	return (*searchInstancePublicEndpointParamsSearchEndpointPtrType)(v)
+}
+
+func (*searchInstancePublicEndpointParamsSearchEndpointPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SearchInstancePublicEndpointParamsSearchEndpoint)(nil)).Elem()
+}
+
+func (i *searchInstancePublicEndpointParamsSearchEndpointPtrType) ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutput() SearchInstancePublicEndpointParamsSearchEndpointPtrOutput {
+	return i.ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutputWithContext(context.Background())
+}
+
+func (i *searchInstancePublicEndpointParamsSearchEndpointPtrType) ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutputWithContext(ctx context.Context) SearchInstancePublicEndpointParamsSearchEndpointPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SearchInstancePublicEndpointParamsSearchEndpointPtrOutput)
+}
+
+type SearchInstancePublicEndpointParamsSearchEndpointOutput struct{ *pulumi.OutputState }
+
+func (SearchInstancePublicEndpointParamsSearchEndpointOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SearchInstancePublicEndpointParamsSearchEndpoint)(nil)).Elem()
+}
+
+func (o SearchInstancePublicEndpointParamsSearchEndpointOutput) ToSearchInstancePublicEndpointParamsSearchEndpointOutput() SearchInstancePublicEndpointParamsSearchEndpointOutput {
+	return o
+}
+
+func (o SearchInstancePublicEndpointParamsSearchEndpointOutput) ToSearchInstancePublicEndpointParamsSearchEndpointOutputWithContext(ctx context.Context) SearchInstancePublicEndpointParamsSearchEndpointOutput {
+	return o
+}
+
+func (o SearchInstancePublicEndpointParamsSearchEndpointOutput) ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutput() SearchInstancePublicEndpointParamsSearchEndpointPtrOutput {
+	return o.ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutputWithContext(context.Background())
+}
+
+func (o SearchInstancePublicEndpointParamsSearchEndpointOutput) ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutputWithContext(ctx context.Context) SearchInstancePublicEndpointParamsSearchEndpointPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SearchInstancePublicEndpointParamsSearchEndpoint) *SearchInstancePublicEndpointParamsSearchEndpoint {
+		return &v
+	}).(SearchInstancePublicEndpointParamsSearchEndpointPtrOutput)
+}
+
+func (o SearchInstancePublicEndpointParamsSearchEndpointOutput) Disabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SearchInstancePublicEndpointParamsSearchEndpoint) *bool { return v.Disabled }).(pulumi.BoolPtrOutput)
+}
+
+type SearchInstancePublicEndpointParamsSearchEndpointPtrOutput struct{ *pulumi.OutputState }
+
+func (SearchInstancePublicEndpointParamsSearchEndpointPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SearchInstancePublicEndpointParamsSearchEndpoint)(nil)).Elem()
+}
+
+func (o SearchInstancePublicEndpointParamsSearchEndpointPtrOutput) ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutput() SearchInstancePublicEndpointParamsSearchEndpointPtrOutput {
+	return o
+}
+
+func (o SearchInstancePublicEndpointParamsSearchEndpointPtrOutput) ToSearchInstancePublicEndpointParamsSearchEndpointPtrOutputWithContext(ctx context.Context) SearchInstancePublicEndpointParamsSearchEndpointPtrOutput {
+	return o
+}
+
+func (o SearchInstancePublicEndpointParamsSearchEndpointPtrOutput) Elem() SearchInstancePublicEndpointParamsSearchEndpointOutput {
+	return o.ApplyT(func(v *SearchInstancePublicEndpointParamsSearchEndpoint) SearchInstancePublicEndpointParamsSearchEndpoint {
+		if v != nil {
+			return *v
+		}
+		var ret SearchInstancePublicEndpointParamsSearchEndpoint
+		return ret
+	}).(SearchInstancePublicEndpointParamsSearchEndpointOutput)
+}
+
+func (o SearchInstancePublicEndpointParamsSearchEndpointPtrOutput) Disabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SearchInstancePublicEndpointParamsSearchEndpoint) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Disabled
+	}).(pulumi.BoolPtrOutput)
+}
+
 type SearchInstanceRetrievalOptions struct {
 	BoostBy          []SearchInstanceRetrievalOptionsBoostBy         `pulumi:"boostBy"`
 	KeywordMatchMode *SearchInstanceRetrievalOptionsKeywordMatchMode `pulumi:"keywordMatchMode"`
@@ -5983,10 +6161,11 @@ func (o SearchInstanceSourceParamsPtrOutput) WebCrawler() SearchInstanceSourcePa
 }
 
 type SearchInstanceSourceParamsWebCrawler struct {
-	CrawlOptions *SearchInstanceSourceParamsWebCrawlerCrawlOptions `pulumi:"crawlOptions"`
-	ParseOptions *SearchInstanceSourceParamsWebCrawlerParseOptions `pulumi:"parseOptions"`
-	ParseType    *SearchInstanceSourceParamsWebCrawlerParseType    `pulumi:"parseType"`
-	StoreOptions *SearchInstanceSourceParamsWebCrawlerStoreOptions `pulumi:"storeOptions"`
+	CrawlOptions    *SearchInstanceSourceParamsWebCrawlerCrawlOptions    `pulumi:"crawlOptions"`
+	DiscoverOptions *SearchInstanceSourceParamsWebCrawlerDiscoverOptions `pulumi:"discoverOptions"`
+	ParseOptions    *SearchInstanceSourceParamsWebCrawlerParseOptions    `pulumi:"parseOptions"`
+	ParseType       *SearchInstanceSourceParamsWebCrawlerParseType       `pulumi:"parseType"`
+	StoreOptions    *SearchInstanceSourceParamsWebCrawlerStoreOptions    `pulumi:"storeOptions"`
 }
 
 // SearchInstanceSourceParamsWebCrawlerInput is an input type that accepts SearchInstanceSourceParamsWebCrawlerArgs and SearchInstanceSourceParamsWebCrawlerOutput values.
@@ -6001,10 +6180,11 @@ type SearchInstanceSourceParamsWebCrawlerInput interface {
 }
 
 type SearchInstanceSourceParamsWebCrawlerArgs struct {
-	CrawlOptions SearchInstanceSourceParamsWebCrawlerCrawlOptionsPtrInput `pulumi:"crawlOptions"`
-	ParseOptions SearchInstanceSourceParamsWebCrawlerParseOptionsPtrInput `pulumi:"parseOptions"`
-	ParseType    SearchInstanceSourceParamsWebCrawlerParseTypePtrInput    `pulumi:"parseType"`
-	StoreOptions SearchInstanceSourceParamsWebCrawlerStoreOptionsPtrInput `pulumi:"storeOptions"`
+	CrawlOptions    SearchInstanceSourceParamsWebCrawlerCrawlOptionsPtrInput    `pulumi:"crawlOptions"`
+	DiscoverOptions SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrInput `pulumi:"discoverOptions"`
+	ParseOptions    SearchInstanceSourceParamsWebCrawlerParseOptionsPtrInput    `pulumi:"parseOptions"`
+	ParseType       SearchInstanceSourceParamsWebCrawlerParseTypePtrInput       `pulumi:"parseType"`
+	StoreOptions    SearchInstanceSourceParamsWebCrawlerStoreOptionsPtrInput    `pulumi:"storeOptions"`
 }
 
 func (SearchInstanceSourceParamsWebCrawlerArgs) ElementType() reflect.Type {
@@ -6090,6 +6270,12 @@ func (o SearchInstanceSourceParamsWebCrawlerOutput) CrawlOptions() SearchInstanc
 	}).(SearchInstanceSourceParamsWebCrawlerCrawlOptionsPtrOutput)
 }
 
+func (o SearchInstanceSourceParamsWebCrawlerOutput) DiscoverOptions() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput {
+	return o.ApplyT(func(v SearchInstanceSourceParamsWebCrawler) *SearchInstanceSourceParamsWebCrawlerDiscoverOptions {
+		return v.DiscoverOptions
+	}).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput)
+}
+
 func (o SearchInstanceSourceParamsWebCrawlerOutput) ParseOptions() SearchInstanceSourceParamsWebCrawlerParseOptionsPtrOutput {
 	return o.ApplyT(func(v SearchInstanceSourceParamsWebCrawler) *SearchInstanceSourceParamsWebCrawlerParseOptions {
 		return v.ParseOptions
@@ -6139,6 +6325,15 @@ func (o SearchInstanceSourceParamsWebCrawlerPtrOutput) CrawlOptions() SearchInst
 		}
 		return v.CrawlOptions
 	}).(SearchInstanceSourceParamsWebCrawlerCrawlOptionsPtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerPtrOutput) DiscoverOptions() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput {
+	return o.ApplyT(func(v *SearchInstanceSourceParamsWebCrawler) *SearchInstanceSourceParamsWebCrawlerDiscoverOptions {
+		if v == nil {
+			return nil
+		}
+		return v.DiscoverOptions
+	}).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput)
 }
 
 func (o SearchInstanceSourceParamsWebCrawlerPtrOutput) ParseOptions() SearchInstanceSourceParamsWebCrawlerParseOptionsPtrOutput {
@@ -6363,9 +6558,219 @@ func (o SearchInstanceSourceParamsWebCrawlerCrawlOptionsPtrOutput) Source() Sear
 	}).(SearchInstanceSourceParamsWebCrawlerCrawlOptionsSourcePtrOutput)
 }
 
+type SearchInstanceSourceParamsWebCrawlerDiscoverOptions struct {
+	Depth                *float64                                                   `pulumi:"depth"`
+	IncludeExternalLinks *bool                                                      `pulumi:"includeExternalLinks"`
+	IncludeSubdomains    *bool                                                      `pulumi:"includeSubdomains"`
+	Limit                *int                                                       `pulumi:"limit"`
+	MaxAge               *float64                                                   `pulumi:"maxAge"`
+	Source               *SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource `pulumi:"source"`
+}
+
+// SearchInstanceSourceParamsWebCrawlerDiscoverOptionsInput is an input type that accepts SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs and SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput values.
+// You can construct a concrete instance of `SearchInstanceSourceParamsWebCrawlerDiscoverOptionsInput` via:
+//
+//	SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs{...}
+type SearchInstanceSourceParamsWebCrawlerDiscoverOptionsInput interface {
+	pulumi.Input
+
+	ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput
+	ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutputWithContext(context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput
+}
+
+type SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs struct {
+	Depth                pulumi.Float64PtrInput                                            `pulumi:"depth"`
+	IncludeExternalLinks pulumi.BoolPtrInput                                               `pulumi:"includeExternalLinks"`
+	IncludeSubdomains    pulumi.BoolPtrInput                                               `pulumi:"includeSubdomains"`
+	Limit                pulumi.IntPtrInput                                                `pulumi:"limit"`
+	MaxAge               pulumi.Float64PtrInput                                            `pulumi:"maxAge"`
+	Source               SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrInput `pulumi:"source"`
+}
+
+func (SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerDiscoverOptions)(nil)).Elem()
+}
+
+func (i SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput {
+	return i.ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutputWithContext(context.Background())
+}
+
+func (i SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput)
+}
+
+func (i SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput {
+	return i.ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput).ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutputWithContext(ctx)
+}
+
+// SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrInput is an input type that accepts SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs, SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtr and SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput values.
+// You can construct a concrete instance of `SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrInput` via:
+//
+//	        SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrInput interface {
+	pulumi.Input
+
+	ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput
+	ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutputWithContext(context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput
+}
+
+type searchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrType SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs
+
+func SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtr(v *SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrInput {
+	return (*searchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrType)(v)
+}
+
+func (*searchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SearchInstanceSourceParamsWebCrawlerDiscoverOptions)(nil)).Elem()
+}
+
+func (i *searchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrType) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput {
+	return i.ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i *searchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrType) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput)
+}
+
+type SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput struct{ *pulumi.OutputState }
+
+func (SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerDiscoverOptions)(nil)).Elem()
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput {
+	return o
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput {
+	return o
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput {
+	return o.ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutputWithContext(context.Background())
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *SearchInstanceSourceParamsWebCrawlerDiscoverOptions {
+		return &v
+	}).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput) Depth() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *float64 { return v.Depth }).(pulumi.Float64PtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput) IncludeExternalLinks() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *bool { return v.IncludeExternalLinks }).(pulumi.BoolPtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput) IncludeSubdomains() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *bool { return v.IncludeSubdomains }).(pulumi.BoolPtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput) Limit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *int { return v.Limit }).(pulumi.IntPtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput) MaxAge() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *float64 { return v.MaxAge }).(pulumi.Float64PtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput) Source() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput {
+	return o.ApplyT(func(v SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource {
+		return v.Source
+	}).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput)
+}
+
+type SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SearchInstanceSourceParamsWebCrawlerDiscoverOptions)(nil)).Elem()
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput {
+	return o
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput) ToSearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutputWithContext(ctx context.Context) SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput {
+	return o
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput) Elem() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput {
+	return o.ApplyT(func(v *SearchInstanceSourceParamsWebCrawlerDiscoverOptions) SearchInstanceSourceParamsWebCrawlerDiscoverOptions {
+		if v != nil {
+			return *v
+		}
+		var ret SearchInstanceSourceParamsWebCrawlerDiscoverOptions
+		return ret
+	}).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput) Depth() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Depth
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput) IncludeExternalLinks() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.IncludeExternalLinks
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput) IncludeSubdomains() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.IncludeSubdomains
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput) Limit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Limit
+	}).(pulumi.IntPtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput) MaxAge() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.MaxAge
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput) Source() SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput {
+	return o.ApplyT(func(v *SearchInstanceSourceParamsWebCrawlerDiscoverOptions) *SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource {
+		if v == nil {
+			return nil
+		}
+		return v.Source
+	}).(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSourcePtrOutput)
+}
+
 type SearchInstanceSourceParamsWebCrawlerParseOptions struct {
 	ContentSelector     []SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelector `pulumi:"contentSelector"`
-	IncludeHeaders      map[string]string                                                 `pulumi:"includeHeaders"`
+	IncludeHeaders      map[string]interface{}                                            `pulumi:"includeHeaders"`
 	IncludeImages       *bool                                                             `pulumi:"includeImages"`
 	SpecificSitemaps    []string                                                          `pulumi:"specificSitemaps"`
 	UseBrowserRendering *bool                                                             `pulumi:"useBrowserRendering"`
@@ -6384,7 +6789,7 @@ type SearchInstanceSourceParamsWebCrawlerParseOptionsInput interface {
 
 type SearchInstanceSourceParamsWebCrawlerParseOptionsArgs struct {
 	ContentSelector     SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelectorArrayInput `pulumi:"contentSelector"`
-	IncludeHeaders      pulumi.StringMapInput                                                     `pulumi:"includeHeaders"`
+	IncludeHeaders      pulumi.MapInput                                                           `pulumi:"includeHeaders"`
 	IncludeImages       pulumi.BoolPtrInput                                                       `pulumi:"includeImages"`
 	SpecificSitemaps    pulumi.StringArrayInput                                                   `pulumi:"specificSitemaps"`
 	UseBrowserRendering pulumi.BoolPtrInput                                                       `pulumi:"useBrowserRendering"`
@@ -6473,8 +6878,10 @@ func (o SearchInstanceSourceParamsWebCrawlerParseOptionsOutput) ContentSelector(
 	}).(SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelectorArrayOutput)
 }
 
-func (o SearchInstanceSourceParamsWebCrawlerParseOptionsOutput) IncludeHeaders() pulumi.StringMapOutput {
-	return o.ApplyT(func(v SearchInstanceSourceParamsWebCrawlerParseOptions) map[string]string { return v.IncludeHeaders }).(pulumi.StringMapOutput)
+func (o SearchInstanceSourceParamsWebCrawlerParseOptionsOutput) IncludeHeaders() pulumi.MapOutput {
+	return o.ApplyT(func(v SearchInstanceSourceParamsWebCrawlerParseOptions) map[string]interface{} {
+		return v.IncludeHeaders
+	}).(pulumi.MapOutput)
 }
 
 func (o SearchInstanceSourceParamsWebCrawlerParseOptionsOutput) IncludeImages() pulumi.BoolPtrOutput {
@@ -6522,13 +6929,13 @@ func (o SearchInstanceSourceParamsWebCrawlerParseOptionsPtrOutput) ContentSelect
 	}).(SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelectorArrayOutput)
 }
 
-func (o SearchInstanceSourceParamsWebCrawlerParseOptionsPtrOutput) IncludeHeaders() pulumi.StringMapOutput {
-	return o.ApplyT(func(v *SearchInstanceSourceParamsWebCrawlerParseOptions) map[string]string {
+func (o SearchInstanceSourceParamsWebCrawlerParseOptionsPtrOutput) IncludeHeaders() pulumi.MapOutput {
+	return o.ApplyT(func(v *SearchInstanceSourceParamsWebCrawlerParseOptions) map[string]interface{} {
 		if v == nil {
 			return nil
 		}
 		return v.IncludeHeaders
-	}).(pulumi.StringMapOutput)
+	}).(pulumi.MapOutput)
 }
 
 func (o SearchInstanceSourceParamsWebCrawlerParseOptionsPtrOutput) IncludeImages() pulumi.BoolPtrOutput {
@@ -7547,6 +7954,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstancePublicEndpointParamsMcpPtrInput)(nil)).Elem(), SearchInstancePublicEndpointParamsMcpArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstancePublicEndpointParamsRateLimitInput)(nil)).Elem(), SearchInstancePublicEndpointParamsRateLimitArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstancePublicEndpointParamsRateLimitPtrInput)(nil)).Elem(), SearchInstancePublicEndpointParamsRateLimitArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstancePublicEndpointParamsSearchEndpointInput)(nil)).Elem(), SearchInstancePublicEndpointParamsSearchEndpointArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstancePublicEndpointParamsSearchEndpointPtrInput)(nil)).Elem(), SearchInstancePublicEndpointParamsSearchEndpointArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceRetrievalOptionsInput)(nil)).Elem(), SearchInstanceRetrievalOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceRetrievalOptionsPtrInput)(nil)).Elem(), SearchInstanceRetrievalOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceRetrievalOptionsBoostByInput)(nil)).Elem(), SearchInstanceRetrievalOptionsBoostByArgs{})
@@ -7557,6 +7966,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerPtrInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerCrawlOptionsInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerCrawlOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerCrawlOptionsPtrInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerCrawlOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerDiscoverOptionsInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerParseOptionsInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerParseOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerParseOptionsPtrInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerParseOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelectorInput)(nil)).Elem(), SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelectorArgs{})
@@ -7637,6 +8048,8 @@ func init() {
 	pulumi.RegisterOutputType(SearchInstancePublicEndpointParamsMcpPtrOutput{})
 	pulumi.RegisterOutputType(SearchInstancePublicEndpointParamsRateLimitOutput{})
 	pulumi.RegisterOutputType(SearchInstancePublicEndpointParamsRateLimitPtrOutput{})
+	pulumi.RegisterOutputType(SearchInstancePublicEndpointParamsSearchEndpointOutput{})
+	pulumi.RegisterOutputType(SearchInstancePublicEndpointParamsSearchEndpointPtrOutput{})
 	pulumi.RegisterOutputType(SearchInstanceRetrievalOptionsOutput{})
 	pulumi.RegisterOutputType(SearchInstanceRetrievalOptionsPtrOutput{})
 	pulumi.RegisterOutputType(SearchInstanceRetrievalOptionsBoostByOutput{})
@@ -7647,6 +8060,8 @@ func init() {
 	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerPtrOutput{})
 	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerCrawlOptionsOutput{})
 	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerCrawlOptionsPtrOutput{})
+	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsOutput{})
+	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerDiscoverOptionsPtrOutput{})
 	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerParseOptionsOutput{})
 	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerParseOptionsPtrOutput{})
 	pulumi.RegisterOutputType(SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelectorOutput{})

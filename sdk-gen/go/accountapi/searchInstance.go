@@ -50,7 +50,7 @@ type SearchInstance struct {
 	EngineVersion pulumi.Float64PtrOutput `pulumi:"engineVersion"`
 	// The service's `fusion_method`.
 	FusionMethod SearchInstanceFusionMethodOutput `pulumi:"fusionMethod"`
-	// Only the create body takes it (the service's update does not): a change replaces.
+	// The service's `hybrid_search_enabled`.
 	HybridSearchEnabled pulumi.BoolOutput `pulumi:"hybridSearchEnabled"`
 	// Must equal instanceId: an instance's id never changes.
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
@@ -58,7 +58,7 @@ type SearchInstance struct {
 	IndexMethod SearchInstanceIndexMethodPtrOutput `pulumi:"indexMethod"`
 	// The service's `indexing_options`.
 	IndexingOptions SearchInstanceIndexingOptionsPtrOutput `pulumi:"indexingOptions"`
-	// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
+	// The service's `id`.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
 	// The service's `last_activity`.
 	LastActivity pulumi.StringPtrOutput `pulumi:"lastActivity"`
@@ -252,7 +252,7 @@ type searchInstanceArgs struct {
 	EmbeddingModel *SearchInstanceEmbeddingModel `pulumi:"embeddingModel"`
 	// The service's `fusion_method`.
 	FusionMethod *SearchInstanceFusionMethod `pulumi:"fusionMethod"`
-	// Only the create body takes it (the service's update does not): a change replaces.
+	// The service's `hybrid_search_enabled`.
 	HybridSearchEnabled *bool `pulumi:"hybridSearchEnabled"`
 	// Must equal instanceId: an instance's id never changes.
 	ImportId *string `pulumi:"importId"`
@@ -260,7 +260,7 @@ type searchInstanceArgs struct {
 	IndexMethod *SearchInstanceIndexMethod `pulumi:"indexMethod"`
 	// The service's `indexing_options`.
 	IndexingOptions *SearchInstanceIndexingOptions `pulumi:"indexingOptions"`
-	// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
+	// The service's `id`.
 	InstanceId string `pulumi:"instanceId"`
 	// The service's `max_num_results`.
 	MaxNumResults *int `pulumi:"maxNumResults"`
@@ -338,7 +338,7 @@ type SearchInstanceArgs struct {
 	EmbeddingModel SearchInstanceEmbeddingModelPtrInput
 	// The service's `fusion_method`.
 	FusionMethod SearchInstanceFusionMethodPtrInput
-	// Only the create body takes it (the service's update does not): a change replaces.
+	// The service's `hybrid_search_enabled`.
 	HybridSearchEnabled pulumi.BoolPtrInput
 	// Must equal instanceId: an instance's id never changes.
 	ImportId pulumi.StringPtrInput
@@ -346,7 +346,7 @@ type SearchInstanceArgs struct {
 	IndexMethod SearchInstanceIndexMethodPtrInput
 	// The service's `indexing_options`.
 	IndexingOptions SearchInstanceIndexingOptionsPtrInput
-	// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
+	// The service's `id`.
 	InstanceId pulumi.StringInput
 	// The service's `max_num_results`.
 	MaxNumResults pulumi.IntPtrInput
@@ -565,7 +565,7 @@ func (o SearchInstanceOutput) FusionMethod() SearchInstanceFusionMethodOutput {
 	return o.ApplyT(func(v *SearchInstance) SearchInstanceFusionMethodOutput { return v.FusionMethod }).(SearchInstanceFusionMethodOutput)
 }
 
-// Only the create body takes it (the service's update does not): a change replaces.
+// The service's `hybrid_search_enabled`.
 func (o SearchInstanceOutput) HybridSearchEnabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *SearchInstance) pulumi.BoolOutput { return v.HybridSearchEnabled }).(pulumi.BoolOutput)
 }
@@ -585,7 +585,7 @@ func (o SearchInstanceOutput) IndexingOptions() SearchInstanceIndexingOptionsPtr
 	return o.ApplyT(func(v *SearchInstance) SearchInstanceIndexingOptionsPtrOutput { return v.IndexingOptions }).(SearchInstanceIndexingOptionsPtrOutput)
 }
 
-// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
+// The service's `id`.
 func (o SearchInstanceOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *SearchInstance) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }

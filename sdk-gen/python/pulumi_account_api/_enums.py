@@ -39,6 +39,7 @@ __all__ = [
     'SearchInstanceRetrievalOptionsKeywordMatchMode',
     'SearchInstanceRewriteModel',
     'SearchInstanceSourceParamsWebCrawlerCrawlOptionsSource',
+    'SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource',
     'SearchInstanceSourceParamsWebCrawlerParseType',
     'SearchInstanceSourceParamsWebCrawlerStoreOptionsStorageType',
     'SearchInstanceSummarizationModel',
@@ -353,11 +354,19 @@ class SearchInstanceSourceParamsWebCrawlerCrawlOptionsSource(_builtins.str, Enum
     LINKS = "links"
 
 
+@pulumi.type_token("account-api:index:SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource")
+class SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource(_builtins.str, Enum):
+    ALL = "all"
+    SITEMAPS = "sitemaps"
+    LINKS = "links"
+
+
 @pulumi.type_token("account-api:index:SearchInstanceSourceParamsWebCrawlerParseType")
 class SearchInstanceSourceParamsWebCrawlerParseType(_builtins.str, Enum):
     SITEMAP = "sitemap"
     FEED_RSS = "feed-rss"
     CRAWL = "crawl"
+    DISCOVER = "discover"
 
 
 @pulumi.type_token("account-api:index:SearchInstanceSourceParamsWebCrawlerStoreOptionsStorageType")

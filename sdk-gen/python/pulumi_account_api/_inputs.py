@@ -72,6 +72,8 @@ __all__ = [
     'SearchInstancePublicEndpointParamsMcpArgsDict',
     'SearchInstancePublicEndpointParamsRateLimitArgs',
     'SearchInstancePublicEndpointParamsRateLimitArgsDict',
+    'SearchInstancePublicEndpointParamsSearchEndpointArgs',
+    'SearchInstancePublicEndpointParamsSearchEndpointArgsDict',
     'SearchInstanceRetrievalOptionsArgs',
     'SearchInstanceRetrievalOptionsArgsDict',
     'SearchInstanceRetrievalOptionsBoostByArgs',
@@ -82,6 +84,8 @@ __all__ = [
     'SearchInstanceSourceParamsWebCrawlerArgsDict',
     'SearchInstanceSourceParamsWebCrawlerCrawlOptionsArgs',
     'SearchInstanceSourceParamsWebCrawlerCrawlOptionsArgsDict',
+    'SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs',
+    'SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgsDict',
     'SearchInstanceSourceParamsWebCrawlerParseOptionsArgs',
     'SearchInstanceSourceParamsWebCrawlerParseOptionsArgsDict',
     'SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelectorArgs',
@@ -1456,13 +1460,17 @@ class SearchInstanceIndexMethodArgs:
 
 class SearchInstanceIndexingOptionsArgsDict(TypedDict):
     keyword_tokenizer: NotRequired[pulumi.Input[Optional['SearchInstanceIndexingOptionsKeywordTokenizer']]]
+    use_ocr: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
 
 @pulumi.input_type
 class SearchInstanceIndexingOptionsArgs:
     def __init__(__self__, *,
-                 keyword_tokenizer: pulumi.Input[Optional['SearchInstanceIndexingOptionsKeywordTokenizer']] = None):
+                 keyword_tokenizer: pulumi.Input[Optional['SearchInstanceIndexingOptionsKeywordTokenizer']] = None,
+                 use_ocr: pulumi.Input[Optional[_builtins.bool]] = None):
         if keyword_tokenizer is not None:
             pulumi.set(__self__, "keyword_tokenizer", keyword_tokenizer)
+        if use_ocr is not None:
+            pulumi.set(__self__, "use_ocr", use_ocr)
 
     @_builtins.property
     @pulumi.getter(name="keywordTokenizer")
@@ -1472,6 +1480,15 @@ class SearchInstanceIndexingOptionsArgs:
     @keyword_tokenizer.setter
     def keyword_tokenizer(self, value: pulumi.Input[Optional['SearchInstanceIndexingOptionsKeywordTokenizer']]):
         pulumi.set(self, "keyword_tokenizer", value)
+
+    @_builtins.property
+    @pulumi.getter(name="useOcr")
+    def use_ocr(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "use_ocr")
+
+    @use_ocr.setter
+    def use_ocr(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "use_ocr", value)
 
 
 class SearchInstanceMetadataArgsDict(TypedDict):
@@ -1566,24 +1583,32 @@ class SearchInstanceMetadataSearchForAgentsArgs:
 class SearchInstancePublicEndpointParamsArgsDict(TypedDict):
     authorized_hosts: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     chat_completions_endpoint: NotRequired[pulumi.Input[Optional['SearchInstancePublicEndpointParamsChatCompletionsEndpointArgsDict']]]
+    custom_domains: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    default_domain_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     mcp: NotRequired[pulumi.Input[Optional['SearchInstancePublicEndpointParamsMcpArgsDict']]]
     rate_limit: NotRequired[pulumi.Input[Optional['SearchInstancePublicEndpointParamsRateLimitArgsDict']]]
-    search_endpoint: NotRequired[pulumi.Input[Optional['SearchInstancePublicEndpointParamsChatCompletionsEndpointArgsDict']]]
+    search_endpoint: NotRequired[pulumi.Input[Optional['SearchInstancePublicEndpointParamsSearchEndpointArgsDict']]]
 
 @pulumi.input_type
 class SearchInstancePublicEndpointParamsArgs:
     def __init__(__self__, *,
                  authorized_hosts: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  chat_completions_endpoint: pulumi.Input[Optional['SearchInstancePublicEndpointParamsChatCompletionsEndpointArgs']] = None,
+                 custom_domains: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 default_domain_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  mcp: pulumi.Input[Optional['SearchInstancePublicEndpointParamsMcpArgs']] = None,
                  rate_limit: pulumi.Input[Optional['SearchInstancePublicEndpointParamsRateLimitArgs']] = None,
-                 search_endpoint: pulumi.Input[Optional['SearchInstancePublicEndpointParamsChatCompletionsEndpointArgs']] = None):
+                 search_endpoint: pulumi.Input[Optional['SearchInstancePublicEndpointParamsSearchEndpointArgs']] = None):
         if authorized_hosts is not None:
             pulumi.set(__self__, "authorized_hosts", authorized_hosts)
         if chat_completions_endpoint is not None:
             pulumi.set(__self__, "chat_completions_endpoint", chat_completions_endpoint)
+        if custom_domains is not None:
+            pulumi.set(__self__, "custom_domains", custom_domains)
+        if default_domain_enabled is not None:
+            pulumi.set(__self__, "default_domain_enabled", default_domain_enabled)
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
         if mcp is not None:
@@ -1610,6 +1635,24 @@ class SearchInstancePublicEndpointParamsArgs:
     @chat_completions_endpoint.setter
     def chat_completions_endpoint(self, value: pulumi.Input[Optional['SearchInstancePublicEndpointParamsChatCompletionsEndpointArgs']]):
         pulumi.set(self, "chat_completions_endpoint", value)
+
+    @_builtins.property
+    @pulumi.getter(name="customDomains")
+    def custom_domains(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        return pulumi.get(self, "custom_domains")
+
+    @custom_domains.setter
+    def custom_domains(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "custom_domains", value)
+
+    @_builtins.property
+    @pulumi.getter(name="defaultDomainEnabled")
+    def default_domain_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "default_domain_enabled")
+
+    @default_domain_enabled.setter
+    def default_domain_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "default_domain_enabled", value)
 
     @_builtins.property
     @pulumi.getter
@@ -1640,11 +1683,11 @@ class SearchInstancePublicEndpointParamsArgs:
 
     @_builtins.property
     @pulumi.getter(name="searchEndpoint")
-    def search_endpoint(self) -> pulumi.Input[Optional['SearchInstancePublicEndpointParamsChatCompletionsEndpointArgs']]:
+    def search_endpoint(self) -> pulumi.Input[Optional['SearchInstancePublicEndpointParamsSearchEndpointArgs']]:
         return pulumi.get(self, "search_endpoint")
 
     @search_endpoint.setter
-    def search_endpoint(self, value: pulumi.Input[Optional['SearchInstancePublicEndpointParamsChatCompletionsEndpointArgs']]):
+    def search_endpoint(self, value: pulumi.Input[Optional['SearchInstancePublicEndpointParamsSearchEndpointArgs']]):
         pulumi.set(self, "search_endpoint", value)
 
 
@@ -1745,6 +1788,26 @@ class SearchInstancePublicEndpointParamsRateLimitArgs:
     @technique.setter
     def technique(self, value: pulumi.Input[Optional['SearchInstancePublicEndpointParamsRateLimitTechnique']]):
         pulumi.set(self, "technique", value)
+
+
+class SearchInstancePublicEndpointParamsSearchEndpointArgsDict(TypedDict):
+    disabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+
+@pulumi.input_type
+class SearchInstancePublicEndpointParamsSearchEndpointArgs:
+    def __init__(__self__, *,
+                 disabled: pulumi.Input[Optional[_builtins.bool]] = None):
+        if disabled is not None:
+            pulumi.set(__self__, "disabled", disabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def disabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "disabled")
+
+    @disabled.setter
+    def disabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "disabled", value)
 
 
 class SearchInstanceRetrievalOptionsArgsDict(TypedDict):
@@ -1886,6 +1949,7 @@ class SearchInstanceSourceParamsArgs:
 
 class SearchInstanceSourceParamsWebCrawlerArgsDict(TypedDict):
     crawl_options: NotRequired[pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerCrawlOptionsArgsDict']]]
+    discover_options: NotRequired[pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgsDict']]]
     parse_options: NotRequired[pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerParseOptionsArgsDict']]]
     parse_type: NotRequired[pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerParseType']]]
     store_options: NotRequired[pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerStoreOptionsArgsDict']]]
@@ -1894,11 +1958,14 @@ class SearchInstanceSourceParamsWebCrawlerArgsDict(TypedDict):
 class SearchInstanceSourceParamsWebCrawlerArgs:
     def __init__(__self__, *,
                  crawl_options: pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerCrawlOptionsArgs']] = None,
+                 discover_options: pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs']] = None,
                  parse_options: pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerParseOptionsArgs']] = None,
                  parse_type: pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerParseType']] = None,
                  store_options: pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerStoreOptionsArgs']] = None):
         if crawl_options is not None:
             pulumi.set(__self__, "crawl_options", crawl_options)
+        if discover_options is not None:
+            pulumi.set(__self__, "discover_options", discover_options)
         if parse_options is not None:
             pulumi.set(__self__, "parse_options", parse_options)
         if parse_type is not None:
@@ -1914,6 +1981,15 @@ class SearchInstanceSourceParamsWebCrawlerArgs:
     @crawl_options.setter
     def crawl_options(self, value: pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerCrawlOptionsArgs']]):
         pulumi.set(self, "crawl_options", value)
+
+    @_builtins.property
+    @pulumi.getter(name="discoverOptions")
+    def discover_options(self) -> pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs']]:
+        return pulumi.get(self, "discover_options")
+
+    @discover_options.setter
+    def discover_options(self, value: pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs']]):
+        pulumi.set(self, "discover_options", value)
 
     @_builtins.property
     @pulumi.getter(name="parseOptions")
@@ -2015,9 +2091,94 @@ class SearchInstanceSourceParamsWebCrawlerCrawlOptionsArgs:
         pulumi.set(self, "source", value)
 
 
+class SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgsDict(TypedDict):
+    depth: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    include_external_links: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    include_subdomains: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    max_age: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    source: NotRequired[pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource']]]
+
+@pulumi.input_type
+class SearchInstanceSourceParamsWebCrawlerDiscoverOptionsArgs:
+    def __init__(__self__, *,
+                 depth: pulumi.Input[Optional[_builtins.float]] = None,
+                 include_external_links: pulumi.Input[Optional[_builtins.bool]] = None,
+                 include_subdomains: pulumi.Input[Optional[_builtins.bool]] = None,
+                 limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_age: pulumi.Input[Optional[_builtins.float]] = None,
+                 source: pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource']] = None):
+        if depth is not None:
+            pulumi.set(__self__, "depth", depth)
+        if include_external_links is not None:
+            pulumi.set(__self__, "include_external_links", include_external_links)
+        if include_subdomains is not None:
+            pulumi.set(__self__, "include_subdomains", include_subdomains)
+        if limit is not None:
+            pulumi.set(__self__, "limit", limit)
+        if max_age is not None:
+            pulumi.set(__self__, "max_age", max_age)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
+
+    @_builtins.property
+    @pulumi.getter
+    def depth(self) -> pulumi.Input[Optional[_builtins.float]]:
+        return pulumi.get(self, "depth")
+
+    @depth.setter
+    def depth(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "depth", value)
+
+    @_builtins.property
+    @pulumi.getter(name="includeExternalLinks")
+    def include_external_links(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "include_external_links")
+
+    @include_external_links.setter
+    def include_external_links(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "include_external_links", value)
+
+    @_builtins.property
+    @pulumi.getter(name="includeSubdomains")
+    def include_subdomains(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "include_subdomains")
+
+    @include_subdomains.setter
+    def include_subdomains(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "include_subdomains", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        return pulumi.get(self, "limit")
+
+    @limit.setter
+    def limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxAge")
+    def max_age(self) -> pulumi.Input[Optional[_builtins.float]]:
+        return pulumi.get(self, "max_age")
+
+    @max_age.setter
+    def max_age(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "max_age", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource']]:
+        return pulumi.get(self, "source")
+
+    @source.setter
+    def source(self, value: pulumi.Input[Optional['SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource']]):
+        pulumi.set(self, "source", value)
+
+
 class SearchInstanceSourceParamsWebCrawlerParseOptionsArgsDict(TypedDict):
     content_selector: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelectorArgsDict']]]]]
-    include_headers: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    include_headers: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     include_images: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     specific_sitemaps: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     use_browser_rendering: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
@@ -2026,7 +2187,7 @@ class SearchInstanceSourceParamsWebCrawlerParseOptionsArgsDict(TypedDict):
 class SearchInstanceSourceParamsWebCrawlerParseOptionsArgs:
     def __init__(__self__, *,
                  content_selector: pulumi.Input[Optional[Sequence[pulumi.Input['SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelectorArgs']]]] = None,
-                 include_headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 include_headers: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  include_images: pulumi.Input[Optional[_builtins.bool]] = None,
                  specific_sitemaps: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  use_browser_rendering: pulumi.Input[Optional[_builtins.bool]] = None):
@@ -2052,11 +2213,11 @@ class SearchInstanceSourceParamsWebCrawlerParseOptionsArgs:
 
     @_builtins.property
     @pulumi.getter(name="includeHeaders")
-    def include_headers(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+    def include_headers(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         return pulumi.get(self, "include_headers")
 
     @include_headers.setter
-    def include_headers(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+    def include_headers(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
         pulumi.set(self, "include_headers", value)
 
     @_builtins.property

@@ -50,11 +50,13 @@ __all__ = [
     'SearchInstancePublicEndpointParamsChatCompletionsEndpoint',
     'SearchInstancePublicEndpointParamsMcp',
     'SearchInstancePublicEndpointParamsRateLimit',
+    'SearchInstancePublicEndpointParamsSearchEndpoint',
     'SearchInstanceRetrievalOptions',
     'SearchInstanceRetrievalOptionsBoostBy',
     'SearchInstanceSourceParams',
     'SearchInstanceSourceParamsWebCrawler',
     'SearchInstanceSourceParamsWebCrawlerCrawlOptions',
+    'SearchInstanceSourceParamsWebCrawlerDiscoverOptions',
     'SearchInstanceSourceParamsWebCrawlerParseOptions',
     'SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelector',
     'SearchInstanceSourceParamsWebCrawlerStoreOptions',
@@ -1450,6 +1452,8 @@ class SearchInstanceIndexingOptions(dict):
         suggest = None
         if key == "keywordTokenizer":
             suggest = "keyword_tokenizer"
+        elif key == "useOcr":
+            suggest = "use_ocr"
 
         if suggest:
             pulumi.log.warn(f"Key '{key}' not found in SearchInstanceIndexingOptions. Access the value via the '{suggest}' property getter instead.")
@@ -1463,14 +1467,22 @@ class SearchInstanceIndexingOptions(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 keyword_tokenizer: Optional['SearchInstanceIndexingOptionsKeywordTokenizer'] = None):
+                 keyword_tokenizer: Optional['SearchInstanceIndexingOptionsKeywordTokenizer'] = None,
+                 use_ocr: Optional[_builtins.bool] = None):
         if keyword_tokenizer is not None:
             pulumi.set(__self__, "keyword_tokenizer", keyword_tokenizer)
+        if use_ocr is not None:
+            pulumi.set(__self__, "use_ocr", use_ocr)
 
     @_builtins.property
     @pulumi.getter(name="keywordTokenizer")
     def keyword_tokenizer(self) -> Optional['SearchInstanceIndexingOptionsKeywordTokenizer']:
         return pulumi.get(self, "keyword_tokenizer")
+
+    @_builtins.property
+    @pulumi.getter(name="useOcr")
+    def use_ocr(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "use_ocr")
 
 
 @pulumi.output_type
@@ -1577,6 +1589,10 @@ class SearchInstancePublicEndpointParams(dict):
             suggest = "authorized_hosts"
         elif key == "chatCompletionsEndpoint":
             suggest = "chat_completions_endpoint"
+        elif key == "customDomains":
+            suggest = "custom_domains"
+        elif key == "defaultDomainEnabled":
+            suggest = "default_domain_enabled"
         elif key == "rateLimit":
             suggest = "rate_limit"
         elif key == "searchEndpoint":
@@ -1596,14 +1612,20 @@ class SearchInstancePublicEndpointParams(dict):
     def __init__(__self__, *,
                  authorized_hosts: Optional[Sequence[_builtins.str]] = None,
                  chat_completions_endpoint: Optional['outputs.SearchInstancePublicEndpointParamsChatCompletionsEndpoint'] = None,
+                 custom_domains: Optional[Sequence[_builtins.str]] = None,
+                 default_domain_enabled: Optional[_builtins.bool] = None,
                  enabled: Optional[_builtins.bool] = None,
                  mcp: Optional['outputs.SearchInstancePublicEndpointParamsMcp'] = None,
                  rate_limit: Optional['outputs.SearchInstancePublicEndpointParamsRateLimit'] = None,
-                 search_endpoint: Optional['outputs.SearchInstancePublicEndpointParamsChatCompletionsEndpoint'] = None):
+                 search_endpoint: Optional['outputs.SearchInstancePublicEndpointParamsSearchEndpoint'] = None):
         if authorized_hosts is not None:
             pulumi.set(__self__, "authorized_hosts", authorized_hosts)
         if chat_completions_endpoint is not None:
             pulumi.set(__self__, "chat_completions_endpoint", chat_completions_endpoint)
+        if custom_domains is not None:
+            pulumi.set(__self__, "custom_domains", custom_domains)
+        if default_domain_enabled is not None:
+            pulumi.set(__self__, "default_domain_enabled", default_domain_enabled)
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
         if mcp is not None:
@@ -1624,6 +1646,16 @@ class SearchInstancePublicEndpointParams(dict):
         return pulumi.get(self, "chat_completions_endpoint")
 
     @_builtins.property
+    @pulumi.getter(name="customDomains")
+    def custom_domains(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "custom_domains")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultDomainEnabled")
+    def default_domain_enabled(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "default_domain_enabled")
+
+    @_builtins.property
     @pulumi.getter
     def enabled(self) -> Optional[_builtins.bool]:
         return pulumi.get(self, "enabled")
@@ -1640,7 +1672,7 @@ class SearchInstancePublicEndpointParams(dict):
 
     @_builtins.property
     @pulumi.getter(name="searchEndpoint")
-    def search_endpoint(self) -> Optional['outputs.SearchInstancePublicEndpointParamsChatCompletionsEndpoint']:
+    def search_endpoint(self) -> Optional['outputs.SearchInstancePublicEndpointParamsSearchEndpoint']:
         return pulumi.get(self, "search_endpoint")
 
 
@@ -1722,6 +1754,19 @@ class SearchInstancePublicEndpointParamsRateLimit(dict):
     @pulumi.getter
     def technique(self) -> Optional['SearchInstancePublicEndpointParamsRateLimitTechnique']:
         return pulumi.get(self, "technique")
+
+
+@pulumi.output_type
+class SearchInstancePublicEndpointParamsSearchEndpoint(dict):
+    def __init__(__self__, *,
+                 disabled: Optional[_builtins.bool] = None):
+        if disabled is not None:
+            pulumi.set(__self__, "disabled", disabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def disabled(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "disabled")
 
 
 @pulumi.output_type
@@ -1859,6 +1904,8 @@ class SearchInstanceSourceParamsWebCrawler(dict):
         suggest = None
         if key == "crawlOptions":
             suggest = "crawl_options"
+        elif key == "discoverOptions":
+            suggest = "discover_options"
         elif key == "parseOptions":
             suggest = "parse_options"
         elif key == "parseType":
@@ -1879,11 +1926,14 @@ class SearchInstanceSourceParamsWebCrawler(dict):
 
     def __init__(__self__, *,
                  crawl_options: Optional['outputs.SearchInstanceSourceParamsWebCrawlerCrawlOptions'] = None,
+                 discover_options: Optional['outputs.SearchInstanceSourceParamsWebCrawlerDiscoverOptions'] = None,
                  parse_options: Optional['outputs.SearchInstanceSourceParamsWebCrawlerParseOptions'] = None,
                  parse_type: Optional['SearchInstanceSourceParamsWebCrawlerParseType'] = None,
                  store_options: Optional['outputs.SearchInstanceSourceParamsWebCrawlerStoreOptions'] = None):
         if crawl_options is not None:
             pulumi.set(__self__, "crawl_options", crawl_options)
+        if discover_options is not None:
+            pulumi.set(__self__, "discover_options", discover_options)
         if parse_options is not None:
             pulumi.set(__self__, "parse_options", parse_options)
         if parse_type is not None:
@@ -1895,6 +1945,11 @@ class SearchInstanceSourceParamsWebCrawler(dict):
     @pulumi.getter(name="crawlOptions")
     def crawl_options(self) -> Optional['outputs.SearchInstanceSourceParamsWebCrawlerCrawlOptions']:
         return pulumi.get(self, "crawl_options")
+
+    @_builtins.property
+    @pulumi.getter(name="discoverOptions")
+    def discover_options(self) -> Optional['outputs.SearchInstanceSourceParamsWebCrawlerDiscoverOptions']:
+        return pulumi.get(self, "discover_options")
 
     @_builtins.property
     @pulumi.getter(name="parseOptions")
@@ -1979,6 +2034,80 @@ class SearchInstanceSourceParamsWebCrawlerCrawlOptions(dict):
 
 
 @pulumi.output_type
+class SearchInstanceSourceParamsWebCrawlerDiscoverOptions(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "includeExternalLinks":
+            suggest = "include_external_links"
+        elif key == "includeSubdomains":
+            suggest = "include_subdomains"
+        elif key == "maxAge":
+            suggest = "max_age"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SearchInstanceSourceParamsWebCrawlerDiscoverOptions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SearchInstanceSourceParamsWebCrawlerDiscoverOptions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SearchInstanceSourceParamsWebCrawlerDiscoverOptions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 depth: Optional[_builtins.float] = None,
+                 include_external_links: Optional[_builtins.bool] = None,
+                 include_subdomains: Optional[_builtins.bool] = None,
+                 limit: Optional[_builtins.int] = None,
+                 max_age: Optional[_builtins.float] = None,
+                 source: Optional['SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource'] = None):
+        if depth is not None:
+            pulumi.set(__self__, "depth", depth)
+        if include_external_links is not None:
+            pulumi.set(__self__, "include_external_links", include_external_links)
+        if include_subdomains is not None:
+            pulumi.set(__self__, "include_subdomains", include_subdomains)
+        if limit is not None:
+            pulumi.set(__self__, "limit", limit)
+        if max_age is not None:
+            pulumi.set(__self__, "max_age", max_age)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
+
+    @_builtins.property
+    @pulumi.getter
+    def depth(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "depth")
+
+    @_builtins.property
+    @pulumi.getter(name="includeExternalLinks")
+    def include_external_links(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "include_external_links")
+
+    @_builtins.property
+    @pulumi.getter(name="includeSubdomains")
+    def include_subdomains(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "include_subdomains")
+
+    @_builtins.property
+    @pulumi.getter
+    def limit(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "limit")
+
+    @_builtins.property
+    @pulumi.getter(name="maxAge")
+    def max_age(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "max_age")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> Optional['SearchInstanceSourceParamsWebCrawlerDiscoverOptionsSource']:
+        return pulumi.get(self, "source")
+
+
+@pulumi.output_type
 class SearchInstanceSourceParamsWebCrawlerParseOptions(dict):
     @staticmethod
     def __key_warning(key: str):
@@ -2007,7 +2136,7 @@ class SearchInstanceSourceParamsWebCrawlerParseOptions(dict):
 
     def __init__(__self__, *,
                  content_selector: Optional[Sequence['outputs.SearchInstanceSourceParamsWebCrawlerParseOptionsContentSelector']] = None,
-                 include_headers: Optional[Mapping[str, _builtins.str]] = None,
+                 include_headers: Optional[Mapping[str, Any]] = None,
                  include_images: Optional[_builtins.bool] = None,
                  specific_sitemaps: Optional[Sequence[_builtins.str]] = None,
                  use_browser_rendering: Optional[_builtins.bool] = None):
@@ -2029,7 +2158,7 @@ class SearchInstanceSourceParamsWebCrawlerParseOptions(dict):
 
     @_builtins.property
     @pulumi.getter(name="includeHeaders")
-    def include_headers(self) -> Optional[Mapping[str, _builtins.str]]:
+    def include_headers(self) -> Optional[Mapping[str, Any]]:
         return pulumi.get(self, "include_headers")
 
     @_builtins.property
