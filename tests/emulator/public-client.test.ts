@@ -469,6 +469,101 @@ describe("public client cloudflare@7.3.0 against the emulator", () => {
   });
 
   describe("AI search", () => {
+    it("takes the public client's instance create and update with every parameter it declares", async () => {
+      const everySetting = {
+        ai_gateway_id: "gw-1",
+        ai_search_model: "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+        cache: false,
+        cache_threshold: "flexible_friend",
+        cache_ttl: 7200,
+        chunk: true,
+        chunk_overlap: 20,
+        chunk_size: 512,
+        custom_metadata: [{ data_type: "text", field_name: "team" }],
+        embedding_model: "@cf/baai/bge-m3",
+        fusion_method: "max",
+        index_method: { keyword: true, vector: true },
+        indexing_options: { keyword_tokenizer: "trigram", use_ocr: true },
+        max_num_results: 20,
+        metadata: { created_from_aisearch_wizard: false, worker_domain: "docs.example.com" },
+        public_endpoint_params: {
+          authorized_hosts: ["docs.example.com"],
+          chat_completions_endpoint: { disabled: true },
+          custom_domains: ["search.example.com"],
+          default_domain_enabled: false,
+          enabled: true,
+          mcp: { description: "docs", disabled: false },
+          rate_limit: { period_ms: 60_000, requests: 100, technique: "sliding" },
+          search_endpoint: { disabled: false },
+        },
+        reranking: true,
+        reranking_model: "@cf/baai/bge-reranker-base",
+        retrieval_options: { boost_by: [{ field: "team", direction: "desc" }], keyword_match_mode: "or" },
+        rewrite_model: "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+        rewrite_query: true,
+        score_threshold: 0.5,
+        source: "docs.example.com",
+        source_params: {
+          exclude_items: ["/private/*"],
+          include_items: ["/docs/*"],
+          prefix: "docs/",
+          r2_jurisdiction: "eu",
+          web_crawler: {
+            discover_options: {
+              depth: 3,
+              include_external_links: false,
+              include_subdomains: true,
+              limit: 500,
+              max_age: 3600,
+              source: "all",
+            },
+            parse_options: {
+              content_selector: [{ path: "/docs/**", selector: "main" }],
+              include_headers: { "X-Api-Key": "k" },
+              include_images: true,
+              specific_sitemaps: ["https://docs.example.com/sitemap.xml"],
+              use_browser_rendering: true,
+            },
+            parse_type: "discover",
+          },
+        },
+        sync_interval: 3600,
+        token_id: "6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+      } as const;
+      const created = await cf.aiSearch.instances.create({
+        account_id,
+        id: "every",
+        type: "web-crawler",
+        hybrid_search_enabled: true,
+        ...everySetting,
+      });
+      assert.equal(created.id, "every");
+      const read = await cf.aiSearch.instances.read("every", { account_id });
+      for (const [key, value] of Object.entries(everySetting))
+        assert.deepEqual(Reflect.get(read, key), value, `create kept ${key}`);
+      assert.equal(read.hybrid_search_enabled, true);
+      const updated = await cf.aiSearch.instances.update("every", {
+        account_id,
+        ...everySetting,
+        chunk_size: 1024,
+        paused: true,
+        summarization: true,
+        summarization_model: "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+        system_prompt_ai_search: "answer briefly",
+        system_prompt_index_summarization: "summarize",
+        system_prompt_rewrite_query: "rewrite",
+      });
+      assert.equal(updated.chunk_size, 1024);
+      const after = await cf.aiSearch.instances.read("every", { account_id });
+      assert.deepEqual(
+        Reflect.get(after, "source_params"),
+        everySetting.source_params,
+        "update kept source_params",
+      );
+      assert.equal(after.paused, true);
+      assert.equal(Reflect.get(after, "system_prompt_rewrite_query"), "rewrite");
+    });
+
     it("drives instances and jobs in the default namespace, listing every page", async () => {
       const ids = ["kb-1", "kb-2", "kb-3"];
       for (const id of ids) {
