@@ -470,6 +470,7 @@ describe("public client cloudflare@7.3.0 against the emulator", () => {
 
   describe("AI search", () => {
     it("takes the public client's instance create and update with every parameter it declares", async () => {
+      /** Every setting both bodies take, typed by the client's own declaration (a field it lacks fails tsc). */
       const everySetting = {
         ai_gateway_id: "gw-1",
         ai_search_model: "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
@@ -529,7 +530,8 @@ describe("public client cloudflare@7.3.0 against the emulator", () => {
         },
         sync_interval: 3600,
         token_id: "6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-      } as const;
+      } satisfies Omit<Cloudflare.AISearch.InstanceCreateParams, "account_id" | "id"> &
+        Omit<Cloudflare.AISearch.InstanceUpdateParams, "account_id">;
       const created = await cf.aiSearch.instances.create({
         account_id,
         id: "every",
