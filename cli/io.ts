@@ -14,7 +14,7 @@ import {
 } from "../sdk";
 import { terminalText } from "../sdk/terminal-text";
 import { errorLine } from "../sdk/error-line";
-import { visible } from "../provider/drift/render/display";
+import { visible } from "../sdk/terminal-text";
 import { inCliWords } from "./config-errors";
 
 export { errorLine };

@@ -5,29 +5,9 @@
  * each format then escapes its own syntax (Markdown here, XML in junit.ts). The JSON report
  * holds the values themselves.
  */
-import { terminalText } from "../../../sdk/terminal-text";
+import { shown, visible } from "../../../sdk/terminal-text";
 
-/** Noncharacters that XML 1.0 cannot hold and terminalText leaves alone. */
-const NONCHARACTER = /[\ufffe\uffff]/g;
-
-const unicodeEscape = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
-
-/**
- * A string as visible text: terminalText's escapes (controls, line endings, bidi and zero-width
- * characters, lone surrogates, and the backslash itself), and `\ufffe`, `\uffff`.
- */
-export function shown(value: string): string {
-  return terminalText(value).replace(NONCHARACTER, unicodeEscape);
-}
-
-/**
- * Text whose backslashes are already escapes of its own (JSON): every character `shown` would escape
- * but the backslash becomes `\uXXXX`. Printable ASCII is never touched.
- */
-export function visible(text: string): string {
-  // Whole code points (`u`): a surrogate pair is one character, safe; JSON escapes lone ones.
-  return text.replace(/[^\x20-\x7e]/gu, (ch) => (shown(ch) === ch ? ch : unicodeEscape(ch)));
-}
+export { shown, visible };
 
 /** A value as JSON that is also visible text: `JSON.parse` of it gives the value back. */
 export function shownJson(value: unknown): string {
