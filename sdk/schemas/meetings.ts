@@ -18,7 +18,6 @@
  */
 import { z } from "zod";
 import * as G from "../generated/meetings";
-import { IdentifierSchema } from "./common";
 import { strictWithHint } from "./meetings-builders";
 
 export const MEETING_STATUSES = ["ACTIVE", "INACTIVE"] as const;
@@ -28,24 +27,36 @@ export const VORBIS_VIDEO_CODECS: readonly string[] = ["VP8", "VP9"];
 export const WRITE_ONLY_STORAGE_FIELDS = ["access_key", "secret", "password", "private_key"] as const;
 export type WriteOnlyStorageField = (typeof WRITE_ONLY_STORAGE_FIELDS)[number];
 
-/** api.md's Limits, for readers of the sdk (the schemas take them from the contract). */
+const Body = G.CreateMeetingBody.shape;
+const WireRecording = Body.recording_config.unwrap();
+const WireVideo = WireRecording.shape.video_config.unwrap().shape;
+
+/** A bound the generated schema carries (the contract's, with the overlay's rules); lost, it is a bug. */
+function bound(value: number | null): number {
+  if (value === null) throw new Error("a meetings limit of the contract has lost its bound");
+  return value;
+}
+const bounds = (n: z.ZodNumber) => ({ min: bound(n.minValue), max: bound(n.maxValue) });
+
+/** api.md's Limits, for readers of the sdk: read from the schemas that check them. */
 export const MEETING_LIMITS = {
-  keepAliveSeconds: { min: 60, max: 600 },
-  wordLimit: { min: 150, max: 1000 },
-  maxSeconds: { min: 60, max: 86_400 },
-  videoPixels: { min: 1, max: 1920 },
-  watermarkPixels: { min: 1 },
+  keepAliveSeconds: bounds(Body.session_keep_alive_time_in_secs.unwrap()),
+  wordLimit: bounds(Body.ai_config.unwrap().shape.summarization.unwrap().shape.word_limit.unwrap()),
+  maxSeconds: bounds(WireRecording.shape.max_seconds.unwrap()),
+  videoPixels: bounds(WireVideo.width.unwrap()),
+  watermarkPixels: {
+    min: bound(WireVideo.watermark.unwrap().shape.size.unwrap().shape.width.unwrap().minValue),
+  },
 } as const;
 
-/** `{app_id}`: at most 32 characters (spec, Limits). */
-export const AppIdSchema = IdentifierSchema;
+/** `{app_id}`: at most 32 characters (api.md D). */
+export const AppIdSchema = G.GetAllMeetingsPath.shape.app_id;
 
 /** Old wire name of `realtimekit_bucket_config` (api.md writes the neutral word in the brand's place). */
 export const RENAMED_RECORDING_FIELDS = { media_bucket_config: "realtimekit_bucket_config" } as const;
 
 // ---- recording_config: the storage and codec rules ----
 
-const WireRecording = G.CreateMeetingBody.shape.recording_config.unwrap();
 type WireStorage = z.infer<ReturnType<typeof WireRecording.shape.storage_config.unwrap>>;
 
 function storageIssues(s: NonNullable<WireStorage>, ctx: z.RefinementCtx): void {
