@@ -12,10 +12,10 @@ import {
   AppIdSchema,
   MeetingCreateSchema,
   MeetingListQuerySchema,
+  MeetingListingSchema,
   MeetingReplaceSchema,
   MeetingSchema,
   MeetingUpdateSchema,
-  listingOf,
   type Meeting,
   type MeetingCreate,
   type MeetingListQuery,
@@ -34,6 +34,7 @@ import {
   MuteAllResultSchema,
   MuteAllSchema,
   ParticipantCreateSchema,
+  ParticipantListingSchema,
   ParticipantSchema,
   ParticipantTokenSchema,
   ParticipantUpdateSchema,
@@ -203,7 +204,7 @@ export class MeetingsApi {
       },
       "listMeetings",
     );
-    yield* this.#paged(app, "/meetings", MeetingSchema, filters, per, options);
+    yield* this.#paged(app, "/meetings", MeetingListingSchema, filters, per, options);
   }
 
   /** `listMeetings` collected into an array. */
@@ -229,7 +230,7 @@ export class MeetingsApi {
   async *#participants(params: ListParticipantsParams, options: CallOptions): AsyncGenerator<Participant> {
     const m = this.#meeting(params, "listParticipants");
     const per = validate(perPage, params.perPage, "listParticipants: perPage");
-    yield* this.#paged(m.app, `${m.path}/participants`, ParticipantSchema, {}, per, options);
+    yield* this.#paged(m.app, `${m.path}/participants`, ParticipantListingSchema, {}, per, options);
   }
 
   listAllParticipants(params: ListParticipantsParams, options: CallOptions = {}): Promise<Participant[]> {
@@ -435,18 +436,17 @@ export class MeetingsApi {
   #paged<T>(
     app: string,
     listPath: string,
-    item: z.ZodType<T>,
+    listing: z.ZodType<{ data: T[]; paging: { total_count: number } }>,
     filters: Record<string, string | undefined>,
     per: number | undefined,
     options: CallOptions,
   ): PagedGenerator<T> {
-    const schema = listingOf(item);
     return pageStyle(async (page, per_page) => {
       const body = await this.client.request({
         method: "GET",
         path: app + listPath,
         query: { ...filters, page_no: page, per_page },
-        schema,
+        schema: listing,
         unwrap: "body",
         ...options,
       });

@@ -1,6 +1,6 @@
 /** What both route files of the area share: the paths' parameters, the permissions, the models. */
 import { z } from "zod";
-import { IdentifierSchema } from "../../sdk/schemas/common";
+import { AppIdSchema } from "../../sdk/schemas/meetings";
 import type { AreaContext } from "../area";
 import type { Permission } from "../auth";
 import { AccountParams, type Area } from "../define";
@@ -9,7 +9,7 @@ import { LiveModel } from "./live";
 import { MeetingsModel, type StoredMeeting } from "./state";
 
 export const BASE = "/accounts/:account_id/realtime/kit/:app_id/meetings";
-export const AppParams = AccountParams.extend({ app_id: IdentifierSchema });
+export const AppParams = AccountParams.extend({ app_id: AppIdSchema });
 export const MeetingParams = AppParams.extend({ meeting_id: z.string() });
 export type MeetingParamsOut = z.output<typeof MeetingParams>;
 export const REALTIME: readonly Permission[] = ["realtime:admin", "realtime"];

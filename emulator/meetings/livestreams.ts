@@ -6,6 +6,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type {
+  ListedLivestreamSchema,
   LivestreamSchema,
   LivestreamSessionSchema,
   LivestreamStart,
@@ -42,6 +43,8 @@ export interface MeetingStreams {
 }
 
 export type LivestreamView = z.input<typeof LivestreamSchema>;
+/** The details' list types `disabled` as a boolean, the active livestream as a string. */
+export type ListedLivestreamView = z.input<typeof ListedLivestreamSchema>;
 export type LivestreamRunView = z.input<typeof LivestreamSessionSchema>;
 
 export function startLivestream(
@@ -101,7 +104,7 @@ export function stopLivestream(streams: MeetingStreams, at: string): boolean {
 export function livestreamHistory(
   streams: MeetingStreams,
   m: StoredMeeting,
-): { streams: LivestreamView[]; latest?: LivestreamRunView } {
+): { streams: ListedLivestreamView[]; latest?: LivestreamRunView } {
   const last = streams.runs.at(-1);
   return {
     streams: streams.livestreams.map((l) => ({ ...livestreamView(m, l), disabled: false })),
@@ -109,7 +112,7 @@ export function livestreamHistory(
   };
 }
 
-function livestreamView(m: StoredMeeting, l: StoredLivestream): LivestreamView {
+function livestreamView(m: StoredMeeting, l: StoredLivestream): Omit<LivestreamView, "disabled"> {
   return {
     id: l.id,
     name: l.name,

@@ -1,61 +1,37 @@
 /**
- * zod schemas of what lives inside a meeting (the public contract; api.md does not show them):
- * participants, the active session (kick, mute, polls) and livestreams. Request schemas are strict;
- * response schemas are loose and require only what the contract requires.
+ * The schemas of what lives inside a meeting (the public contract; api.md does not show them):
+ * participants, the active session (kick, mute, polls) and livestreams. All of them are the
+ * generated wire schemas (sdk/generated/meetings.ts); this module names them for the sdk and the
+ * emulator and adds the caller's defaults of kick and mute.
  */
-import { z } from "zod";
-import { strictShape } from "./common";
-import { bool, str, strings, uri, whole } from "./meetings-builders";
-
-const looseStr = z.string().nullable().optional();
-const looseNum = z.number().nullable().optional();
-const looseBool = z.boolean().nullable().optional();
+import type { z } from "zod";
+import * as G from "../generated/meetings";
 
 // ---- participants ----
 
 /** The contract's default preset of a participant (the field is required all the same). */
-export const DEFAULT_PRESET_NAME = "group_call_host";
+export const DEFAULT_PRESET_NAME = G.AddParticipantBodyDefaults.preset_name;
 
 /** `add_participant`: who may join, under the app's preset that sets what they may do. */
-export const ParticipantCreateSchema = strictShape({
-  custom_participant_id: str(),
-  preset_name: str(),
-  name: str().nullable().optional(),
-  picture: uri().nullable().optional(),
-});
+export const ParticipantCreateSchema = G.AddParticipantBody;
 export type ParticipantCreate = z.infer<typeof ParticipantCreateSchema>;
 
 /** `edit_participant`: each field given replaces the stored one. */
-export const ParticipantUpdateSchema = strictShape({
-  name: str().nullable().optional(),
-  picture: uri().nullable().optional(),
-  preset_name: str().nullable().optional(),
-});
+export const ParticipantUpdateSchema = G.EditParticipantBody;
 export type ParticipantUpdate = z.infer<typeof ParticipantUpdateSchema>;
 
-export const ParticipantSchema = z.looseObject({
-  id: z.string(),
-  custom_participant_id: z.string(),
-  preset_name: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  name: looseStr,
-  picture: looseStr,
-  /** Sent by add and edit: what the participant joins with. */
-  token: z.string().optional(),
-});
+/** A participant; add and edit also send the `token` it joins with, get and the listing do not. */
+export const ParticipantSchema = G.AddParticipantResult.shape.data.unwrap().partial({ token: true });
 export type Participant = z.infer<typeof ParticipantSchema>;
 
+/** A listing of participants: `paging` beside `data`. */
+export const ParticipantListingSchema = G.GetMeetingParticipantsResult;
+
 /** What `delete_meeting_participant` answers: the participant as it was, with its preset's id. */
-export const DeletedParticipantSchema = z.looseObject({
-  custom_participant_id: z.string(),
-  preset_id: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const DeletedParticipantSchema = G.DeleteMeetingParticipantResult.shape.data.unwrap();
 export type DeletedParticipant = z.infer<typeof DeletedParticipantSchema>;
 
-export const ParticipantTokenSchema = z.looseObject({ token: z.string() });
+export const ParticipantTokenSchema = G.RegenerateTokenResult.shape.data;
 export type ParticipantToken = z.infer<typeof ParticipantTokenSchema>;
 
 // ---- the active session ----
@@ -63,151 +39,69 @@ export type ParticipantToken = z.infer<typeof ParticipantTokenSchema>;
 export const SESSION_STATUSES = ["LIVE", "ENDED"] as const;
 export const SESSION_TYPES = ["meeting", "livestream", "participant"] as const;
 
-export const ActiveSessionSchema = z.looseObject({
-  id: z.string(),
-  associated_id: z.string(),
-  meeting_display_name: z.string(),
-  type: z.string(),
-  status: z.string(),
-  live_participants: z.number(),
-  max_concurrent_participants: z.number(),
-  minutes_consumed: z.number(),
-  organization_id: z.string(),
-  started_at: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  ended_at: looseStr,
-  meta: z.record(z.string(), z.unknown()).nullable().optional(),
-  breakout_rooms: z.array(z.unknown()).nullable().optional(),
-});
+export const ActiveSessionSchema = G.GetActiveSessionResult.shape.data.unwrap();
 export type ActiveSession = z.infer<typeof ActiveSessionSchema>;
 
 /** `kick` and `mute` on the wire: participants named by id or by custom id; both lists are required. */
-export const SessionParticipantsWireSchema = strictShape({
-  participant_ids: strings(),
-  custom_participant_ids: strings(),
-});
+export const SessionParticipantsWireSchema = G.KickPartcipantsBody;
 
 /** The same for a caller, who may leave a list out: it is sent empty. */
-export const SessionParticipantsSchema = strictShape({
-  participant_ids: strings().default([]),
-  custom_participant_ids: strings().default([]),
+export const SessionParticipantsSchema = G.KickPartcipantsBody.extend({
+  participant_ids: G.KickPartcipantsBody.shape.participant_ids.default([]),
+  custom_participant_ids: G.KickPartcipantsBody.shape.custom_participant_ids.default([]),
 });
 export type SessionParticipants = z.input<typeof SessionParticipantsSchema>;
 
-/** A participant as kick and mute answer it. */
-export const SessionParticipantSchema = z.looseObject({
-  id: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  name: looseStr,
-  email: looseStr,
-  picture: looseStr,
-});
-export type SessionParticipant = z.infer<typeof SessionParticipantSchema>;
-
-export const SessionActionSchema = z.looseObject({
-  action: looseStr,
-  participants: z.array(SessionParticipantSchema).nullable().optional(),
-});
+export const SessionActionSchema = G.KickPartcipantsResult.shape.data.unwrap();
 export type SessionAction = z.infer<typeof SessionActionSchema>;
 
-export const KickAllResultSchema = z.looseObject({ action: looseStr, kicked_participants_count: looseNum });
+/** A participant as kick and mute answer it. */
+export const SessionParticipantSchema = SessionActionSchema.shape.participants.unwrap().element;
+export type SessionParticipant = z.infer<typeof SessionParticipantSchema>;
+
+export const KickAllResultSchema = G.KickAllParticipantsResult.shape.data.unwrap();
 export type KickAllResult = z.infer<typeof KickAllResultSchema>;
 
-export const MuteAllSchema = strictShape({ allow_unmute: bool() });
+export const MuteAllSchema = G.MuteAllParticipantsBody;
 export type MuteAll = z.infer<typeof MuteAllSchema>;
 
-export const MuteAllResultSchema = z.looseObject({ action: looseStr, muted_participants_count: looseNum });
+export const MuteAllResultSchema = G.MuteAllParticipantsResult.shape.data.unwrap();
 export type MuteAllResult = z.infer<typeof MuteAllResultSchema>;
 
-export const PollCreateSchema = strictShape({
-  question: str(),
-  options: strings(),
-  anonymous: bool().optional(),
-  hide_votes: bool().optional(),
-});
+export const PollCreateSchema = G.CreatePollBody;
 export type PollCreate = z.infer<typeof PollCreateSchema>;
 
-export const PollSchema = z.looseObject({
-  id: z.string(),
-  question: z.string(),
-  options: z.array(
-    z.looseObject({
-      text: z.string(),
-      count: z.number(),
-      votes: z.array(z.looseObject({ id: z.string(), name: z.string() })),
-    }),
-  ),
-  anonymous: looseBool,
-  hide_votes: looseBool,
-  created_by: looseStr,
-  voted: z.array(z.string()).nullable().optional(),
-});
-export type Poll = z.infer<typeof PollSchema>;
-
-export const PollResultSchema = z.looseObject({ action: looseStr, poll: PollSchema });
+export const PollResultSchema = G.CreatePollResult.shape.data.unwrap();
 export type PollResult = z.infer<typeof PollResultSchema>;
+
+export const PollSchema = PollResultSchema.shape.poll.unwrap();
+export type Poll = z.infer<typeof PollSchema>;
 
 // ---- livestreams ----
 
 export const LIVESTREAM_STATUSES = ["LIVE", "IDLE", "ERRORED", "INVOKED"] as const;
 
-export const LivestreamStartSchema = strictShape({
-  name: str().nullable().optional(),
-  video_config: strictShape({ height: whole().optional(), width: whole().optional() }).optional(),
-});
+export const LivestreamStartSchema = G.StartLivestreamingBody;
 export type LivestreamStart = z.infer<typeof LivestreamStartSchema>;
 
 /** What a start answers: where to send the stream and where to watch it. */
-export const LivestreamStartedSchema = z.looseObject({
-  id: looseStr,
-  status: looseStr,
-  ingest_server: looseStr,
-  stream_key: looseStr,
-  playback_url: looseStr,
-});
+export const LivestreamStartedSchema = G.StartLivestreamingResult.shape.data.unwrap();
 export type LivestreamStarted = z.infer<typeof LivestreamStartedSchema>;
 
-/** A livestream of a meeting (`disabled` is a string in one operation and a boolean in the other). */
-export const LivestreamSchema = z.looseObject({
-  id: looseStr,
-  name: looseStr,
-  meeting_id: looseStr,
-  status: looseStr,
-  ingest_server: looseStr,
-  stream_key: looseStr,
-  playback_url: looseStr,
-  disabled: z.union([z.boolean(), z.string()]).nullable().optional(),
-  created_at: looseStr,
-  updated_at: looseStr,
-});
+/** The running livestream (`disabled` is a string here, a boolean in the details' list). */
+export const LivestreamSchema = G.GetV2MeetingsMeetingIdActiveLivestreamResult.shape.data.unwrap();
 export type Livestream = z.infer<typeof LivestreamSchema>;
 
-export const LivestreamStoppedSchema = z.looseObject({ message: looseStr });
+export const LivestreamStoppedSchema = G.StopLivestreamingResult.shape.data.unwrap();
 export type LivestreamStopped = z.infer<typeof LivestreamStoppedSchema>;
 
-/** One run of a livestream: invoked, started, stopped. */
-export const LivestreamSessionSchema = z.looseObject({
-  id: looseStr,
-  livestream_id: looseStr,
-  err_message: looseStr,
-  ingest_seconds: z.union([z.string(), z.number()]).nullable().optional(),
-  invoked_time: looseStr,
-  started_time: looseStr,
-  stopped_time: looseStr,
-  created_at: looseStr,
-  updated_at: looseStr,
-});
-export type LivestreamSession = z.infer<typeof LivestreamSessionSchema>;
-
 /** `livestream-session-details`: a page of the meeting's livestreams and the latest run. */
-export const LivestreamDetailsSchema = z.looseObject({
-  livestreams: z.array(LivestreamSchema).nullable().optional(),
-  paging: z
-    .looseObject({ total_count: looseNum, start_offset: looseNum, end_offset: looseNum })
-    .nullable()
-    .optional(),
-  sessions: LivestreamSessionSchema.nullable().optional(),
-});
+export const LivestreamDetailsSchema = G.LivestreamSessionDetailsResult.shape.data.unwrap();
 export type LivestreamDetails = z.infer<typeof LivestreamDetailsSchema>;
+
+/** A livestream as the details list it. */
+export const ListedLivestreamSchema = LivestreamDetailsSchema.shape.livestreams.unwrap().element;
+
+/** One run of a livestream: invoked, started, stopped. */
+export const LivestreamSessionSchema = LivestreamDetailsSchema.shape.sessions.unwrap();
+export type LivestreamSession = z.infer<typeof LivestreamSessionSchema>;

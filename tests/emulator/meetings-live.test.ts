@@ -149,7 +149,7 @@ describe("meetings: participants, sessions and livestreams", () => {
           preset_name: "p",
           picture: "not a uri",
         }),
-        (e: unknown) => e instanceof ValidationError && /picture: must be a URI/.test(e.message),
+        (e: unknown) => e instanceof ValidationError && /picture: must be an absolute URI/.test(e.message),
       );
       assert.equal(fx.em.requestLog.length, before, "refused before any request");
       const raw = await fx.http(
@@ -253,6 +253,7 @@ describe("meetings: participants, sessions and livestreams", () => {
         hide_votes: true,
       });
       assert.equal(poll.action, "poll");
+      assert.ok(poll.poll, "the poll is answered");
       assert.deepEqual(poll.poll.options, [
         { text: "yes", count: 0, votes: [] },
         { text: "no", count: 0, votes: [] },

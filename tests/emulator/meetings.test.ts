@@ -184,7 +184,7 @@ const REJECTED: [string, Record<string, unknown>, string, RegExp][] = [
     "watermark height 0.5",
     { recording_config: { video_config: { watermark: { size: { height: 0.5 } } } } },
     "recording_config.video_config.watermark.size.height",
-    /must be a whole number/,
+    /must be an integer/,
   ],
   [
     "watermark position",
@@ -196,13 +196,13 @@ const REJECTED: [string, Record<string, unknown>, string, RegExp][] = [
     "watermark url",
     { recording_config: { video_config: { watermark: { url: "logo.png" } } } },
     "recording_config.video_config.watermark.url",
-    /must be a URI/,
+    /must be an absolute URI/,
   ],
   [
     "rtmp_url",
     { recording_config: { live_streaming_config: { rtmp_url: "not a uri" } } },
     "recording_config.live_streaming_config.rtmp_url",
-    /must be a URI/,
+    /must be an absolute URI/,
   ],
   [
     "realtimekit_bucket_config without enabled",
@@ -220,13 +220,13 @@ const REJECTED: [string, Record<string, unknown>, string, RegExp][] = [
     "word_limit not a whole number",
     { ai_config: { summarization: { word_limit: 150.5 } } },
     "ai_config.summarization.word_limit",
-    /must be a whole number/,
+    /must be an integer/,
   ],
   [
     "video width not a whole number",
     { recording_config: { video_config: { width: 640.5 } } },
     "recording_config.video_config.width",
-    /must be a whole number/,
+    /must be an integer/,
   ],
   [
     "storage_config not an object",
@@ -686,7 +686,7 @@ describe("meetings", () => {
       assert.equal(res.status, 400);
       const messages = problems(res);
       assert.ok(
-        messages.includes("session_keep_alive_time_in_secs: must be between 60 and 600"),
+        messages.includes("session_keep_alive_time_in_secs: must be between 60 and 600 seconds"),
         String(messages),
       );
       assert.ok(messages.includes("id: is not a known field"), String(messages));

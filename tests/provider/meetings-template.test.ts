@@ -46,7 +46,7 @@ describe("MeetingTemplate: check without the API", () => {
     [
       "keep-alive",
       { sessionKeepAliveTimeInSecs: 601 },
-      "sessionKeepAliveTimeInSecs: must be between 60 and 600",
+      "sessionKeepAliveTimeInSecs: must be between 60 and 600 seconds",
     ],
     [
       "word limit",
@@ -71,12 +71,12 @@ describe("MeetingTemplate: check without the API", () => {
     [
       "video width",
       { recordingConfig: { videoConfig: { width: 2000 } } },
-      "recordingConfig.videoConfig.width: must be between 1 and 1920",
+      "recordingConfig.videoConfig.width: must be between 1 and 1920 pixels",
     ],
     [
       "watermark size",
       { recordingConfig: { videoConfig: { watermark: { size: { height: 0 } } } } },
-      "recordingConfig.videoConfig.watermark.size.height: must be at least 1",
+      "recordingConfig.videoConfig.watermark.size.height: must be at least 1 pixel",
     ],
     [
       "watermark position",
@@ -125,13 +125,13 @@ describe("MeetingTemplate: check without the API", () => {
     [
       "a word limit that is not a whole number",
       { aiConfig: { summarization: { wordLimit: 200.5 } } },
-      "aiConfig.summarization.wordLimit: must be a whole number",
+      "aiConfig.summarization.wordLimit: must be an integer",
     ],
     ["status", { status: "DELETED" }, "status: must be ACTIVE or INACTIVE"],
     [
       "rtmp url",
       { recordingConfig: { liveStreamingConfig: { rtmpUrl: "nope" } } },
-      "recordingConfig.liveStreamingConfig.rtmpUrl: must be a URI (scheme://...)",
+      "recordingConfig.liveStreamingConfig.rtmpUrl: must be an absolute URI",
     ],
     ["unknown input", { colour: "red" }, "colour: is not a known field"],
     [
@@ -139,7 +139,7 @@ describe("MeetingTemplate: check without the API", () => {
       { recordingConfig: { videoConfig: { colour: "red" } } },
       "recordingConfig.videoConfig.colour: is not a known field",
     ],
-    ["wrong type", { persistChat: "yes" }, "persistChat: must be a boolean (true or false)"],
+    ["wrong type", { persistChat: "yes" }, "persistChat: must be a boolean"],
   ];
   for (const [name, patch, reason] of failing) {
     it(`refuses ${name}, naming the field and the rule`, async () => {
@@ -161,7 +161,7 @@ describe("MeetingTemplate: check without the API", () => {
       "appId: must not be empty",
       "recordingConfig.extra: is not a known field",
       "recordingConfig.maxSeconds: must be between 60 and 86400",
-      "sessionKeepAliveTimeInSecs: must be between 60 and 600",
+      "sessionKeepAliveTimeInSecs: must be between 60 and 600 seconds",
     ]);
   });
 

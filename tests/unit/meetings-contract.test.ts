@@ -46,7 +46,7 @@ const REQUESTS: Record<string, z.ZodType> = {
 };
 
 const RESPONSES: Record<string, z.ZodType> = {
-  get_all_meetings: M.listingOf(M.MeetingSchema),
+  get_all_meetings: M.MeetingListingSchema,
   create_meeting: data(M.MeetingSchema),
   get_meeting: data(M.MeetingSchema),
   replace_meeting: data(M.MeetingSchema),
@@ -61,7 +61,7 @@ const RESPONSES: Record<string, z.ZodType> = {
   CreatePoll: data(L.PollResultSchema),
   "livestream-session-details": data(L.LivestreamDetailsSchema),
   "start-livestreaming": data(L.LivestreamStartedSchema),
-  get_meeting_participants: M.listingOf(L.ParticipantSchema),
+  get_meeting_participants: L.ParticipantListingSchema,
   add_participant: data(L.ParticipantSchema),
   get_meeting_participant: data(L.ParticipantSchema),
   edit_participant: data(L.ParticipantSchema),
