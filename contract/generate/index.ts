@@ -204,6 +204,7 @@ const RULES = [
   "oneOf",
   "oneOfNumbers",
   "open",
+  "query",
   "queryBool",
   "queryNum",
   "str",

@@ -202,8 +202,8 @@ function objectOf(n: Node, side: Side): string {
   }
   const required = new Set(n.required ?? []);
   const fields = props.map(([k, p]) => `${key(k)}: ${toZod(p, side)}${required.has(k) ? "" : ".optional()"}`);
-  // A query is read openly (a service ignores a parameter it does not know; the sdk builds its queries from typed params).
-  return `${side === "request" ? "strict" : "open"}({ ${fields.join(", ")} })`;
+  // A query drops a parameter it does not know (a service ignores one; the sdk builds its queries from typed params).
+  return `${side === "request" ? "strict" : side === "query" ? "query" : "open"}({ ${fields.join(", ")} })`;
 }
 
 /** The contract's defaults of an object's own fields, as data (requests carry no `.default()`). */

@@ -10,6 +10,7 @@ import {
   num,
   oneOf,
   open,
+  query,
   queryBool,
   queryNum,
   str,
@@ -25,12 +26,12 @@ export const GetAccountLimitsResult = open({
 
 /** GET /accounts/{account_id}/builds/builds (getBuildsByVersionIds) */
 export const GetBuildsByVersionIdsPath = strict({ account_id: str() });
-export const GetBuildsByVersionIdsQuery = open({ version_ids: str().optional() });
+export const GetBuildsByVersionIdsQuery = query({ version_ids: str().optional() });
 export const GetBuildsByVersionIdsResult = open({ builds: z.record(z.string(), z.unknown()).optional() });
 
 /** GET /accounts/{account_id}/builds/builds/latest (getLatestBuildsByScripts) */
 export const GetLatestBuildsByScriptsPath = strict({ account_id: str() });
-export const GetLatestBuildsByScriptsQuery = open({ external_script_ids: str().optional() });
+export const GetLatestBuildsByScriptsQuery = query({ external_script_ids: str().optional() });
 export const GetLatestBuildsByScriptsResult = open({ builds: z.record(z.string(), z.unknown()).optional() });
 
 /** GET /accounts/{account_id}/builds/builds/{build_uuid} (getBuildByUuid) */
@@ -102,7 +103,7 @@ export const CancelBuildByUuidResult = open({
 
 /** GET /accounts/{account_id}/builds/builds/{build_uuid}/logs (getBuildLogs) */
 export const GetBuildLogsPath = strict({ account_id: str(), build_uuid: formatted(str(), "uuid") });
-export const GetBuildLogsQuery = open({ cursor: str().optional() });
+export const GetBuildLogsQuery = query({ cursor: str().optional() });
 export const GetBuildLogsResult = open({
   cursor: z.string().nullable().optional(),
   lines: z.array(z.array(z.union([z.number(), z.string()]))).optional(),
@@ -144,7 +145,7 @@ export const GetWorkerConfigAutofillPath = strict({
   provider_account_id: str(),
   repo_id: str(),
 });
-export const GetWorkerConfigAutofillQuery = open({
+export const GetWorkerConfigAutofillQuery = query({
   branch: str().optional(),
   root_directory: str().optional(),
 });
@@ -158,7 +159,7 @@ export const GetWorkerConfigAutofillResult = open({
 
 /** GET /accounts/{account_id}/builds/tokens (listBuildTokens) */
 export const ListBuildTokensPath = strict({ account_id: str() });
-export const ListBuildTokensQuery = open({
+export const ListBuildTokensQuery = query({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 200).optional(),
 });
@@ -347,7 +348,7 @@ export const PurgeBuildCacheResult = z.record(z.string(), z.unknown()).nullable(
 
 /** GET /accounts/{account_id}/builds/workers/{external_script_id}/builds (listBuildsByScript) */
 export const ListBuildsByScriptPath = strict({ account_id: str(), external_script_id: str() });
-export const ListBuildsByScriptQuery = open({
+export const ListBuildsByScriptQuery = query({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 200).optional(),
 });
@@ -524,7 +525,7 @@ export const DeleteDeployHookResult = open({
 
 /** GET /accounts/{account_id}/workers/scripts (worker-script-list-workers) */
 export const WorkerScriptListWorkersPath = strict({ account_id: str() });
-export const WorkerScriptListWorkersQuery = open({ tags: str().optional() });
+export const WorkerScriptListWorkersQuery = query({ tags: str().optional() });
 export const WorkerScriptListWorkersResult = z.array(
   open({
     compatibility_date: z.string().optional(),
@@ -600,7 +601,7 @@ export const WorkerScriptListWorkersResult = z.array(
 
 /** GET /accounts/{account_id}/workers/scripts/{script_name}/deployments (worker-deployments-list-deployments) */
 export const WorkerDeploymentsListDeploymentsPath = strict({ account_id: str(), script_name: str() });
-export const WorkerDeploymentsListDeploymentsQuery = open({
+export const WorkerDeploymentsListDeploymentsQuery = query({
   since: str().optional(),
   until: str().optional(),
   page: queryNum(false).optional(),
@@ -625,7 +626,7 @@ export const WorkerDeploymentsListDeploymentsResult = open({
 
 /** POST /accounts/{account_id}/workers/scripts/{script_name}/deployments (worker-deployments-create-deployment) */
 export const WorkerDeploymentsCreateDeploymentPath = strict({ account_id: str(), script_name: str() });
-export const WorkerDeploymentsCreateDeploymentQuery = open({ force: queryBool().optional() });
+export const WorkerDeploymentsCreateDeploymentQuery = query({ force: queryBool().optional() });
 export const WorkerDeploymentsCreateDeploymentBody = strict({
   annotations: strict({ "workers/message": lengthIn(str(), undefined, 1000).optional() }).optional(),
   strategy: oneOf(["percentage"]),

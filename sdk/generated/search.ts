@@ -14,6 +14,7 @@ import {
   oneOf,
   oneOfNumbers,
   open,
+  query,
   queryNum,
   str,
   strict,
@@ -21,7 +22,7 @@ import {
 
 /** GET /accounts/{account_id}/ai-search/instances (ai-search-list-instances) */
 export const AiSearchListInstancesPath = strict({ account_id: str() });
-export const AiSearchListInstancesQuery = open({
+export const AiSearchListInstancesQuery = query({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 100).optional(),
   search: str().optional(),
@@ -1114,7 +1115,7 @@ export const AiSearchInstanceChatCompletionResult = open({
 
 /** GET /accounts/{account_id}/ai-search/instances/{id}/jobs (ai-search-instance-list-jobs) */
 export const AiSearchInstanceListJobsPath = strict({ id: str(), account_id: str() });
-export const AiSearchInstanceListJobsQuery = open({
+export const AiSearchInstanceListJobsQuery = query({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 50).optional(),
 });
@@ -1172,7 +1173,7 @@ export const AiSearchInstanceChangeJobStatusResult = open({
 
 /** GET /accounts/{account_id}/ai-search/instances/{id}/jobs/{job_id}/logs (ai-search-instance-list-job-logs) */
 export const AiSearchInstanceListJobLogsPath = strict({ id: str(), job_id: str(), account_id: str() });
-export const AiSearchInstanceListJobLogsQuery = open({
+export const AiSearchInstanceListJobLogsQuery = query({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 500).optional(),
 });
@@ -1308,7 +1309,7 @@ export const AiSearchStatsResult = open({
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances (ai-search-namespace-list-instances) */
 export const AiSearchNamespaceListInstancesPath = strict({ account_id: str(), name: str() });
-export const AiSearchNamespaceListInstancesQuery = open({
+export const AiSearchNamespaceListInstancesQuery = query({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 100).optional(),
   search: str().optional(),
@@ -2416,7 +2417,7 @@ export const AiSearchNamespaceInstanceChatCompletionResult = open({
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/items (ai-search-namespace-instance-list-items) */
 export const AiSearchNamespaceInstanceListItemsPath = strict({ id: str(), account_id: str(), name: str() });
-export const AiSearchNamespaceInstanceListItemsQuery = open({
+export const AiSearchNamespaceInstanceListItemsQuery = query({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 50).optional(),
   search: lengthIn(str(), undefined, 256).optional(),
@@ -2555,7 +2556,7 @@ export const AiSearchNamespaceInstanceListItemChunksPath = strict({
   account_id: str(),
   name: str(),
 });
-export const AiSearchNamespaceInstanceListItemChunksQuery = open({
+export const AiSearchNamespaceInstanceListItemChunksQuery = query({
   limit: queryNum(true, 1, 100).optional(),
   offset: queryNum(true, 0).optional(),
 });
@@ -2588,7 +2589,7 @@ export const AiSearchNamespaceInstanceLogsItemPath = strict({
   account_id: str(),
   name: str(),
 });
-export const AiSearchNamespaceInstanceLogsItemQuery = open({
+export const AiSearchNamespaceInstanceLogsItemQuery = query({
   limit: queryNum(true, 1, 100).optional(),
   cursor: lengthIn(str(), undefined, 512).optional(),
 });
@@ -2606,7 +2607,7 @@ export const AiSearchNamespaceInstanceLogsItemResult = z.array(
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/jobs (ai-search-namespace-instance-list-jobs) */
 export const AiSearchNamespaceInstanceListJobsPath = strict({ id: str(), account_id: str(), name: str() });
-export const AiSearchNamespaceInstanceListJobsQuery = open({
+export const AiSearchNamespaceInstanceListJobsQuery = query({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 50).optional(),
 });
@@ -2679,7 +2680,7 @@ export const AiSearchNamespaceInstanceListJobLogsPath = strict({
   account_id: str(),
   name: str(),
 });
-export const AiSearchNamespaceInstanceListJobLogsQuery = open({
+export const AiSearchNamespaceInstanceListJobLogsQuery = query({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 500).optional(),
 });
