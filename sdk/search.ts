@@ -42,6 +42,7 @@ import {
   type ItemChunk,
   type ItemListQuery,
   type ItemLog,
+  type PutItemBody,
   type SearchBody,
   type SearchInstance,
   type SearchItem,
@@ -50,6 +51,7 @@ import {
   type SearchNamespace,
   type SearchResult,
   type SearchStats,
+  type SyncItemBody,
   type UpdateInstanceBody,
   type UploadItemFields,
 } from "./schemas/search";
@@ -118,8 +120,9 @@ export type UpdateInstanceParams = SearchScope & { id: string } & UpdateInstance
 export type MoveInstanceParams = InstanceRef & { new_namespace: string };
 export type CreateJobParams = InstanceRef & { description?: string };
 export type UploadItemParams = InstanceRef & UploadItemFields;
-export type CreateOrUpdateItemParams = InstanceRef & { key: string; wait_for_completion?: boolean };
-export type SyncItemParams = ItemRef & { wait_for_completion?: boolean };
+/** The item bodies without `next_action`, which the sdk sets (`INDEX`, the only one). */
+export type CreateOrUpdateItemParams = InstanceRef & Omit<PutItemBody, "next_action">;
+export type SyncItemParams = ItemRef & Omit<SyncItemBody, "next_action">;
 export type SearchParams = InstanceRef & SearchBody;
 export type ChatCompletionParams = InstanceRef & ChatCompletionBody;
 

@@ -2469,7 +2469,7 @@ export const AiSearchNamespaceInstanceCreateOrUpdateItemPath = strict({
   name: str(),
 });
 export const AiSearchNamespaceInstanceCreateOrUpdateItemBody = strict({
-  key: str(),
+  key: lengthIn(str(), 1, undefined),
   next_action: oneOf(["INDEX"]),
   wait_for_completion: bool().optional(),
 });

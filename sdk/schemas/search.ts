@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import * as G from "../generated/search";
-import { requiredString, strict } from "./search-rules";
+import { lengthIn, str, strict } from "../wire/rules";
 
 export * from "./search-items";
 export * from "./search-retrieval";
@@ -38,9 +38,7 @@ export const SearchInstanceIdSchema = G.AiSearchCreateInstanceBody.shape.id;
 export const SearchNamespaceSchema = G.AiSearchMoveInstanceBody.shape.new_namespace;
 
 /** Job ids come from the server; we only refuse what could not be one. */
-export const SearchJobIdSchema = requiredString()
-  .min(1, "must not be empty")
-  .max(64, "must be at most 64 characters");
+export const SearchJobIdSchema = lengthIn(str(), 1, 64);
 
 export const SEARCH_SOURCE_TYPES = ["r2", "web-crawler"] as const;
 /** `message_type` numbers as the emulator writes them (the contract gives the type only). */

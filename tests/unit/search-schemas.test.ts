@@ -1,9 +1,19 @@
 import { strict as assert } from "node:assert";
 import {
+  ChatCompletionBodySchema,
   CreateInstanceBodySchema,
+  ITEM_STATUSES,
+  ItemListQuerySchema,
+  MESSAGE_ROLES,
+  PutItemBodySchema,
+  RETRIEVAL_TYPES,
+  SearchBodySchema,
+  SearchItemSchema,
   SearchJobSchema,
+  SearchResultSchema,
   SearchStatsSchema,
   UpdateInstanceBodySchema,
+  UploadItemFieldsSchema,
 } from "../../sdk/schemas/search";
 
 function issues(
@@ -181,5 +191,84 @@ describe("search schemas", () => {
       completed: 2,
       error: 0,
     });
+  });
+});
+
+describe("search schemas: items and retrieval (generated from the contract)", () => {
+  it("take the contract's enums", () => {
+    assert.deepEqual(ITEM_STATUSES, ["queued", "running", "completed", "error", "skipped", "outdated"]);
+    assert.deepEqual(MESSAGE_ROLES, ["system", "developer", "user", "assistant", "tool"]);
+    assert.deepEqual(RETRIEVAL_TYPES, ["vector", "keyword", "hybrid"]);
+  });
+
+  it("refuse an item body, query or upload in the project's words, naming each field", () => {
+    assert.deepEqual(issues(PutItemBodySchema, { key: "", next_action: "INDEX" }), [
+      "key: must not be empty",
+    ]);
+    assert.deepEqual(issues(PutItemBodySchema, { key: "a", next_action: "DELETE" }), [
+      "next_action: must be one of INDEX",
+    ]);
+    assert.deepEqual(issues(ItemListQuerySchema, { per_page: "51", status: "gone" }), [
+      "per_page: must be between 0 and 50",
+      "status: must be one of queued, running, completed, error, skipped, outdated",
+    ]);
+    assert.deepEqual(
+      issues(UploadItemFieldsSchema, { file: { name: "", content: 1 }, metadata: { n: {} }, wait: true }),
+      [
+        "file.name: must not be empty",
+        "file.content: must be a string or bytes",
+        "metadata.n: must be a string, number or boolean",
+        ": is not a known field",
+      ],
+    );
+    assert.deepEqual(
+      issues(UploadItemFieldsSchema, {
+        file: { name: "a.md", content: new Uint8Array([104]) },
+        metadata: { n: 1 },
+      }),
+      [],
+    );
+  });
+
+  it("refuse a search or chat body in the project's words; one of query and messages is required", () => {
+    assert.deepEqual(issues(SearchBodySchema, {}), ["query: is required unless messages is given"]);
+    assert.deepEqual(issues(SearchBodySchema, { messages: [] }), ["messages: must not be empty"]);
+    assert.deepEqual(
+      issues(SearchBodySchema, {
+        query: "q",
+        ai_search_options: { retrieval: { max_num_results: 51 }, custom_metadata: { team: "a", n: 1 } },
+      }),
+      ["ai_search_options.retrieval.max_num_results: must be between 1 and 50"],
+    );
+    assert.deepEqual(issues(ChatCompletionBodySchema, { messages: [{ role: "user", content: null }] }), []);
+    assert.deepEqual(issues(ChatCompletionBodySchema, { messages: [{ role: "bot", content: 1 }] }), [
+      "messages.0.content: must be a string",
+      "messages.0.role: must be one of system, developer, user, assistant, tool",
+    ]);
+    assert.deepEqual(issues(ChatCompletionBodySchema, {}), ["messages: is required"]);
+  });
+
+  it("read answers openly: fields added later are kept", () => {
+    const item = SearchItemSchema.parse({
+      id: "i",
+      key: "a.md",
+      status: "indexed-later",
+      checksum: "c",
+      chunks_count: null,
+      created_at: "2026-01-01T00:00:00Z",
+      file_size: null,
+      last_seen_at: "2026-01-01T00:00:00Z",
+      namespace: "default",
+      next_action: null,
+      source_id: null,
+      extra: 1,
+    });
+    assert.equal(item.status, "indexed-later");
+    assert.equal(item["extra"], 1);
+    const result = SearchResultSchema.parse({
+      search_query: "q",
+      chunks: [{ id: "c", type: "text", text: "t", score: 1, item: { key: "a.md", metadata: { n: 1 } } }],
+    });
+    assert.deepEqual(result.chunks[0]!.item?.metadata, { n: 1 });
   });
 });
