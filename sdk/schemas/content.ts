@@ -61,9 +61,10 @@ export {
   type SettingShape,
   type ZoneSetting,
 } from "./zone-settings";
+import { OnOffSchema } from "./zone-settings";
 
-/** `on` enables conversion (spec C); `off` is its counterpart, the value a fresh zone reports (assumptions: the wording too). */
-export const ContentConverterValueSchema = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
+/** `on` enables conversion (spec C); `off` is its counterpart, the value a fresh zone reports. */
+export const ContentConverterValueSchema = OnOffSchema;
 export type ContentConverterValue = z.infer<typeof ContentConverterValueSchema>;
 
 /** The content_converter setting's one field a program sets. */

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ZoneSettingsEditSingleSettingBody, ZoneSettingsGetSingleSettingResult } from "../generated/content";
+import { oneOf } from "../wire/rules";
 
 /** Setting ids: lower-case words joined by `_` (`0rtt` starts with a digit). */
 export const SettingIdSchema = z
@@ -18,9 +19,7 @@ export const SettingIdSchema = z
  */
 export const EditZoneSettingRequestSchema = ZoneSettingsEditSingleSettingBody.refine(
   (b) => b.value !== undefined || b.enabled !== undefined,
-  {
-    message: "must set value or enabled",
-  },
+  "must set value or enabled",
 );
 export type EditZoneSettingRequest = z.infer<typeof EditZoneSettingRequestSchema>;
 
@@ -34,9 +33,9 @@ export const ZoneSettingSchema = ZoneSettingsGetSingleSettingResult.extend({
 });
 export type ZoneSetting = z.infer<typeof ZoneSettingSchema>;
 
-const onOff = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of ${values.join(", ")}` });
+/** `on` or `off`, in the words docs/assumptions.md gives for content_converter. */
+export const OnOffSchema = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
+const onOff = OnOffSchema;
 const seconds = (values: readonly number[]) =>
   z
     .number({ error: "must be a number of seconds" })
