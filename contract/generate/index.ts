@@ -209,6 +209,7 @@ const RULES = [
   "queryNum",
   "str",
   "strict",
+  "unique",
 ];
 
 /** The module's head: the imports its body uses, no more (the build's tsc refuses unused ones). */

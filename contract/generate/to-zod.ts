@@ -23,6 +23,7 @@ export interface Node {
   maximum?: number;
   minItems?: number;
   maxItems?: number;
+  uniqueItems?: boolean;
   pattern?: string;
   format?: string;
   default?: unknown;
@@ -50,6 +51,7 @@ const NodeSchema: z.ZodType<Node> = z.lazy(() =>
     maximum: z.number().optional(),
     minItems: z.number().optional(),
     maxItems: z.number().optional(),
+    uniqueItems: z.boolean().optional(),
     pattern: z.string().optional(),
     format: z.string().optional(),
     default: z.unknown().optional(),
@@ -190,7 +192,8 @@ function arrayOf(n: Node, side: Side): string {
   if (side === "response") return `z.array(${item})`;
   const args = [item, n.minItems, n.maxItems].map((v) => (v === undefined ? "undefined" : String(v)));
   while (args.length > 1 && args[args.length - 1] === "undefined") args.pop();
-  return `list(${args.join(", ")})`;
+  const items = `list(${args.join(", ")})`;
+  return n.uniqueItems ? `unique(${items})` : items;
 }
 
 function objectOf(n: Node, side: Side): string {
@@ -202,8 +205,11 @@ function objectOf(n: Node, side: Side): string {
   }
   const required = new Set(n.required ?? []);
   const fields = props.map(([k, p]) => `${key(k)}: ${toZod(p, side)}${required.has(k) ? "" : ".optional()"}`);
+  if (side === "response") return `open({ ${fields.join(", ")} })`;
   // A query drops a parameter it does not know (a service ignores one; the sdk builds its queries from typed params).
-  return `${side === "request" ? "strict" : side === "query" ? "query" : "open"}({ ${fields.join(", ")} })`;
+  if (side === "query") return `query({ ${fields.join(", ")} })`;
+  // `additionalProperties: true` beside named fields: the named ones are checked, others pass through.
+  return `strict({ ${fields.join(", ")} })${n.additionalProperties === true ? ".loose()" : ""}`;
 }
 
 /** The contract's defaults of an object's own fields, as data (requests carry no `.default()`). */

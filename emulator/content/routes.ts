@@ -18,13 +18,19 @@ import {
   ZoneSchema,
   ZoneSettingSchema,
 } from "../../sdk/schemas/content";
+import {
+  CustomHostnameForAZoneEditCustomHostnamePath,
+  PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery,
+  ZoneSettingsEditSingleSettingPath,
+} from "../../sdk/generated/content";
 import { serveEdge } from "./edge";
 import { CONTENT_CODES, ContentModel, type ZoneRecord } from "./state";
 
 const Zone = z.object({ zone_id: z.string() });
-const Setting = Zone.extend({ setting_id: z.string() });
+const Setting = ZoneSettingsEditSingleSettingPath;
+// The route's phase stays any string: the model answers for a phase other than http_config_settings.
 const Phase = Zone.extend({ phase: z.string() });
-const Hostname = Zone.extend({ custom_hostname_id: z.string() });
+const Hostname = CustomHostnameForAZoneEditCustomHostnamePath;
 
 const READ_ZONE: AuthRequirement = { any: ["zone:read", "zone:edit"] };
 const EDIT_ZONE: AuthRequirement = { all: ["zone:edit"] };
@@ -123,14 +129,14 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
     "/zones/:zone_id/rulesets/phases/:phase/entrypoint",
     {
       params: Phase,
-      querystring: z.looseObject({ dry_run: z.string().optional() }),
+      querystring: PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery,
       body: PutConfigRulesetRequestSchema,
       response: RulesetSchema.nullable(),
       permissions: EDIT_RULES,
     },
     ({ auth: zone, params, query, body }) => {
       // Public API: `dry_run=true` validates everything and answers `result: null`, persisting nothing.
-      if (query.dry_run === "true") {
+      if (query.dry_run === true) {
         model.checkEntrypoint(zone.id, params.phase, body);
         return null;
       }

@@ -5,7 +5,8 @@
  * through (the service knows more settings than we do); the emulator serves exactly the catalogue.
  */
 import { z } from "zod";
-import { strictShape } from "./common";
+import { ZoneSettingsEditSingleSettingBody, ZoneSettingsGetSingleSettingResult } from "../generated/content";
+import { oneOf } from "../wire/rules";
 
 /** Setting ids: lower-case words joined by `_` (`0rtt` starts with a digit). */
 export const SettingIdSchema = z
@@ -16,27 +17,25 @@ export const SettingIdSchema = z
  * The edit body of the public contract: `value` for most settings, `enabled` for the few that are a
  * switch without a value (`ssl_recommender`). One of them is needed: an empty PATCH changes nothing.
  */
-export const EditZoneSettingRequestSchema = strictShape({
-  value: z.unknown().optional(),
-  enabled: z.boolean({ error: "must be a boolean" }).optional(),
-}).refine((b) => b.value !== undefined || b.enabled !== undefined, {
-  message: "must set value or enabled",
-});
+export const EditZoneSettingRequestSchema = ZoneSettingsEditSingleSettingBody.refine(
+  (b) => b.value !== undefined || b.enabled !== undefined,
+  "must set value or enabled",
+);
 export type EditZoneSettingRequest = z.infer<typeof EditZoneSettingRequestSchema>;
 
-/** As returned: `value` (any JSON) for most settings, `enabled` for switch settings. */
-export const ZoneSettingSchema = z.looseObject({
-  id: z.string(),
+/**
+ * As returned: `value` (any JSON) for most settings, `enabled` for switch settings. The contract's
+ * result is pruned to content_converter (a string `value`), so those two are widened here.
+ */
+export const ZoneSettingSchema = ZoneSettingsGetSingleSettingResult.extend({
   value: z.unknown().optional(),
   enabled: z.boolean().optional(),
-  editable: z.boolean().optional(),
-  modified_on: z.string().nullable().optional(),
 });
 export type ZoneSetting = z.infer<typeof ZoneSettingSchema>;
 
-const onOff = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of ${values.join(", ")}` });
+/** `on` or `off`, in the words docs/assumptions.md gives for content_converter. */
+export const OnOffSchema = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
+const onOff = OnOffSchema;
 const seconds = (values: readonly number[]) =>
   z
     .number({ error: "must be a number of seconds" })

@@ -98,6 +98,10 @@ export function list<T extends z.ZodType>(item: T, min?: number, max?: number) {
   return a;
 }
 
+/** An array whose entries differ from each other (the contract's `uniqueItems`, for primitive entries). */
+export const unique = <T extends z.ZodArray>(a: T) =>
+  a.refine((v) => new Set(v).size === v.length, "must not repeat an entry");
+
 /** An object of names to values (a map, not a record of fields). */
 export const map = <T extends z.ZodType>(value: T) =>
   z.record(z.string(), value, {

@@ -90,7 +90,7 @@ describe("content end to end (real engine)", function () {
         expression: r.ref === "docs" ? 'http.host eq "elsewhere.e2e.example.com"' : r.expression,
         action: "set_config" as const,
         action_parameters: {
-          content_converter: r.action_parameters!.content_converter!,
+          content_converter: r.action_parameters!.content_converter === true,
           ...(r.ref === "private" ? { polish: "lossy" as const } : {}),
         },
         description: r.description ?? "",

@@ -129,20 +129,17 @@ describe("content resources: pure planning", () => {
         { zoneId: ZONE, host: "a.com", actionParameters: { contentConvertr: true } },
         ["actionParameters.contentConvertr: is not a known field"],
       ],
-      [{ zoneId: ZONE, host: "a.com", logging: {} }, ["logging.enabled: must be a boolean"]],
-      [
-        { zoneId: ZONE, host: "a.com", categories: [] },
-        ["categories: must list at least one category (leave it out otherwise)"],
-      ],
+      [{ zoneId: ZONE, host: "a.com", logging: {} }, ["logging.enabled: is required"]],
+      [{ zoneId: ZONE, host: "a.com", categories: [] }, ["categories: must not be empty"]],
       [
         { zoneId: ZONE, host: "a.com", ratelimit: { period: 10, burst: 5 } },
-        ["ratelimit.characteristics: must be an array of strings", "ratelimit.burst: is not a known field"],
+        ["ratelimit.characteristics: is required", "ratelimit.burst: is not a known field"],
       ],
       [
         { zoneId: ZONE, host: "a.com", exposedCredentialCheck: { usernameExpression: "" } },
         [
           "exposedCredentialCheck.usernameExpression: must not be empty",
-          "exposedCredentialCheck.passwordExpression: must be a string",
+          "exposedCredentialCheck.passwordExpression: is required",
         ],
       ],
       [
