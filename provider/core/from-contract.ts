@@ -18,6 +18,8 @@ export interface FieldPlan {
   readonly default?: unknown;
   /** Kept out of the inputs (the description declares it otherwise, or the resource never sets it). */
   readonly omit?: true;
+  /** A nested object whose rules' messages name snake_case fields: say them in camelCase too. */
+  readonly renameInRules?: true;
 }
 
 type Plans<S> = { readonly [K in keyof S]?: FieldPlan };
@@ -75,7 +77,7 @@ export function contractInputs<S extends z.ZodRawShape, const P extends Plans<S>
     const plan: FieldPlan = Reflect.get(plans, wireName) ?? {};
     if (plan.omit) continue;
     const base = inner(t);
-    const typed = nested(base) ? camelCased(base) : base;
+    const typed = nested(base) ? camelCased(base, { renameInRules: plan.renameInRules === true }) : base;
     const value = plan.default ?? defaults[wireName];
     const type =
       value !== undefined

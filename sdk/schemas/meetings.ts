@@ -106,18 +106,12 @@ export const REPLACE_ONLY_FIELDS = ["recording_config", "transcribe_on_end"] as 
 const PatchShape = G.UpdateMeetingBody.omit({ recording_config: true, transcribe_on_end: true }).shape;
 
 /**
- * A meeting's settings as a program sets them (never null): the provider's fields. The bodies below
- * add what the contract also takes (null for some of them, `status` on a PATCH).
+ * Every setting of a meeting, whichever body takes it (the create's, and `status` of the update's):
+ * the provider's inputs, as the contract types them, with the recording config's own rules.
  */
 export const MeetingFields = {
-  title: PatchShape.title,
-  live_stream_on_start: PatchShape.live_stream_on_start,
-  persist_chat: PatchShape.persist_chat,
-  record_on_start: PatchShape.record_on_start,
-  session_keep_alive_time_in_secs: PatchShape.session_keep_alive_time_in_secs,
-  summarize_on_end: PatchShape.summarize_on_end,
-  transcribe_on_end: G.CreateMeetingBody.shape.transcribe_on_end,
-  ai_config: PatchShape.ai_config,
+  ...G.UpdateMeetingBody.shape,
+  ...G.CreateMeetingBody.shape,
   recording_config: RecordingConfigSchema.optional(),
 };
 

@@ -127,7 +127,7 @@ describe("MeetingTemplate: check without the API", () => {
       { aiConfig: { summarization: { wordLimit: 200.5 } } },
       "aiConfig.summarization.wordLimit: must be an integer",
     ],
-    ["status", { status: "DELETED" }, "status: must be ACTIVE or INACTIVE"],
+    ["status", { status: "DELETED" }, "status: must be one of ACTIVE, INACTIVE"],
     [
       "rtmp url",
       { recordingConfig: { liveStreamingConfig: { rtmpUrl: "nope" } } },

@@ -18,8 +18,9 @@
  *   in a stored state, so a stack made by an earlier release goes up with no replace and no diff.
  */
 import { z } from "zod";
-import { AppIdSchema, MEETING_STATUSES, MeetingFields } from "../../../sdk/schemas/meetings";
+import { AppIdSchema, MeetingFields } from "../../../sdk/schemas/meetings";
 import { CAMEL_CODEC, camelCased, defineResource, local, output, wire } from "../../core/define";
+import { contractInputs } from "../../core/from-contract";
 import { withRenamedKeys } from "./renamed";
 
 const W = MeetingFields;
@@ -30,8 +31,16 @@ export const CREDENTIAL_FIELDS = ["accessKey", "secret", "password", "privateKey
 /** Names inside `recordingConfig` that earlier releases took: old → today's. */
 export const RENAMED_IN_RECORDING = { mediaBucketConfig: "realtimekitBucketConfig" } as const;
 
-/** The service's keep-alive when none is set (the shortest it allows). */
-const KEEP_ALIVE_DEFAULT = 60;
+/** The service's values of the settings a meeting leaves out (keep-alive: the shortest it allows). */
+const MEETING_DEFAULTS = {
+  live_stream_on_start: false,
+  persist_chat: false,
+  record_on_start: false,
+  session_keep_alive_time_in_secs: 60,
+  summarize_on_end: false,
+  transcribe_on_end: false,
+  status: "ACTIVE",
+};
 
 /** Nested configs: the program's camelCase, the sdk's rules, messages naming the program's fields. */
 const nested = <Z extends z.ZodType>(wireType: Z) => camelCased(wireType, { renameInRules: true });
@@ -52,30 +61,27 @@ export const MeetingTemplateSpec = defineResource({
   fields: {
     /** The app the meeting lives in (at most 32 characters). */
     appId: local(AppIdSchema, { identity: true }),
-    title: wire("title", W.title),
-    liveStreamOnStart: wire("live_stream_on_start", W.live_stream_on_start.unwrap().default(false)),
-    persistChat: wire("persist_chat", W.persist_chat.unwrap().default(false)),
-    recordOnStart: wire("record_on_start", W.record_on_start.unwrap().default(false)),
-    /** 60 to 600 seconds; default 60. */
-    sessionKeepAliveTimeInSecs: wire(
-      "session_keep_alive_time_in_secs",
-      W.session_keep_alive_time_in_secs.unwrap().default(KEEP_ALIVE_DEFAULT),
+    /**
+     * Every setting of the service's meeting bodies, as the contract types it, with the service's
+     * defaults (booleans false, keep-alive 60 s, ACTIVE): removing one from the program resets it,
+     * and an unchanged meeting gives no diff. Only the exceptions are written here.
+     */
+    ...contractInputs(
+      W,
+      {
+        /** Its rules name the program's fields. */
+        ai_config: { renameInRules: true },
+        /** Declared below: the names of earlier releases inside it are kept known. */
+        recording_config: { omit: true },
+      },
+      MEETING_DEFAULTS,
     ),
-    /** Needs `transcribeOnEnd: true`. */
-    summarizeOnEnd: wire("summarize_on_end", W.summarize_on_end.unwrap().default(false)),
-    transcribeOnEnd: wire("transcribe_on_end", W.transcribe_on_end.unwrap().default(false)),
-    aiConfig: wire("ai_config", nested(W.ai_config.unwrap()).optional(), {}, CAMEL_CODEC),
     /** The storage credentials inside are made secrets, one by one, whatever you pass. */
     recordingConfig: wire(
       "recording_config",
       withRenamedKeys(nested(W.recording_config.unwrap()), RENAMED_IN_RECORDING).optional(),
       {},
       CAMEL_CODEC,
-    ),
-    /** ACTIVE (the default) lets participants join; INACTIVE closes the meeting. */
-    status: wire(
-      "status",
-      z.enum(MEETING_STATUSES, { error: "must be ACTIVE or INACTIVE" }).default("ACTIVE"),
     ),
     /** The meeting's id (UUID), also the resource id. */
     meetingId: output("id", z.string()),
