@@ -160,8 +160,11 @@ export class WorkflowFailedError extends AccountApiError {
   }
 }
 
-/** Why a domain cannot be registered through this API; `not_in_result` when the check left it out. */
-export type NotRegistrableReason = AvailabilityReason | "not_in_result";
+/**
+ * Why a domain cannot be registered through this API; `not_in_result` when the check left it out.
+ * The check's reason is read openly: a reason the service adds later comes through as sent.
+ */
+export type NotRegistrableReason = AvailabilityReason | "not_in_result" | (string & {});
 
 /** The check says the domain cannot be registered here (or it is premium, which this API refuses). */
 export class NotRegistrableError extends AccountApiError {

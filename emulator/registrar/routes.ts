@@ -16,6 +16,7 @@ import {
   REGISTRATIONS_PER_PAGE_DEFAULT,
   RegistrationCreateSchema,
   RegistrationListQuerySchema,
+  RegistrationListSchema,
   RegistrationSchema,
   RegistrationUpdateSchema,
   SEARCH_LIMIT_DEFAULT,
@@ -177,7 +178,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
     {
       params: AccountParams,
       querystring: queryOf(RegistrationListQuerySchema, ["per_page"]),
-      response: z.array(RegistrationSchema),
+      response: RegistrationListSchema,
       permissions: READ,
     },
     ({ auth: model, query }) => {

@@ -9,6 +9,10 @@ import { toApi } from "../core/values";
 /** `from` and `replyTo`: an address, or an address with the name shown beside it. */
 export type EmailAddressInput = string | { address: string; name: string };
 
+/** `to`, `cc` and `bcc`: an address, or one with the name shown beside it (optional), or a list of either. */
+export type EmailRecipientInput = string | { address: string; name?: string };
+export type EmailRecipientsInput = EmailRecipientInput | EmailRecipientInput[];
+
 export interface EmailAttachmentInput {
   /** File content, base64. */
   content: string;
@@ -23,10 +27,9 @@ export interface EmailAttachmentInput {
 export interface SendEmailInputs {
   accountId?: string;
   from: EmailAddressInput;
-  /** Recipients are bare addresses (the public contract takes no named form here). */
-  to: string | string[];
-  cc?: string | string[];
-  bcc?: string | string[];
+  to: EmailRecipientsInput;
+  cc?: EmailRecipientsInput;
+  bcc?: EmailRecipientsInput;
   replyTo?: EmailAddressInput;
   subject: string;
   html?: string;

@@ -33,9 +33,11 @@ export const EmailAttachmentParamsSchema = z.strictObject({
 export const SendEmailParamsSchema = z.strictObject({
   accountId,
   from: SenderSchema.describe("An address, or `{ address, name }`."),
-  to: RecipientsSchema.describe("An address or a list of addresses."),
-  cc: RecipientsSchema.optional().describe("Copied: an address or a list of addresses."),
-  bcc: RecipientsSchema.optional().describe("Blind-copied: an address or a list of addresses."),
+  to: RecipientsSchema.describe("An address, `{ address, name? }`, or a list of either."),
+  cc: RecipientsSchema.optional().describe("Copied: an address, `{ address, name? }`, or a list of either."),
+  bcc: RecipientsSchema.optional().describe(
+    "Blind-copied: an address, `{ address, name? }`, or a list of either.",
+  ),
   replyTo: SenderSchema.optional().describe("An address, or `{ address, name }`."),
   subject: S.subject.describe("One line."),
   html: S.html.describe("The HTML body; `html`, `text` or both."),

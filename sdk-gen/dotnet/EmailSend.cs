@@ -28,16 +28,16 @@ namespace Pulumi.AccountApi
         public Output<ImmutableArray<Outputs.EmailSendAttachments>> Attachments { get; private set; } = null!;
 
         /// <summary>
-        /// Blind-copied: an address or a list of addresses.
+        /// Blind-copied: an address, `{ address, name? }`, or a list of either.
         /// </summary>
         [Output("bcc")]
-        public Output<Union<string, ImmutableArray<string>>?> Bcc { get; private set; } = null!;
+        public Output<object?> Bcc { get; private set; } = null!;
 
         /// <summary>
-        /// Copied: an address or a list of addresses.
+        /// Copied: an address, `{ address, name? }`, or a list of either.
         /// </summary>
         [Output("cc")]
-        public Output<Union<string, ImmutableArray<string>>?> Cc { get; private set; } = null!;
+        public Output<object?> Cc { get; private set; } = null!;
 
         /// <summary>
         /// An address, or `{ address, name }`.
@@ -88,10 +88,10 @@ namespace Pulumi.AccountApi
         public Output<string?> Text { get; private set; } = null!;
 
         /// <summary>
-        /// An address or a list of addresses.
+        /// An address, `{ address, name? }`, or a list of either.
         /// </summary>
         [Output("to")]
-        public Output<Union<string, ImmutableArray<string>>> To { get; private set; } = null!;
+        public Output<object> To { get; private set; } = null!;
 
         /// <summary>
         /// Runs again whenever one of these values changes (any JSON values, unknowns included).
@@ -178,16 +178,16 @@ namespace Pulumi.AccountApi
         }
 
         /// <summary>
-        /// Blind-copied: an address or a list of addresses.
+        /// Blind-copied: an address, `{ address, name? }`, or a list of either.
         /// </summary>
         [Input("bcc")]
-        public InputUnion<string, ImmutableArray<string>>? Bcc { get; set; }
+        public object? Bcc { get; set; }
 
         /// <summary>
-        /// Copied: an address or a list of addresses.
+        /// Copied: an address, `{ address, name? }`, or a list of either.
         /// </summary>
         [Input("cc")]
-        public InputUnion<string, ImmutableArray<string>>? Cc { get; set; }
+        public object? Cc { get; set; }
 
         /// <summary>
         /// An address, or `{ address, name }`.
@@ -238,10 +238,10 @@ namespace Pulumi.AccountApi
         public Input<string>? Text { get; set; }
 
         /// <summary>
-        /// An address or a list of addresses.
+        /// An address, `{ address, name? }`, or a list of either.
         /// </summary>
         [Input("to", required: true)]
-        public InputUnion<string, ImmutableArray<string>> To { get; set; } = null!;
+        public object To { get; set; } = null!;
 
         [Input("triggers")]
         private InputList<object>? _triggers;

@@ -256,8 +256,8 @@ namespace Pulumi.AccountApi
             _value = value ?? throw new ArgumentNullException(nameof(value));
         }
 
-        public static EmailSendAttachmentsDisposition Attachment { get; } = new EmailSendAttachmentsDisposition("attachment");
         public static EmailSendAttachmentsDisposition Inline { get; } = new EmailSendAttachmentsDisposition("inline");
+        public static EmailSendAttachmentsDisposition Attachment { get; } = new EmailSendAttachmentsDisposition("attachment");
 
         public static bool operator ==(EmailSendAttachmentsDisposition left, EmailSendAttachmentsDisposition right) => left.Equals(right);
         public static bool operator !=(EmailSendAttachmentsDisposition left, EmailSendAttachmentsDisposition right) => !left.Equals(right);

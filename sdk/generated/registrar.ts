@@ -8,6 +8,7 @@ import {
   lengthIn,
   list,
   map,
+  matching,
   oneOf,
   open,
   query,
@@ -38,7 +39,7 @@ export const RegistrarDomainDiscoveryCheckResult = open({
 /** GET /accounts/{account_id}/registrar/domain-search (registrar-domain-discovery-search) */
 export const RegistrarDomainDiscoverySearchPath = strict({ account_id: str() });
 export const RegistrarDomainDiscoverySearchQuery = query({
-  q: lengthIn(str(), 1, 100).optional(),
+  q: lengthIn(str(), 1, 100),
   extensions: list(str(), undefined, 20).optional(),
   limit: queryNum(true, 1, 50).optional(),
 });
@@ -203,7 +204,11 @@ export const RegistrarDomainRegistrationCreateBody = strict({
       }),
     }).optional(),
   }).optional(),
-  domain_name: str(),
+  domain_name: matching(
+    lengthIn(str(), undefined, 253),
+    "^(?:(?!-)[a-z0-9-]{1,63}(?<!-)\\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$",
+    "must be a fully qualified domain name: labels of letters, digits and inner hyphens (1 to 63 characters), with an extension, at most 253 characters",
+  ),
   privacy_mode: oneOf(["off", "redaction"]).optional(),
   years: int(1, 10).optional(),
   acknowledgements: map(z.unknown()).optional(),
@@ -237,7 +242,7 @@ export const RegistrarDomainRegistrationGetResult = open({
 
 /** PATCH /accounts/{account_id}/registrar/registrations/{domain_name} (registrar-domain-registration-update) */
 export const RegistrarDomainRegistrationUpdatePath = strict({ account_id: str(), domain_name: str() });
-export const RegistrarDomainRegistrationUpdateBody = strict({ auto_renew: bool().optional() });
+export const RegistrarDomainRegistrationUpdateBody = strict({ auto_renew: bool() });
 export const RegistrarDomainRegistrationUpdateResult = open({
   completed: z.boolean(),
   context: z.record(z.string(), z.unknown()).optional(),

@@ -5,7 +5,8 @@
  * content); the sdk applies both at once through `SendEmailSchema`.
  */
 import { z } from "zod";
-import { strictShape } from "./common";
+import * as G from "../generated/email";
+import { list } from "../wire/rules";
 
 /** Total message size, including attachments (spec, Limits): 5 MiB. */
 export const EMAIL_MAX_BYTES = 5 * 1024 * 1024;
@@ -150,98 +151,76 @@ const ADDRESS_RE = new RegExp(
 );
 const ADDRESS_RULE = "must be an email address (local@domain.tld)";
 
-/** `local@domain.tld` with an unquoted local part of at most 64 characters. */
+/** `local@domain.tld` with an unquoted local part of at most 64 characters, at most 254 in all. */
 export function isEmailAddress(s: string): boolean {
-  return ADDRESS_RE.test(s) && s.indexOf("@") <= 64;
+  return s.length <= 254 && ADDRESS_RE.test(s) && s.indexOf("@") <= 64;
 }
 
-/** A bare address: `local@domain.tld`, at most 254 characters. */
-export const EmailAddressSchema = z
-  .string({ error: (iss) => (iss.input === undefined ? "is required" : ADDRESS_RULE) })
-  .max(254, "must be at most 254 characters")
-  .refine(isEmailAddress, ADDRESS_RULE);
+const SEND = G.EmailSendingAccountSendBuilderBody;
+const RAW = G.EmailSendingAccountSendRawMessageBody;
 
-const noLineBreaks = (s: string): boolean => !/[\r\n]/.test(s);
+/** A string or `{ address, name? }` as a send's address fields take it (the contract's forms). */
+export type Address = string | { address: string; name?: string };
 
-function text(what = "a string") {
-  return z.string({ error: (iss) => (iss.input === undefined ? "is required" : `must be ${what}`) });
+/**
+ * The address rules the contract's forms cannot carry: each address well formed, each name on one
+ * line (header injection). Shared by every address field, whatever form (string, object, array of
+ * either) it takes.
+ */
+function addressIssues(value: Address | readonly Address[], ctx: z.RefinementCtx): void {
+  const all: readonly Address[] = Array.isArray(value) ? value : [value];
+  all.forEach((a, i) => {
+    const at = Array.isArray(value) ? [i] : [];
+    const address = typeof a === "string" ? a : a.address;
+    if (!isEmailAddress(address))
+      ctx.addIssue({
+        code: "custom",
+        message: ADDRESS_RULE,
+        path: typeof a === "string" ? at : [...at, "address"],
+      });
+    if (typeof a !== "string" && a.name !== undefined && /[\r\n]/.test(a.name))
+      ctx.addIssue({ code: "custom", message: "must not contain line breaks", path: [...at, "name"] });
+  });
 }
 
-/**
- * A named address: `{ address, name }`, both required (the public contract's shape; `from` and
- * `reply_to` are the fields that take it).
- */
-export const NamedAddressSchema = strictShape({
-  address: EmailAddressSchema,
-  name: text().refine(noLineBreaks, "must not contain line breaks"),
+/** `from` and `reply_to`: a string or `{ address, name }` (both keys, the contract's sender form). */
+export const SenderSchema = SEND.shape.from.superRefine(addressIssues);
+
+/** `to`, `cc`, `bcc`: an address, `{ address, name? }`, or a non-empty array of either (the newer contract). */
+export const RecipientsSchema = SEND.shape.to.superRefine((value, ctx) => {
+  // The array form sits in the contract's anyOf, where a rule of the overlay cannot reach it.
+  if (Array.isArray(value) && value.length === 0)
+    ctx.addIssue({ code: "custom", message: "must list at least one address" });
+  addressIssues(value, ctx);
 });
 
-const NAMED_RULE = "must be an email address or { address, name }";
-
-/** `from` and `reply_to`: a string or `{ address, name }`. */
-export const SenderSchema = z.union([EmailAddressSchema, NamedAddressSchema], {
-  error: (iss) => (iss.input === undefined ? "is required" : NAMED_RULE),
-});
-
-/**
- * `to`, `cc`, `bcc`: an address or a non-empty array of addresses. The public contract takes strings
- * only here (named forms are for `from` and `reply_to`), so an object is refused before it is sent.
- */
-export const RecipientsSchema = z.union(
-  [EmailAddressSchema, z.array(EmailAddressSchema).min(1, "must list at least one address")],
-  {
-    error: (iss) =>
-      iss.input === undefined ? "is required" : "must be an email address or an array of addresses",
-  },
-);
-
-const MEDIA_TYPE_RE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
-
-export const AttachmentSchema = strictShape({
-  /** The file, base64 (checked as content: a bad encoding is 10202, not 10001). */
-  content: text("a base64 string"),
-  filename: text().min(1, "must not be empty").refine(noLineBreaks, "must not contain line breaks"),
-  type: text("a media type (type/subtype)").regex(MEDIA_TYPE_RE, "must be a media type (type/subtype)"),
-  disposition: z.enum(["attachment", "inline"], {
-    error: (iss) => (iss.input === undefined ? "is required" : "must be one of attachment, inline"),
-  }),
-  /** Required for inline attachments: the `cid:` the HTML refers to (public-api-notes). */
-  content_id: text()
-    .min(1, "must not be empty")
-    .refine(noLineBreaks, "must not contain line breaks")
-    .optional(),
-}).superRefine((a, ctx) => {
+/** The contract's attachment, and what it cannot say: an inline one names its `content_id` (public-api-notes). */
+export const AttachmentSchema = SEND.shape.attachments.unwrap().element.superRefine((a, ctx) => {
   if (a.disposition === "inline" && a.content_id === undefined) {
     ctx.addIssue({ code: "custom", message: "is required when disposition is inline", path: ["content_id"] });
   }
 });
 export type Attachment = z.infer<typeof AttachmentSchema>;
 
-export const EmailHeadersSchema = z
-  .record(text(), text().refine(noLineBreaks, "must not contain line breaks"), {
-    error: "must be an object mapping header names to strings",
-  })
-  .superRefine((headers, ctx) => {
-    for (const name of Object.keys(headers)) {
-      const rule = headerRule(name);
-      if (rule) ctx.addIssue({ code: "custom", message: rule, path: [name] });
-    }
-  });
+/** Header values are the contract's (one line, contracts/rules/email.json); names are checked here. */
+export const EmailHeadersSchema = SEND.shape.headers.unwrap().superRefine((headers, ctx) => {
+  for (const name of Object.keys(headers)) {
+    const rule = headerRule(name);
+    if (rule) ctx.addIssue({ code: "custom", message: rule, path: [name] });
+  }
+});
 
 /**
  * The send body's shape: what the emulator answers with 10001 when it fails. Checks that need to
  * read the content (a body present, base64 that decodes) are in `emailContentIssues`.
  */
-export const SendEmailShapeSchema = strictShape({
+export const SendEmailShapeSchema = SEND.extend({
   from: SenderSchema,
   to: RecipientsSchema,
   cc: RecipientsSchema.optional(),
   bcc: RecipientsSchema.optional(),
   reply_to: SenderSchema.optional(),
-  subject: text().min(1, "must not be empty").refine(noLineBreaks, "must not contain line breaks"),
-  html: text().optional(),
-  text: text().optional(),
-  attachments: z.array(AttachmentSchema, { error: "must be an array of attachments" }).optional(),
+  attachments: list(AttachmentSchema).optional(),
   headers: EmailHeadersSchema.optional(),
 });
 export type SendEmailBody = z.infer<typeof SendEmailShapeSchema>;
@@ -278,8 +257,6 @@ export const SendEmailSchema = SendEmailShapeSchema.superRefine((body, ctx) => {
   for (const issue of emailContentIssues(body)) ctx.addIssue({ code: "custom", ...issue });
 });
 
-export type Address = z.infer<typeof NamedAddressSchema> | string;
-
 /** The bare address of a string or `{ address, name }`. */
 export function addressOf(a: Address): string {
   return typeof a === "string" ? a : a.address;
@@ -302,14 +279,9 @@ export function domainOf(address: string): string {
  * The raw send body (public contract: `send_raw`). `from` and `recipients` are the SMTP envelope;
  * the MIME message's own From/To headers only say what the recipient's client displays.
  */
-export const SendRawEmailShapeSchema = strictShape({
-  from: EmailAddressSchema,
-  recipients: z
-    .array(EmailAddressSchema, {
-      error: (iss) => (iss.input === undefined ? "is required" : "must be an array of addresses"),
-    })
-    .min(1, "must list at least one address"),
-  mime_message: text().min(1, "must not be empty"),
+export const SendRawEmailShapeSchema = RAW.extend({
+  from: RAW.shape.from.refine(isEmailAddress, ADDRESS_RULE),
+  recipients: RAW.shape.recipients.superRefine(addressIssues),
 });
 export type SendRawEmailBody = z.infer<typeof SendRawEmailShapeSchema>;
 
@@ -349,10 +321,8 @@ export const SendRawEmailSchema = SendRawEmailShapeSchema.superRefine((body, ctx
 
 // ---- response (both sends) ----
 
-export const SendEmailResultSchema = z.looseObject({
-  delivered: z.array(z.string()),
-  permanent_bounces: z.array(z.string()),
-  queued: z.array(z.string()),
+/** The contract's result, and the fields public-api-notes and the public client add. */
+export const SendEmailResultSchema = G.EmailSendingAccountSendBuilderResult.extend({
   message_id: z.string().optional(),
   /** Dropped because they are on the suppression list (public client's field). */
   suppressed_recipients: z.array(z.string()).optional(),

@@ -183,6 +183,24 @@ describe("email: sending", () => {
       assert.deepEqual((after.json as { result: unknown[] }).result, []);
     });
 
+    it("takes named recipients ({ address, name? }) in to, cc and bcc, alone or in a list, end to end", async () => {
+      const res = await fx.api.email.sendEmail({
+        ...BASE,
+        to: [{ address: "ada@dest.test", name: "Ada" }, "grace@dest.test"],
+        cc: { address: "queue.cc@dest.test" },
+        bcc: [{ address: "bounce.bcc@dest.test", name: "Hidden" }],
+      });
+      assert.deepEqual(res.delivered, ["ada@dest.test", "grace@dest.test"]);
+      assert.deepEqual(res.queued, ["queue.cc@dest.test"]);
+      assert.deepEqual(res.permanentBounces, ["bounce.bcc@dest.test"]);
+      const outbox = await fx.http("GET", control(fx, "/outbox"));
+      const [entry] = (outbox.json as { result: { to: string[]; cc: string[]; bcc: string[] }[] }).result;
+      assert.deepEqual(
+        [entry?.to, entry?.cc, entry?.bcc],
+        [["ada@dest.test", "grace@dest.test"], ["queue.cc@dest.test"], ["bounce.bcc@dest.test"]],
+      );
+    });
+
     it("accepts a sender on a subdomain of a registered domain", async () => {
       const res = await fx.api.email.sendEmail({ ...BASE, from: "a@mail.example.com" });
       assert.deepEqual(res.delivered, ["ada@dest.test"]);
@@ -234,24 +252,36 @@ describe("email: sending", () => {
         "named from without a name (the contract requires both)",
         { from: { address: "a@example.com" } },
         "from",
-        /email address or \{ address, name \}/,
+        /must be a string or an object/,
       ],
       [
-        "a named recipient (the contract takes addresses only in to, cc, bcc)",
-        { to: [{ address: "a@dest.test", name: "A" }] },
-        "to",
-        /email address or an array of addresses/,
+        "a named recipient with a bad address",
+        { to: [{ address: "nope", name: "A" }] },
+        "to.0.address",
+        /email address/,
+      ],
+      [
+        "a named recipient with a line break in its name",
+        { cc: { address: "c@dest.test", name: "C\r\nBcc: x@y.test" } },
+        "cc.name",
+        /line breaks/,
+      ],
+      [
+        "a named recipient with an unknown field",
+        { bcc: [{ address: "b@dest.test", nam: "B" }] },
+        "bcc.0.nam",
+        /is not a known field/,
       ],
       [
         "a reply_to list (the contract takes one)",
         { reply_to: ["r@example.com"] },
         "reply_to",
-        /address, name/,
+        /must be a string or an object/,
       ],
       ["missing to", { to: undefined }, "to", /is required/],
       ["empty to list", { to: [] }, "to", /at least one address/],
       ["bad second recipient", { to: ["ok@dest.test", "nope"] }, "to.1", /email address/],
-      ["bad cc", { cc: 7 }, "cc", /email address or an array of addresses/],
+      ["bad cc", { cc: 7 }, "cc", /must be a string or an object or an array/],
       ["bad bcc", { bcc: ["a@b"] }, "bcc.0", /email address/],
       [
         "bad reply_to",
@@ -275,7 +305,7 @@ describe("email: sending", () => {
         /line breaks/,
       ],
       ["header name with a colon", { headers: { "X:A": "1" } }, "headers.X:A", /header name/],
-      ["headers not an object", { headers: "X-A: 1" }, "headers", /header names to strings/],
+      ["headers not an object", { headers: "X-A: 1" }, "headers", /must be an object/],
     ];
     for (const [name, patch, field, rule] of cases) {
       it(`rejects ${name}`, async () => {
@@ -297,7 +327,7 @@ describe("email: sending", () => {
         "bad disposition",
         { disposition: "download" },
         "attachments.0.disposition",
-        /one of attachment, inline/,
+        /must be one of inline, attachment/,
       ],
       [
         "inline without content_id",
@@ -397,7 +427,7 @@ describe("email: sending", () => {
       assertRow(
         res,
         EmailErrorCode.InvalidRequestSchema,
-        "attachments.1.disposition: must be one of attachment, inline",
+        "attachments.1.disposition: must be one of inline, attachment",
       );
     });
 
@@ -668,9 +698,9 @@ describe("email: sending", () => {
 
     it("is refused locally, naming the field, for a bad envelope or a message without headers", async () => {
       const cases: [Record<string, unknown>, string, RegExp][] = [
-        [{ from: { address: "news@example.com", name: "N" } }, "from", /email address/],
-        [{ recipients: [] }, "recipients", /at least one address/],
-        [{ recipients: "ada@dest.test" }, "recipients", /array of addresses/],
+        [{ from: { address: "news@example.com", name: "N" } }, "from", /must be a string/],
+        [{ recipients: [] }, "recipients", /must not be empty/],
+        [{ recipients: "ada@dest.test" }, "recipients", /must be an array/],
         [{ recipients: ["nope"] }, "recipients.0", /email address/],
         [{ mime_message: "" }, "mime_message", /must not be empty/],
         [{ mime_message: "just a body" }, "mime_message", /empty line/],

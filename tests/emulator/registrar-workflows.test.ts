@@ -15,7 +15,7 @@ describe("registrar workflows (emulator, through the sdk)", () => {
     fx.em.requestLog.filter((e) => e.method === method && e.url.includes(fragment)).length;
 
   /** Polling that never sleeps: each pause moves the emulator's clock, and records the states seen. */
-  function waiting(seen: WorkflowState[] = []): WaitOptions {
+  function waiting(seen: string[] = []): WaitOptions {
     return {
       sleep: async (ms) => fx.clock.advance(ms),
       now: () => fx.clock.now(),

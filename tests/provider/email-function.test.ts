@@ -20,7 +20,8 @@ describe("sendEmail function", () => {
       toSendEmailParams({
         accountId: "acct",
         from: { address: "a@example.com", name: "A" },
-        to: ["b@dest.test"],
+        to: ["b@dest.test", { address: "c@dest.test", name: "C" }],
+        cc: { address: "d@dest.test" },
         replyTo: "r@example.com",
         subject: "S",
         text: "T",
@@ -32,7 +33,8 @@ describe("sendEmail function", () => {
       {
         accountId: "acct",
         from: { address: "a@example.com", name: "A" },
-        to: ["b@dest.test"],
+        to: ["b@dest.test", { address: "c@dest.test", name: "C" }],
+        cc: { address: "d@dest.test" },
         reply_to: "r@example.com",
         subject: "S",
         text: "T",

@@ -222,7 +222,7 @@ describe("DomainRegistration: check and diff (no request)", () => {
     const expected: [string, RegExp][] = [
       ["domainName", /^domainName: must be a fully qualified domain name/],
       ["years", /^years: must be between 1 and 10$/],
-      ["privacyMode", /^privacyMode: must be one of "off", "redaction"$/],
+      ["privacyMode", /^privacyMode: must be one of off, redaction$/],
       ["contacts", /^contacts\.registrant\.email: must be an email address$/],
       ["contacts", /^contacts\.registrant\.phone: must be a string$/],
       ["contacts", /^contacts\.registrant\.fox: is not a known field$/],

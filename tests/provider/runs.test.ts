@@ -62,6 +62,30 @@ describe("runs: operations that happen on create and again only on change", () =
     );
   });
 
+  it("EmailSend takes named recipients ({ address, name? }) through check and create", async () => {
+    await fx.http("PUT", `/__emulator/email/accounts/${fx.em.accountId}/domains/example.com`, { body: {} });
+    const ctx = providerContext(fx);
+    const named = {
+      from: { address: "deploy@example.com", name: "Deploys" },
+      to: [{ address: "team@example.com", name: "Team" }, "ops@example.com"],
+      cc: { address: "queue.lead@example.com" },
+      subject: "built",
+      text: "ok",
+    };
+    const checked = await emailSend.check(undefined, named, ctx);
+    assert.deepEqual(checked.failures, []);
+    assert.ok(checked.inputs);
+    const made = await emailSend.create(checked.inputs, ctx);
+    const result = Reflect.get(made.outs, "result") as { delivered: string[]; queued: string[] };
+    assert.deepEqual(result.delivered, ["team@example.com", "ops@example.com"]);
+    assert.deepEqual(result.queued, ["queue.lead@example.com"]);
+    const bad = await emailSend.check(undefined, { ...named, to: [{ address: "nope" }] }, offlineContext);
+    assert.deepEqual(
+      (bad.failures ?? []).map((f) => f.reason),
+      ["to.0.address: must be an email address (local@domain.tld)"],
+    );
+  });
+
   it("EmailSend refuses a bad message at check with the field and the sdk's rule, offline", async () => {
     const r = await emailSend.check(
       undefined,

@@ -54,7 +54,7 @@ describe("registrar: exact decimal prices (spec E, rule 3)", () => {
       assert.throws(
         () => registrationTotal("1", "1", years),
         (e: unknown) =>
-          e instanceof ValidationError && /must be (between 1 and 10|a whole number)/.test(e.message),
+          e instanceof ValidationError && /must be (between 1 and 10|an integer)/.test(e.message),
       );
     }
   });

@@ -27,6 +27,7 @@ import {
   ContactsSchema,
   DecimalStringSchema,
   RegistrationCreateSchema,
+  REGISTRATION_STATUSES_READ,
   RegistrationSchema,
   YearsSchema,
   normalizeDomainName,
@@ -81,7 +82,7 @@ export const DomainRegistrationSpec = defineResource({
     acknowledgements: wire("acknowledgements", W.acknowledgements, { createOnly: true }),
     /** A guard on the registration's price: checked before registering, then ignored. */
     maxCost: local(MaxCostSchema.optional(), { createOnly: true }),
-    status: output("status", R.status),
+    status: output("status", z.enum(REGISTRATION_STATUSES_READ)),
     /** Whether the program sets `locked` (then up puts a changed lock back); the lock itself is `locked`. */
     lockManaged: output(undefined, z.boolean()),
     createdAt: output("created_at", R.created_at),

@@ -7,7 +7,11 @@ import { z } from "zod";
 import type { SendEmailResult } from "../../../sdk/email";
 import { defineResource } from "../../core/define";
 import { shaped } from "../../core/shapes";
-import type { EmailAddressInput, EmailAttachmentInput } from "../../functions/email-logic";
+import type {
+  EmailAddressInput,
+  EmailAttachmentInput,
+  EmailRecipientsInput,
+} from "../../functions/email-logic";
 import { SendEmailParamsSchema } from "../../functions/email-params";
 import { SendEmailResultSchema } from "../../functions/results";
 import { TRIGGERS_FIELD, resultOutput, runInput } from "../run";
@@ -16,7 +20,7 @@ import { TRIGGERS_FIELD, resultOutput, runInput } from "../run";
 // shapes are sendEmail's parameters', for the package schema.
 const P = SendEmailParamsSchema.shape;
 const address = () => shaped<EmailAddressInput>(P.from);
-const recipients = shaped<string | string[]>(P.to);
+const recipients = shaped<EmailRecipientsInput>(P.to);
 
 export const EmailSendSpec = defineResource({
   kind: "EmailSend",

@@ -20,9 +20,9 @@ type EmailSend struct {
 	AccountId pulumi.StringPtrOutput `pulumi:"accountId"`
 	// Files, base64, attached or inline.
 	Attachments EmailSendAttachmentsArrayOutput `pulumi:"attachments"`
-	// Blind-copied: an address or a list of addresses.
+	// Blind-copied: an address, `{ address, name? }`, or a list of either.
 	Bcc pulumi.AnyOutput `pulumi:"bcc"`
-	// Copied: an address or a list of addresses.
+	// Copied: an address, `{ address, name? }`, or a list of either.
 	Cc pulumi.AnyOutput `pulumi:"cc"`
 	// An address, or `{ address, name }`.
 	From pulumi.AnyOutput `pulumi:"from"`
@@ -40,7 +40,7 @@ type EmailSend struct {
 	Subject pulumi.StringOutput `pulumi:"subject"`
 	// The plain-text body; `html`, `text` or both.
 	Text pulumi.StringPtrOutput `pulumi:"text"`
-	// An address or a list of addresses.
+	// An address, `{ address, name? }`, or a list of either.
 	To pulumi.AnyOutput `pulumi:"to"`
 	// Runs again whenever one of these values changes (any JSON values, unknowns included).
 	Triggers pulumi.ArrayOutput `pulumi:"triggers"`
@@ -114,9 +114,9 @@ type emailSendArgs struct {
 	AccountId *string `pulumi:"accountId"`
 	// Files, base64, attached or inline.
 	Attachments []EmailSendAttachments `pulumi:"attachments"`
-	// Blind-copied: an address or a list of addresses.
+	// Blind-copied: an address, `{ address, name? }`, or a list of either.
 	Bcc interface{} `pulumi:"bcc"`
-	// Copied: an address or a list of addresses.
+	// Copied: an address, `{ address, name? }`, or a list of either.
 	Cc interface{} `pulumi:"cc"`
 	// An address, or `{ address, name }`.
 	From interface{} `pulumi:"from"`
@@ -132,7 +132,7 @@ type emailSendArgs struct {
 	Subject string `pulumi:"subject"`
 	// The plain-text body; `html`, `text` or both.
 	Text *string `pulumi:"text"`
-	// An address or a list of addresses.
+	// An address, `{ address, name? }`, or a list of either.
 	To interface{} `pulumi:"to"`
 	// Runs again whenever one of these values changes (any JSON values, unknowns included).
 	Triggers []interface{} `pulumi:"triggers"`
@@ -144,9 +144,9 @@ type EmailSendArgs struct {
 	AccountId pulumi.StringPtrInput
 	// Files, base64, attached or inline.
 	Attachments EmailSendAttachmentsArrayInput
-	// Blind-copied: an address or a list of addresses.
+	// Blind-copied: an address, `{ address, name? }`, or a list of either.
 	Bcc pulumi.Input
-	// Copied: an address or a list of addresses.
+	// Copied: an address, `{ address, name? }`, or a list of either.
 	Cc pulumi.Input
 	// An address, or `{ address, name }`.
 	From pulumi.Input
@@ -162,7 +162,7 @@ type EmailSendArgs struct {
 	Subject pulumi.StringInput
 	// The plain-text body; `html`, `text` or both.
 	Text pulumi.StringPtrInput
-	// An address or a list of addresses.
+	// An address, `{ address, name? }`, or a list of either.
 	To pulumi.Input
 	// Runs again whenever one of these values changes (any JSON values, unknowns included).
 	Triggers pulumi.ArrayInput
@@ -265,12 +265,12 @@ func (o EmailSendOutput) Attachments() EmailSendAttachmentsArrayOutput {
 	return o.ApplyT(func(v *EmailSend) EmailSendAttachmentsArrayOutput { return v.Attachments }).(EmailSendAttachmentsArrayOutput)
 }
 
-// Blind-copied: an address or a list of addresses.
+// Blind-copied: an address, `{ address, name? }`, or a list of either.
 func (o EmailSendOutput) Bcc() pulumi.AnyOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.AnyOutput { return v.Bcc }).(pulumi.AnyOutput)
 }
 
-// Copied: an address or a list of addresses.
+// Copied: an address, `{ address, name? }`, or a list of either.
 func (o EmailSendOutput) Cc() pulumi.AnyOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.AnyOutput { return v.Cc }).(pulumi.AnyOutput)
 }
@@ -315,7 +315,7 @@ func (o EmailSendOutput) Text() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.StringPtrOutput { return v.Text }).(pulumi.StringPtrOutput)
 }
 
-// An address or a list of addresses.
+// An address, `{ address, name? }`, or a list of either.
 func (o EmailSendOutput) To() pulumi.AnyOutput {
 	return o.ApplyT(func(v *EmailSend) pulumi.AnyOutput { return v.To }).(pulumi.AnyOutput)
 }

@@ -1283,8 +1283,8 @@ func (o DomainRegistrationStatusPtrOutput) ToStringPtrOutputWithContext(ctx cont
 type EmailSendAttachmentsDisposition string
 
 const (
-	EmailSendAttachmentsDispositionAttachment = EmailSendAttachmentsDisposition("attachment")
 	EmailSendAttachmentsDispositionInline     = EmailSendAttachmentsDisposition("inline")
+	EmailSendAttachmentsDispositionAttachment = EmailSendAttachmentsDisposition("attachment")
 )
 
 func (EmailSendAttachmentsDisposition) ElementType() reflect.Type {
@@ -1409,8 +1409,8 @@ func (o EmailSendAttachmentsDispositionPtrOutput) ToStringPtrOutputWithContext(c
 // EmailSendAttachmentsDispositionInput is an input type that accepts values of the EmailSendAttachmentsDisposition enum
 // A concrete instance of `EmailSendAttachmentsDispositionInput` can be one of the following:
 //
-//	EmailSendAttachmentsDispositionAttachment
 //	EmailSendAttachmentsDispositionInline
+//	EmailSendAttachmentsDispositionAttachment
 type EmailSendAttachmentsDispositionInput interface {
 	pulumi.Input
 
@@ -6678,8 +6678,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ConfigRuleActionParametersSslPtrInput)(nil)).Elem(), ConfigRuleActionParametersSsl("off"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DomainRegistrationPrivacyModeInput)(nil)).Elem(), DomainRegistrationPrivacyMode("off"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DomainRegistrationPrivacyModePtrInput)(nil)).Elem(), DomainRegistrationPrivacyMode("off"))
-	pulumi.RegisterInputType(reflect.TypeOf((*EmailSendAttachmentsDispositionInput)(nil)).Elem(), EmailSendAttachmentsDisposition("attachment"))
-	pulumi.RegisterInputType(reflect.TypeOf((*EmailSendAttachmentsDispositionPtrInput)(nil)).Elem(), EmailSendAttachmentsDisposition("attachment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*EmailSendAttachmentsDispositionInput)(nil)).Elem(), EmailSendAttachmentsDisposition("inline"))
+	pulumi.RegisterInputType(reflect.TypeOf((*EmailSendAttachmentsDispositionPtrInput)(nil)).Elem(), EmailSendAttachmentsDisposition("inline"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MeetingTemplateAiConfigSummarizationSummaryTypeInput)(nil)).Elem(), MeetingTemplateAiConfigSummarizationSummaryType("general"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MeetingTemplateAiConfigSummarizationSummaryTypePtrInput)(nil)).Elem(), MeetingTemplateAiConfigSummarizationSummaryType("general"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MeetingTemplateAiConfigSummarizationTextFormatInput)(nil)).Elem(), MeetingTemplateAiConfigSummarizationTextFormat("plain_text"))

@@ -2111,6 +2111,209 @@ func (o EmailSendFromPtrOutput) Name() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+type EmailSendTo struct {
+	Address string  `pulumi:"address"`
+	Name    *string `pulumi:"name"`
+}
+
+// EmailSendToInput is an input type that accepts EmailSendToArgs and EmailSendToOutput values.
+// You can construct a concrete instance of `EmailSendToInput` via:
+//
+//	EmailSendToArgs{...}
+type EmailSendToInput interface {
+	pulumi.Input
+
+	ToEmailSendToOutput() EmailSendToOutput
+	ToEmailSendToOutputWithContext(context.Context) EmailSendToOutput
+}
+
+type EmailSendToArgs struct {
+	Address pulumi.StringInput    `pulumi:"address"`
+	Name    pulumi.StringPtrInput `pulumi:"name"`
+}
+
+func (EmailSendToArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EmailSendTo)(nil)).Elem()
+}
+
+func (i EmailSendToArgs) ToEmailSendToOutput() EmailSendToOutput {
+	return i.ToEmailSendToOutputWithContext(context.Background())
+}
+
+func (i EmailSendToArgs) ToEmailSendToOutputWithContext(ctx context.Context) EmailSendToOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EmailSendToOutput)
+}
+
+func (i EmailSendToArgs) ToEmailSendToPtrOutput() EmailSendToPtrOutput {
+	return i.ToEmailSendToPtrOutputWithContext(context.Background())
+}
+
+func (i EmailSendToArgs) ToEmailSendToPtrOutputWithContext(ctx context.Context) EmailSendToPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EmailSendToOutput).ToEmailSendToPtrOutputWithContext(ctx)
+}
+
+// EmailSendToPtrInput is an input type that accepts EmailSendToArgs, EmailSendToPtr and EmailSendToPtrOutput values.
+// You can construct a concrete instance of `EmailSendToPtrInput` via:
+//
+//	        EmailSendToArgs{...}
+//
+//	or:
+//
+//	        nil
+type EmailSendToPtrInput interface {
+	pulumi.Input
+
+	ToEmailSendToPtrOutput() EmailSendToPtrOutput
+	ToEmailSendToPtrOutputWithContext(context.Context) EmailSendToPtrOutput
+}
+
+type emailSendToPtrType EmailSendToArgs
+
+func EmailSendToPtr(v *EmailSendToArgs) EmailSendToPtrInput {
+	return (*emailSendToPtrType)(v)
+}
+
+func (*emailSendToPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**EmailSendTo)(nil)).Elem()
+}
+
+func (i *emailSendToPtrType) ToEmailSendToPtrOutput() EmailSendToPtrOutput {
+	return i.ToEmailSendToPtrOutputWithContext(context.Background())
+}
+
+func (i *emailSendToPtrType) ToEmailSendToPtrOutputWithContext(ctx context.Context) EmailSendToPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EmailSendToPtrOutput)
+}
+
+type EmailSendToOutput struct{ *pulumi.OutputState }
+
+func (EmailSendToOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EmailSendTo)(nil)).Elem()
+}
+
+func (o EmailSendToOutput) ToEmailSendToOutput() EmailSendToOutput {
+	return o
+}
+
+func (o EmailSendToOutput) ToEmailSendToOutputWithContext(ctx context.Context) EmailSendToOutput {
+	return o
+}
+
+func (o EmailSendToOutput) ToEmailSendToPtrOutput() EmailSendToPtrOutput {
+	return o.ToEmailSendToPtrOutputWithContext(context.Background())
+}
+
+func (o EmailSendToOutput) ToEmailSendToPtrOutputWithContext(ctx context.Context) EmailSendToPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EmailSendTo) *EmailSendTo {
+		return &v
+	}).(EmailSendToPtrOutput)
+}
+
+func (o EmailSendToOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v EmailSendTo) string { return v.Address }).(pulumi.StringOutput)
+}
+
+func (o EmailSendToOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EmailSendTo) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+type EmailSendToPtrOutput struct{ *pulumi.OutputState }
+
+func (EmailSendToPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EmailSendTo)(nil)).Elem()
+}
+
+func (o EmailSendToPtrOutput) ToEmailSendToPtrOutput() EmailSendToPtrOutput {
+	return o
+}
+
+func (o EmailSendToPtrOutput) ToEmailSendToPtrOutputWithContext(ctx context.Context) EmailSendToPtrOutput {
+	return o
+}
+
+func (o EmailSendToPtrOutput) Elem() EmailSendToOutput {
+	return o.ApplyT(func(v *EmailSendTo) EmailSendTo {
+		if v != nil {
+			return *v
+		}
+		var ret EmailSendTo
+		return ret
+	}).(EmailSendToOutput)
+}
+
+func (o EmailSendToPtrOutput) Address() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EmailSendTo) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Address
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o EmailSendToPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EmailSendTo) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+type EmailSendTo2 struct {
+	Address string  `pulumi:"address"`
+	Name    *string `pulumi:"name"`
+}
+
+// EmailSendTo2Input is an input type that accepts EmailSendTo2Args and EmailSendTo2Output values.
+// You can construct a concrete instance of `EmailSendTo2Input` via:
+//
+//	EmailSendTo2Args{...}
+type EmailSendTo2Input interface {
+	pulumi.Input
+
+	ToEmailSendTo2Output() EmailSendTo2Output
+	ToEmailSendTo2OutputWithContext(context.Context) EmailSendTo2Output
+}
+
+type EmailSendTo2Args struct {
+	Address pulumi.StringInput    `pulumi:"address"`
+	Name    pulumi.StringPtrInput `pulumi:"name"`
+}
+
+func (EmailSendTo2Args) ElementType() reflect.Type {
+	return reflect.TypeOf((*EmailSendTo2)(nil)).Elem()
+}
+
+func (i EmailSendTo2Args) ToEmailSendTo2Output() EmailSendTo2Output {
+	return i.ToEmailSendTo2OutputWithContext(context.Background())
+}
+
+func (i EmailSendTo2Args) ToEmailSendTo2OutputWithContext(ctx context.Context) EmailSendTo2Output {
+	return pulumi.ToOutputWithContext(ctx, i).(EmailSendTo2Output)
+}
+
+type EmailSendTo2Output struct{ *pulumi.OutputState }
+
+func (EmailSendTo2Output) ElementType() reflect.Type {
+	return reflect.TypeOf((*EmailSendTo2)(nil)).Elem()
+}
+
+func (o EmailSendTo2Output) ToEmailSendTo2Output() EmailSendTo2Output {
+	return o
+}
+
+func (o EmailSendTo2Output) ToEmailSendTo2OutputWithContext(ctx context.Context) EmailSendTo2Output {
+	return o
+}
+
+func (o EmailSendTo2Output) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v EmailSendTo2) string { return v.Address }).(pulumi.StringOutput)
+}
+
+func (o EmailSendTo2Output) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EmailSendTo2) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
 type MeetingTemplateAiConfig struct {
 	Summarization *MeetingTemplateAiConfigSummarization `pulumi:"summarization"`
 	Transcription *MeetingTemplateAiConfigTranscription `pulumi:"transcription"`
@@ -7914,6 +8117,9 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*EmailSendAttachmentsArrayInput)(nil)).Elem(), EmailSendAttachmentsArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EmailSendFromInput)(nil)).Elem(), EmailSendFromArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EmailSendFromPtrInput)(nil)).Elem(), EmailSendFromArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EmailSendToInput)(nil)).Elem(), EmailSendToArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EmailSendToPtrInput)(nil)).Elem(), EmailSendToArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EmailSendTo2Input)(nil)).Elem(), EmailSendTo2Args{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MeetingTemplateAiConfigInput)(nil)).Elem(), MeetingTemplateAiConfigArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MeetingTemplateAiConfigPtrInput)(nil)).Elem(), MeetingTemplateAiConfigArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MeetingTemplateAiConfigSummarizationInput)(nil)).Elem(), MeetingTemplateAiConfigSummarizationArgs{})
@@ -8006,6 +8212,9 @@ func init() {
 	pulumi.RegisterOutputType(EmailSendAttachmentsArrayOutput{})
 	pulumi.RegisterOutputType(EmailSendFromOutput{})
 	pulumi.RegisterOutputType(EmailSendFromPtrOutput{})
+	pulumi.RegisterOutputType(EmailSendToOutput{})
+	pulumi.RegisterOutputType(EmailSendToPtrOutput{})
+	pulumi.RegisterOutputType(EmailSendTo2Output{})
 	pulumi.RegisterOutputType(MeetingTemplateAiConfigOutput{})
 	pulumi.RegisterOutputType(MeetingTemplateAiConfigPtrOutput{})
 	pulumi.RegisterOutputType(MeetingTemplateAiConfigSummarizationOutput{})

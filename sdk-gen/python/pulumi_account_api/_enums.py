@@ -114,8 +114,8 @@ class DomainRegistrationStatus(_builtins.str, Enum):
 
 @pulumi.type_token("account-api:index:EmailSendAttachmentsDisposition")
 class EmailSendAttachmentsDisposition(_builtins.str, Enum):
-    ATTACHMENT = "attachment"
     INLINE = "inline"
+    ATTACHMENT = "attachment"
 
 
 @pulumi.type_token("account-api:index:MeetingTemplateAiConfigSummarizationSummaryType")

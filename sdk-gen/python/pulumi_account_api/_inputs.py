@@ -32,6 +32,10 @@ __all__ = [
     'EmailSendAttachmentsArgsDict',
     'EmailSendFromArgs',
     'EmailSendFromArgsDict',
+    'EmailSendToArgs',
+    'EmailSendToArgsDict',
+    'EmailSendTo2Args',
+    'EmailSendTo2ArgsDict',
     'MeetingTemplateAiConfigArgs',
     'MeetingTemplateAiConfigArgsDict',
     'MeetingTemplateAiConfigSummarizationArgs',
@@ -772,6 +776,70 @@ class EmailSendFromArgs:
 
     @name.setter
     def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+
+class EmailSendToArgsDict(TypedDict):
+    address: pulumi.Input[_builtins.str]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class EmailSendToArgs:
+    def __init__(__self__, *,
+                 address: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "address", address)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "address")
+
+    @address.setter
+    def address(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "address", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+
+class EmailSendTo2ArgsDict(TypedDict):
+    address: pulumi.Input[_builtins.str]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class EmailSendTo2Args:
+    def __init__(__self__, *,
+                 address: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        pulumi.set(__self__, "address", address)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "address")
+
+    @address.setter
+    def address(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "address", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "name", value)
 
 

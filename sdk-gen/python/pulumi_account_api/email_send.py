@@ -24,11 +24,11 @@ class EmailSendArgs:
     def __init__(__self__, *,
                  from_: pulumi.Input[Union[_builtins.str, 'EmailSendFromArgs']],
                  subject: pulumi.Input[_builtins.str],
-                 to: pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]],
+                 to: pulumi.Input[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]],
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  attachments: pulumi.Input[Optional[Sequence[pulumi.Input['EmailSendAttachmentsArgs']]]] = None,
-                 bcc: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
-                 cc: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
+                 bcc: pulumi.Input[Optional[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]]] = None,
+                 cc: pulumi.Input[Optional[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  html: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -40,11 +40,11 @@ class EmailSendArgs:
 
         :param pulumi.Input[Union[_builtins.str, 'EmailSendFromArgs']] from_: An address, or `{ address, name }`.
         :param pulumi.Input[_builtins.str] subject: One line.
-        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] to: An address or a list of addresses.
+        :param pulumi.Input[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]] to: An address, `{ address, name? }`, or a list of either.
         :param pulumi.Input[_builtins.str] account_id: The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input['EmailSendAttachmentsArgs']]] attachments: Files, base64, attached or inline.
-        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] bcc: Blind-copied: an address or a list of addresses.
-        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] cc: Copied: an address or a list of addresses.
+        :param pulumi.Input[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]] bcc: Blind-copied: an address, `{ address, name? }`, or a list of either.
+        :param pulumi.Input[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]] cc: Copied: an address, `{ address, name? }`, or a list of either.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Allowed headers only (threading, list management, `X-` headers); names kept as written.
         :param pulumi.Input[_builtins.str] html: The HTML body; `html`, `text` or both.
         :param pulumi.Input[_builtins.str] import_id: An existing object to adopt on create instead of making one (its id).
@@ -102,14 +102,14 @@ class EmailSendArgs:
 
     @_builtins.property
     @pulumi.getter
-    def to(self) -> pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]:
+    def to(self) -> pulumi.Input[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]]:
         """
-        An address or a list of addresses.
+        An address, `{ address, name? }`, or a list of either.
         """
         return pulumi.get(self, "to")
 
     @to.setter
-    def to(self, value: pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]):
+    def to(self, value: pulumi.Input[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]]):
         pulumi.set(self, "to", value)
 
     @_builtins.property
@@ -138,26 +138,26 @@ class EmailSendArgs:
 
     @_builtins.property
     @pulumi.getter
-    def bcc(self) -> pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]]:
+    def bcc(self) -> pulumi.Input[Optional[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]]]:
         """
-        Blind-copied: an address or a list of addresses.
+        Blind-copied: an address, `{ address, name? }`, or a list of either.
         """
         return pulumi.get(self, "bcc")
 
     @bcc.setter
-    def bcc(self, value: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]]):
+    def bcc(self, value: pulumi.Input[Optional[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]]]):
         pulumi.set(self, "bcc", value)
 
     @_builtins.property
     @pulumi.getter
-    def cc(self) -> pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]]:
+    def cc(self) -> pulumi.Input[Optional[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]]]:
         """
-        Copied: an address or a list of addresses.
+        Copied: an address, `{ address, name? }`, or a list of either.
         """
         return pulumi.get(self, "cc")
 
     @cc.setter
-    def cc(self, value: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]]):
+    def cc(self, value: pulumi.Input[Optional[Union[_builtins.str, 'EmailSendToArgs', Sequence[pulumi.Input[Union[_builtins.str, 'EmailSendTo2Args']]]]]]):
         pulumi.set(self, "cc", value)
 
     @_builtins.property
@@ -241,8 +241,8 @@ class EmailSend(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  attachments: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailSendAttachmentsArgs', 'EmailSendAttachmentsArgsDict']]]]] = None,
-                 bcc: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
-                 cc: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
+                 bcc: pulumi.Input[Optional[Union[_builtins.str, Union['EmailSendToArgs', 'EmailSendToArgsDict'], Sequence[pulumi.Input[Union[_builtins.str, Union['EmailSendTo2Args', 'EmailSendTo2ArgsDict']]]]]]] = None,
+                 cc: pulumi.Input[Optional[Union[_builtins.str, Union['EmailSendToArgs', 'EmailSendToArgsDict'], Sequence[pulumi.Input[Union[_builtins.str, Union['EmailSendTo2Args', 'EmailSendTo2ArgsDict']]]]]]] = None,
                  from_: pulumi.Input[Optional[Union[_builtins.str, Union['EmailSendFromArgs', 'EmailSendFromArgsDict']]]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  html: pulumi.Input[Optional[_builtins.str]] = None,
@@ -250,7 +250,7 @@ class EmailSend(pulumi.CustomResource):
                  reply_to: pulumi.Input[Optional[Union[_builtins.str, Union['EmailSendFromArgs', 'EmailSendFromArgsDict']]]] = None,
                  subject: pulumi.Input[Optional[_builtins.str]] = None,
                  text: pulumi.Input[Optional[_builtins.str]] = None,
-                 to: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
+                 to: pulumi.Input[Optional[Union[_builtins.str, Union['EmailSendToArgs', 'EmailSendToArgsDict'], Sequence[pulumi.Input[Union[_builtins.str, Union['EmailSendTo2Args', 'EmailSendTo2ArgsDict']]]]]]] = None,
                  triggers: pulumi.Input[Optional[Sequence[Any]]] = None,
                  __props__=None):
         """
@@ -260,8 +260,8 @@ class EmailSend(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] account_id: The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['EmailSendAttachmentsArgs', 'EmailSendAttachmentsArgsDict']]]] attachments: Files, base64, attached or inline.
-        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] bcc: Blind-copied: an address or a list of addresses.
-        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] cc: Copied: an address or a list of addresses.
+        :param pulumi.Input[Union[_builtins.str, Union['EmailSendToArgs', 'EmailSendToArgsDict'], Sequence[pulumi.Input[Union[_builtins.str, Union['EmailSendTo2Args', 'EmailSendTo2ArgsDict']]]]]] bcc: Blind-copied: an address, `{ address, name? }`, or a list of either.
+        :param pulumi.Input[Union[_builtins.str, Union['EmailSendToArgs', 'EmailSendToArgsDict'], Sequence[pulumi.Input[Union[_builtins.str, Union['EmailSendTo2Args', 'EmailSendTo2ArgsDict']]]]]] cc: Copied: an address, `{ address, name? }`, or a list of either.
         :param pulumi.Input[Union[_builtins.str, Union['EmailSendFromArgs', 'EmailSendFromArgsDict']]] from_: An address, or `{ address, name }`.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Allowed headers only (threading, list management, `X-` headers); names kept as written.
         :param pulumi.Input[_builtins.str] html: The HTML body; `html`, `text` or both.
@@ -269,7 +269,7 @@ class EmailSend(pulumi.CustomResource):
         :param pulumi.Input[Union[_builtins.str, Union['EmailSendFromArgs', 'EmailSendFromArgsDict']]] reply_to: An address, or `{ address, name }`.
         :param pulumi.Input[_builtins.str] subject: One line.
         :param pulumi.Input[_builtins.str] text: The plain-text body; `html`, `text` or both.
-        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] to: An address or a list of addresses.
+        :param pulumi.Input[Union[_builtins.str, Union['EmailSendToArgs', 'EmailSendToArgsDict'], Sequence[pulumi.Input[Union[_builtins.str, Union['EmailSendTo2Args', 'EmailSendTo2ArgsDict']]]]]] to: An address, `{ address, name? }`, or a list of either.
         :param pulumi.Input[Sequence[Any]] triggers: Runs again whenever one of these values changes (any JSON values, unknowns included).
         """
         ...
@@ -298,8 +298,8 @@ class EmailSend(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  attachments: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EmailSendAttachmentsArgs', 'EmailSendAttachmentsArgsDict']]]]] = None,
-                 bcc: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
-                 cc: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
+                 bcc: pulumi.Input[Optional[Union[_builtins.str, Union['EmailSendToArgs', 'EmailSendToArgsDict'], Sequence[pulumi.Input[Union[_builtins.str, Union['EmailSendTo2Args', 'EmailSendTo2ArgsDict']]]]]]] = None,
+                 cc: pulumi.Input[Optional[Union[_builtins.str, Union['EmailSendToArgs', 'EmailSendToArgsDict'], Sequence[pulumi.Input[Union[_builtins.str, Union['EmailSendTo2Args', 'EmailSendTo2ArgsDict']]]]]]] = None,
                  from_: pulumi.Input[Optional[Union[_builtins.str, Union['EmailSendFromArgs', 'EmailSendFromArgsDict']]]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  html: pulumi.Input[Optional[_builtins.str]] = None,
@@ -307,7 +307,7 @@ class EmailSend(pulumi.CustomResource):
                  reply_to: pulumi.Input[Optional[Union[_builtins.str, Union['EmailSendFromArgs', 'EmailSendFromArgsDict']]]] = None,
                  subject: pulumi.Input[Optional[_builtins.str]] = None,
                  text: pulumi.Input[Optional[_builtins.str]] = None,
-                 to: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
+                 to: pulumi.Input[Optional[Union[_builtins.str, Union['EmailSendToArgs', 'EmailSendToArgsDict'], Sequence[pulumi.Input[Union[_builtins.str, Union['EmailSendTo2Args', 'EmailSendTo2ArgsDict']]]]]]] = None,
                  triggers: pulumi.Input[Optional[Sequence[Any]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -398,7 +398,7 @@ class EmailSend(pulumi.CustomResource):
     @pulumi.getter
     def bcc(self) -> pulumi.Output[Optional[Any]]:
         """
-        Blind-copied: an address or a list of addresses.
+        Blind-copied: an address, `{ address, name? }`, or a list of either.
         """
         return pulumi.get(self, "bcc")
 
@@ -406,7 +406,7 @@ class EmailSend(pulumi.CustomResource):
     @pulumi.getter
     def cc(self) -> pulumi.Output[Optional[Any]]:
         """
-        Copied: an address or a list of addresses.
+        Copied: an address, `{ address, name? }`, or a list of either.
         """
         return pulumi.get(self, "cc")
 
@@ -478,7 +478,7 @@ class EmailSend(pulumi.CustomResource):
     @pulumi.getter
     def to(self) -> pulumi.Output[Any]:
         """
-        An address or a list of addresses.
+        An address, `{ address, name? }`, or a list of either.
         """
         return pulumi.get(self, "to")
 

@@ -29,6 +29,8 @@ __all__ = [
     'DomainRegistrationPrice',
     'EmailSendAttachments',
     'EmailSendFrom',
+    'EmailSendTo',
+    'EmailSendTo2',
     'MeetingTemplateAiConfig',
     'MeetingTemplateAiConfigSummarization',
     'MeetingTemplateAiConfigTranscription',
@@ -801,6 +803,46 @@ class EmailSendFrom(dict):
     @_builtins.property
     @pulumi.getter
     def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class EmailSendTo(dict):
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "address", address)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class EmailSendTo2(dict):
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 name: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "address", address)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "name")
 
 
