@@ -204,7 +204,6 @@ const RULES = [
   "oneOf",
   "oneOfNumbers",
   "open",
-  "query",
   "queryBool",
   "queryNum",
   "str",

@@ -206,8 +206,8 @@ function objectOf(n: Node, side: Side): string {
   const required = new Set(n.required ?? []);
   const fields = props.map(([k, p]) => `${key(k)}: ${toZod(p, side)}${required.has(k) ? "" : ".optional()"}`);
   if (side === "response") return `open({ ${fields.join(", ")} })`;
-  // A query drops a parameter it does not know (a service ignores one; the sdk builds its queries from typed params).
-  if (side === "query") return `query({ ${fields.join(", ")} })`;
+  // A query is as strict as a body: a parameter the contract does not list is refused, naming it.
+  if (side === "query") return `strict({ ${fields.join(", ")} })`;
   // `additionalProperties: true` beside named fields: the named ones are checked, others pass through.
   return `strict({ ${fields.join(", ")} })${n.additionalProperties === true ? ".loose()" : ""}`;
 }

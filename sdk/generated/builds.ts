@@ -10,7 +10,6 @@ import {
   num,
   oneOf,
   open,
-  query,
   queryBool,
   queryNum,
   str,
@@ -26,12 +25,12 @@ export const GetAccountLimitsResult = open({
 
 /** GET /accounts/{account_id}/builds/builds (getBuildsByVersionIds) */
 export const GetBuildsByVersionIdsPath = strict({ account_id: str() });
-export const GetBuildsByVersionIdsQuery = query({ version_ids: str().optional() });
+export const GetBuildsByVersionIdsQuery = strict({ version_ids: str().optional() });
 export const GetBuildsByVersionIdsResult = open({ builds: z.record(z.string(), z.unknown()).optional() });
 
 /** GET /accounts/{account_id}/builds/builds/latest (getLatestBuildsByScripts) */
 export const GetLatestBuildsByScriptsPath = strict({ account_id: str() });
-export const GetLatestBuildsByScriptsQuery = query({ external_script_ids: str().optional() });
+export const GetLatestBuildsByScriptsQuery = strict({ external_script_ids: str().optional() });
 export const GetLatestBuildsByScriptsResult = open({ builds: z.record(z.string(), z.unknown()).optional() });
 
 /** GET /accounts/{account_id}/builds/builds/{build_uuid} (getBuildByUuid) */
@@ -103,7 +102,7 @@ export const CancelBuildByUuidResult = open({
 
 /** GET /accounts/{account_id}/builds/builds/{build_uuid}/logs (getBuildLogs) */
 export const GetBuildLogsPath = strict({ account_id: str(), build_uuid: formatted(str(), "uuid") });
-export const GetBuildLogsQuery = query({ cursor: str().optional() });
+export const GetBuildLogsQuery = strict({ cursor: str().optional() });
 export const GetBuildLogsResult = open({
   cursor: z.string().nullable().optional(),
   lines: z.array(z.array(z.union([z.number(), z.string()]))).optional(),
@@ -145,7 +144,7 @@ export const GetWorkerConfigAutofillPath = strict({
   provider_account_id: str(),
   repo_id: str(),
 });
-export const GetWorkerConfigAutofillQuery = query({
+export const GetWorkerConfigAutofillQuery = strict({
   branch: str().optional(),
   root_directory: str().optional(),
 });
@@ -159,7 +158,7 @@ export const GetWorkerConfigAutofillResult = open({
 
 /** GET /accounts/{account_id}/builds/tokens (listBuildTokens) */
 export const ListBuildTokensPath = strict({ account_id: str() });
-export const ListBuildTokensQuery = query({
+export const ListBuildTokensQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 200).optional(),
 });
@@ -348,7 +347,7 @@ export const PurgeBuildCacheResult = z.record(z.string(), z.unknown()).nullable(
 
 /** GET /accounts/{account_id}/builds/workers/{external_script_id}/builds (listBuildsByScript) */
 export const ListBuildsByScriptPath = strict({ account_id: str(), external_script_id: str() });
-export const ListBuildsByScriptQuery = query({
+export const ListBuildsByScriptQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 200).optional(),
 });
@@ -525,7 +524,7 @@ export const DeleteDeployHookResult = open({
 
 /** GET /accounts/{account_id}/workers/scripts (worker-script-list-workers) */
 export const WorkerScriptListWorkersPath = strict({ account_id: str() });
-export const WorkerScriptListWorkersQuery = query({ tags: str().optional() });
+export const WorkerScriptListWorkersQuery = strict({ tags: str().optional() });
 export const WorkerScriptListWorkersResult = z.array(
   open({
     compatibility_date: z.string().optional(),
@@ -601,7 +600,7 @@ export const WorkerScriptListWorkersResult = z.array(
 
 /** GET /accounts/{account_id}/workers/scripts/{script_name}/deployments (worker-deployments-list-deployments) */
 export const WorkerDeploymentsListDeploymentsPath = strict({ account_id: str(), script_name: str() });
-export const WorkerDeploymentsListDeploymentsQuery = query({
+export const WorkerDeploymentsListDeploymentsQuery = strict({
   since: str().optional(),
   until: str().optional(),
   page: queryNum(false).optional(),
@@ -626,7 +625,7 @@ export const WorkerDeploymentsListDeploymentsResult = open({
 
 /** POST /accounts/{account_id}/workers/scripts/{script_name}/deployments (worker-deployments-create-deployment) */
 export const WorkerDeploymentsCreateDeploymentPath = strict({ account_id: str(), script_name: str() });
-export const WorkerDeploymentsCreateDeploymentQuery = query({ force: queryBool().optional() });
+export const WorkerDeploymentsCreateDeploymentQuery = strict({ force: queryBool().optional() });
 export const WorkerDeploymentsCreateDeploymentBody = strict({
   annotations: strict({ "workers/message": lengthIn(str(), undefined, 1000).optional() }).optional(),
   strategy: oneOf(["percentage"]),

@@ -10,7 +10,6 @@ import {
   matching,
   oneOf,
   open,
-  query,
   queryBool,
   str,
   strict,
@@ -126,7 +125,7 @@ export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath = strict({
   ]),
   zone_id: str(),
 });
-export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery = query({
+export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery = strict({
   dry_run: queryBool().optional(),
 });
 export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointBody = strict({

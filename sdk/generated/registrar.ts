@@ -11,7 +11,6 @@ import {
   matching,
   oneOf,
   open,
-  query,
   queryNum,
   str,
   strict,
@@ -38,7 +37,7 @@ export const RegistrarDomainDiscoveryCheckResult = open({
 
 /** GET /accounts/{account_id}/registrar/domain-search (registrar-domain-discovery-search) */
 export const RegistrarDomainDiscoverySearchPath = strict({ account_id: str() });
-export const RegistrarDomainDiscoverySearchQuery = query({
+export const RegistrarDomainDiscoverySearchQuery = strict({
   q: lengthIn(str(), 1, 100),
   extensions: list(str(), undefined, 20).optional(),
   limit: queryNum(true, 1, 50).optional(),
@@ -116,7 +115,7 @@ export const RegistrarDomainsUpdateDomainResult = z.record(z.string(), z.unknown
 
 /** GET /accounts/{account_id}/registrar/registrations (registrar-domain-registration-list) */
 export const RegistrarDomainRegistrationListPath = strict({ account_id: str() });
-export const RegistrarDomainRegistrationListQuery = query({
+export const RegistrarDomainRegistrationListQuery = strict({
   cursor: lengthIn(str(), undefined, 256).optional(),
   per_page: queryNum(true, 1, 50).optional(),
   direction: oneOf(["asc", "desc"]).optional(),

@@ -14,7 +14,6 @@ import {
   oneOf,
   oneOfNumbers,
   open,
-  query,
   queryNum,
   str,
   strict,
@@ -22,7 +21,7 @@ import {
 
 /** GET /accounts/{account_id}/ai-search/instances (ai-search-list-instances) */
 export const AiSearchListInstancesPath = strict({ account_id: str() });
-export const AiSearchListInstancesQuery = query({
+export const AiSearchListInstancesQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 100).optional(),
   search: str().optional(),
@@ -1115,7 +1114,7 @@ export const AiSearchInstanceChatCompletionResult = open({
 
 /** GET /accounts/{account_id}/ai-search/instances/{id}/jobs (ai-search-instance-list-jobs) */
 export const AiSearchInstanceListJobsPath = strict({ id: str(), account_id: str() });
-export const AiSearchInstanceListJobsQuery = query({
+export const AiSearchInstanceListJobsQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 50).optional(),
 });
@@ -1173,7 +1172,7 @@ export const AiSearchInstanceChangeJobStatusResult = open({
 
 /** GET /accounts/{account_id}/ai-search/instances/{id}/jobs/{job_id}/logs (ai-search-instance-list-job-logs) */
 export const AiSearchInstanceListJobLogsPath = strict({ id: str(), job_id: str(), account_id: str() });
-export const AiSearchInstanceListJobLogsQuery = query({
+export const AiSearchInstanceListJobLogsQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 500).optional(),
 });
@@ -1309,7 +1308,7 @@ export const AiSearchStatsResult = open({
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances (ai-search-namespace-list-instances) */
 export const AiSearchNamespaceListInstancesPath = strict({ account_id: str(), name: str() });
-export const AiSearchNamespaceListInstancesQuery = query({
+export const AiSearchNamespaceListInstancesQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 100).optional(),
   search: str().optional(),
@@ -2417,7 +2416,7 @@ export const AiSearchNamespaceInstanceChatCompletionResult = open({
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/items (ai-search-namespace-instance-list-items) */
 export const AiSearchNamespaceInstanceListItemsPath = strict({ id: str(), account_id: str(), name: str() });
-export const AiSearchNamespaceInstanceListItemsQuery = query({
+export const AiSearchNamespaceInstanceListItemsQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 50).optional(),
   search: lengthIn(str(), undefined, 256).optional(),
@@ -2556,7 +2555,7 @@ export const AiSearchNamespaceInstanceListItemChunksPath = strict({
   account_id: str(),
   name: str(),
 });
-export const AiSearchNamespaceInstanceListItemChunksQuery = query({
+export const AiSearchNamespaceInstanceListItemChunksQuery = strict({
   limit: queryNum(true, 1, 100).optional(),
   offset: queryNum(true, 0).optional(),
 });
@@ -2589,7 +2588,7 @@ export const AiSearchNamespaceInstanceLogsItemPath = strict({
   account_id: str(),
   name: str(),
 });
-export const AiSearchNamespaceInstanceLogsItemQuery = query({
+export const AiSearchNamespaceInstanceLogsItemQuery = strict({
   limit: queryNum(true, 1, 100).optional(),
   cursor: lengthIn(str(), undefined, 512).optional(),
 });
@@ -2607,7 +2606,7 @@ export const AiSearchNamespaceInstanceLogsItemResult = z.array(
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/jobs (ai-search-namespace-instance-list-jobs) */
 export const AiSearchNamespaceInstanceListJobsPath = strict({ id: str(), account_id: str(), name: str() });
-export const AiSearchNamespaceInstanceListJobsQuery = query({
+export const AiSearchNamespaceInstanceListJobsQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 50).optional(),
 });
@@ -2680,7 +2679,7 @@ export const AiSearchNamespaceInstanceListJobLogsPath = strict({
   account_id: str(),
   name: str(),
 });
-export const AiSearchNamespaceInstanceListJobLogsQuery = query({
+export const AiSearchNamespaceInstanceListJobLogsQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 500).optional(),
 });

@@ -130,9 +130,6 @@ export const anyOf = <const T extends readonly [z.ZodType, z.ZodType, ...z.ZodTy
   what: string,
 ) => z.union(options, { error: (iss) => (iss.input === undefined ? "is required" : `must be ${what}`) });
 
-/** A query: a parameter it does not list is dropped, not refused (as a service ignores one). */
-export const query = <T extends z.ZodRawShape>(shape: T) => z.object(shape);
-
 // ---- responses: read openly ----
 
 /** A response object: fields the contract does not list are kept, not refused. */
