@@ -17,6 +17,7 @@ import {
   UpdateInstanceBodySchema,
   INSTANCE_CREATE_FIELDS,
   INSTANCE_UPDATE_FIELDS,
+  SearchInstanceSchema,
   settingsIssues,
   type CreateInstanceBody,
   type UpdateInstanceBody,
@@ -105,16 +106,12 @@ export function updateBody(i: SearchInstanceInputs): UpdateInstanceBody {
   return UpdateInstanceBodySchema.parse(pick(wireOf(i), UPDATE_KEYS));
 }
 
+/** Inputs of the settings only the update (PUT) takes: the contract's update body less its create body. */
+const UPDATE_ONLY = WIRE_INPUTS.filter((f) => UPDATE_KEYS.has(f.wire) && !CREATE_KEYS.has(f.wire));
+
 /** Whether inputs hold a setting only the update takes away from its default: create must follow with a PUT. */
 export function needsUpdateAfterCreate(i: SearchInstanceInputs): boolean {
-  return (
-    i.paused !== D.paused ||
-    i.summarization !== D.summarization ||
-    i.summarizationModel !== undefined ||
-    i.systemPromptAiSearch !== undefined ||
-    i.systemPromptIndexSummarization !== undefined ||
-    i.systemPromptRewriteQuery !== undefined
-  );
+  return UPDATE_ONLY.some((f) => !deepEqual(Reflect.get(i, f.name), Reflect.get(D, f.wire)));
 }
 
 /** The settings: inputs the API returns (the credentials it never does). */
@@ -126,14 +123,9 @@ const SETTINGS = WIRE_INPUTS.map((f) => f.name).filter(
  * Settings the contract's read answer does not list (the public client's listing does): read where
  * the service sends them, kept from the previous inputs where it does not.
  */
-const READ_IF_SENT = new Set([
-  "chunk",
-  "summarization",
-  "summarizationModel",
-  "systemPromptAiSearch",
-  "systemPromptIndexSummarization",
-  "systemPromptRewriteQuery",
-]);
+const READ_IF_SENT = new Set(
+  WIRE_INPUTS.filter((f) => !Object.hasOwn(SearchInstanceSchema.shape, f.wire)).map((f) => f.name),
+);
 
 /**
  * The inputs of a live instance: identity and the write-only credentials from the previous inputs
