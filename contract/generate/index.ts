@@ -159,9 +159,18 @@ function applyOverlay(key: string, shapes: Shapes, overlay: Overlay, lookup: Loo
   for (const r of overlay.rules ?? []) {
     if (r.operation !== key) continue;
     const root = side(r.in);
+    const { required, ...keywords } = r.set;
+    // `a[]` is the items of the array `a` (a rule on every entry, such as "no empty pattern").
+    if (r.field.endsWith("[]")) {
+      const list = root && nodeAt(root, r.field.slice(0, -2));
+      const items = list?.parent.properties?.[list.name]?.items;
+      if (!items || required !== undefined)
+        throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such place`);
+      Object.assign(items, keywords);
+      continue;
+    }
     const at = root && nodeAt(root, r.field);
     if (!at) throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such place`);
-    const { required, ...keywords } = r.set;
     if (Object.keys(keywords).length) {
       at.parent.properties ??= {};
       const target = at.parent.properties[at.name];
