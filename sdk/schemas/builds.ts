@@ -8,7 +8,6 @@
 import { z } from "zod";
 import * as G from "../generated/builds";
 import { formatted, str } from "../wire/rules";
-import { IdentifierSchema } from "./common";
 
 export const UuidSchema = formatted(str(), "uuid");
 
@@ -286,9 +285,6 @@ export const DeploymentCreateBodySchema = G.WorkerDeploymentsCreateDeploymentBod
   }
 });
 export type DeploymentCreateBody = z.infer<typeof DeploymentCreateBodySchema>;
-
-/** `accountId` as an optional parameter of every sdk method (spec: at most 32 characters). */
-export const AccountParamSchema = z.object({ accountId: IdentifierSchema.optional() });
 
 /** Build-service error codes (public API: the 12000 range; 12000 is "not found"). */
 export const BUILD_ERROR_CODES = {
