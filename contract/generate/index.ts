@@ -161,6 +161,16 @@ function applyOverlay(key: string, shapes: Shapes, overlay: Overlay, lookup: Loo
   for (const r of overlay.rules ?? []) {
     if (r.operation !== key) continue;
     const root = side(r.in);
+    const { required, ...keywords } = r.set ?? {};
+    // `a[]` is the items of the array `a` (a rule on every entry, such as "no empty pattern").
+    if (r.field.endsWith("[]")) {
+      const list = root && nodeAt(root, r.field.slice(0, -2));
+      const items = list?.parent.properties?.[list.name]?.items;
+      if (!items || required !== undefined || r.add)
+        throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such place`);
+      Object.assign(items, keywords);
+      continue;
+    }
     const at = root && nodeAt(root, r.field);
     if (!at) throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such place`);
     at.parent.properties ??= {};
@@ -170,7 +180,6 @@ function applyOverlay(key: string, shapes: Shapes, overlay: Overlay, lookup: Loo
       at.parent.properties[at.name] = overlayNode(r.add, key, `${key} ${r.field}`, lookup);
       continue;
     }
-    const { required, ...keywords } = r.set ?? {};
     if (Object.keys(keywords).length) {
       const target = at.parent.properties[at.name];
       if (!target) throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such field`);

@@ -15,6 +15,7 @@ import {
   WorkerBuildConfigSchema,
   WorkerBuildConfigUpdateBodySchema,
 } from "../../sdk/schemas/builds";
+import * as G from "../../sdk/generated/builds";
 import type { Permission } from "../auth";
 import { AccountParams, orEmpty } from "../define";
 import * as render from "./render";
@@ -61,7 +62,7 @@ export function registerConfigRoutes(area: BuildsArea, A: string): void {
         provider_account_id: z.string(),
         repo_id: z.string(),
       }),
-      querystring: z.looseObject({ branch: z.string().optional(), root_directory: z.string().optional() }),
+      querystring: z.looseObject(G.GetWorkerConfigAutofillQuery.shape),
       response: ConfigAutofillSchema,
       permissions: EDIT,
     },

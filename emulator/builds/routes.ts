@@ -28,6 +28,7 @@ import type { Permission } from "../auth";
 import { AccountParams, NoParams, answer, defineArea, defineControl, orEmpty } from "../define";
 import { DomainError, jsonTooDeep, parseWith } from "../http";
 import { DEFAULT_PAGES, pageOf, pageQuery, type PageRule } from "../paging";
+import * as G from "../../sdk/generated/builds";
 import { TOO_DEEP_RULE } from "../../sdk/validate";
 import { dict } from "../store";
 import { registerConfigRoutes } from "./config-routes";
@@ -248,7 +249,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
     `${A}/workers/scripts`,
     {
       params: AccountParams,
-      querystring: z.looseObject({ tags: z.string().optional() }),
+      querystring: z.looseObject(G.WorkerScriptListWorkersQuery.shape),
       response: z.array(ScriptSchema),
       permissions: SCRIPTS_READ,
     },
@@ -303,9 +304,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
     {
       params: Script,
       // `force` lets the service deploy over changes made outside it; the emulator has none to guard.
-      querystring: z.looseObject({
-        force: z.enum(["true", "false"], 'must be "true" or "false"').optional(),
-      }),
+      querystring: z.looseObject(G.WorkerDeploymentsCreateDeploymentQuery.shape),
       body: DeploymentCreateWireSchema,
       response: DeploymentSchema,
       permissions: SCRIPTS_EDIT,
@@ -446,7 +445,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
     `${A}/builds/builds/:build_uuid/logs`,
     {
       params: Build,
-      querystring: z.looseObject({ cursor: z.string().optional() }),
+      querystring: z.looseObject(G.GetBuildLogsQuery.shape),
       response: BuildLogsSchema,
       permissions: EDIT,
     },

@@ -7,6 +7,7 @@ import {
   lengthIn,
   list,
   map,
+  matching,
   num,
   oneOf,
   open,
@@ -112,11 +113,11 @@ export const GetBuildLogsResult = open({
 /** PUT /accounts/{account_id}/builds/repos/connections (upsertRepoConnection) */
 export const UpsertRepoConnectionPath = strict({ account_id: str() });
 export const UpsertRepoConnectionBody = strict({
-  provider_account_id: str(),
-  provider_account_name: str(),
+  provider_account_id: lengthIn(str(), 1, undefined),
+  provider_account_name: lengthIn(str(), 1, undefined),
   provider_type: oneOf(["github"]),
-  repo_id: str(),
-  repo_name: str(),
+  repo_id: lengthIn(str(), 1, undefined),
+  repo_name: lengthIn(str(), 1, undefined),
 });
 export const UpsertRepoConnectionResult = open({
   created_on: z.string().optional(),
@@ -194,20 +195,29 @@ export const DeleteBuildTokenResult = z.record(z.string(), z.unknown()).nullable
 /** POST /accounts/{account_id}/builds/triggers (createTrigger) */
 export const CreateTriggerPath = strict({ account_id: str() });
 export const CreateTriggerBody = strict({
-  branch_excludes: list(str()),
-  branch_includes: list(str()),
+  branch_excludes: list(lengthIn(str(), 1, undefined)).optional(),
+  branch_includes: list(lengthIn(str(), 1, undefined), 1),
   build_caching_enabled: bool().optional(),
   build_command: str(),
   build_token_uuid: formatted(str(), "uuid"),
-  deploy_command: str(),
-  external_script_id: str(),
-  path_excludes: list(str()),
-  path_includes: list(str()),
+  deploy_command: lengthIn(str(), 1, undefined),
+  external_script_id: matching(
+    str(),
+    "^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$",
+    "must be the script's tag (a UUID, field `tag` of the script listing), not its name",
+  ),
+  path_excludes: list(lengthIn(str(), 1, undefined)).optional(),
+  path_includes: list(lengthIn(str(), 1, undefined)).optional(),
   repo_connection_uuid: formatted(str(), "uuid"),
   root_directory: str(),
-  trigger_name: str(),
+  trigger_name: lengthIn(str(), 1, undefined),
 });
-export const CreateTriggerBodyDefaults = { build_caching_enabled: false } as const;
+export const CreateTriggerBodyDefaults = {
+  branch_excludes: [],
+  build_caching_enabled: false,
+  path_excludes: [],
+  path_includes: ["*"],
+} as const;
 export const CreateTriggerResult = open({
   branch_excludes: z.array(z.string()).optional(),
   branch_includes: z.array(z.string()).optional(),
@@ -241,16 +251,16 @@ export const CreateTriggerResult = open({
 /** PATCH /accounts/{account_id}/builds/triggers/{trigger_uuid} (updateTrigger) */
 export const UpdateTriggerPath = strict({ account_id: str(), trigger_uuid: formatted(str(), "uuid") });
 export const UpdateTriggerBody = strict({
-  branch_excludes: list(str()).optional(),
-  branch_includes: list(str()).optional(),
+  branch_excludes: list(lengthIn(str(), 1, undefined)).optional(),
+  branch_includes: list(lengthIn(str(), 1, undefined), 1).optional(),
   build_caching_enabled: bool().optional(),
   build_command: str().optional(),
   build_token_uuid: formatted(str(), "uuid").optional(),
-  deploy_command: str().optional(),
-  path_excludes: list(str()).optional(),
-  path_includes: list(str()).optional(),
+  deploy_command: lengthIn(str(), 1, undefined).optional(),
+  path_excludes: list(lengthIn(str(), 1, undefined)).optional(),
+  path_includes: list(lengthIn(str(), 1, undefined)).optional(),
   root_directory: str().optional(),
-  trigger_name: str().optional(),
+  trigger_name: lengthIn(str(), 1, undefined).optional(),
 });
 export const UpdateTriggerBodyDefaults = { build_caching_enabled: false } as const;
 export const UpdateTriggerResult = open({
@@ -290,8 +300,8 @@ export const DeleteTriggerResult = z.record(z.string(), z.unknown()).nullable();
 /** POST /accounts/{account_id}/builds/triggers/{trigger_uuid}/builds (createManualBuild) */
 export const CreateManualBuildPath = strict({ account_id: str(), trigger_uuid: formatted(str(), "uuid") });
 export const CreateManualBuildBody = strict({
-  branch: str().optional(),
-  commit_hash: str().optional(),
+  branch: lengthIn(str(), 1, undefined).optional(),
+  commit_hash: lengthIn(str(), 1, undefined).optional(),
   seed_repo: strict({
     branch: str(),
     files: list(
@@ -629,7 +639,7 @@ export const WorkerDeploymentsCreateDeploymentQuery = strict({ force: queryBool(
 export const WorkerDeploymentsCreateDeploymentBody = strict({
   annotations: strict({ "workers/message": lengthIn(str(), undefined, 1000).optional() }).optional(),
   strategy: oneOf(["percentage"]),
-  versions: list(strict({ percentage: num(0.01, 100), version_id: formatted(str(), "uuid") })),
+  versions: list(strict({ percentage: num(0.01, 100), version_id: formatted(str(), "uuid") }), 1, 2),
 });
 export const WorkerDeploymentsCreateDeploymentResult = open({
   annotations: open({

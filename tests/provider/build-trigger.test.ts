@@ -43,11 +43,7 @@ describe("BuildTrigger: check without the API", () => {
       [{ ...BASE, kind: "production", importId: "nope" }, ["importId: must be a UUID"]],
       [
         { ...BASE, kind: "production", buildTokenUuid: "x", rootDirectory: 3, extra: true },
-        [
-          "extra: is not a known field",
-          "buildTokenUuid: must be a UUID",
-          "rootDirectory: Invalid input: expected string, received number",
-        ],
+        ["extra: is not a known field", "buildTokenUuid: must be a UUID", "rootDirectory: must be a string"],
       ],
       [
         { ...BASE, externalScriptId: "shop", kind: "production" },

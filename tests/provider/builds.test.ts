@@ -41,7 +41,7 @@ describe("RepoConnection: check and diff without the API", () => {
     const r = await rc.handler.check(undefined, { ...inputs, providerType: "gitlab" }, offline);
     assert.deepEqual(
       r.failures!.map((f) => f.reason),
-      ["providerType: must be one of: github"],
+      ["providerType: must be one of github"],
     );
   });
   it("names each missing field before any request", async () => {
@@ -49,9 +49,9 @@ describe("RepoConnection: check and diff without the API", () => {
     assert.deepEqual(
       r.failures!.map((f) => f.reason),
       [
-        "providerAccountId: Invalid input: expected string, received undefined",
-        "providerAccountName: Invalid input: expected string, received undefined",
-        "repoId: Invalid input: expected string, received undefined",
+        "providerAccountId: is required",
+        "providerAccountName: is required",
+        "repoId: is required",
         "repoName: must not be empty",
       ],
     );

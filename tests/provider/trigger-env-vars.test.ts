@@ -40,10 +40,11 @@ describe("TriggerEnvVars: planning", () => {
   });
 
   it("projects drift: live plain values, dropped keys, a secret that turned plain", () => {
+    const created_on = "2026-01-01T00:00:00Z";
     const live = {
-      A: { value: "changed", is_secret: false },
-      S: { value: "now-visible", is_secret: false },
-      OTHER: { value: "x", is_secret: false },
+      A: { value: "changed", is_secret: false, created_on },
+      S: { value: "now-visible", is_secret: false, created_on },
+      OTHER: { value: "x", is_secret: false, created_on },
     };
     assert.deepEqual(ev.project(olds.variables, live), { A: { value: "changed", isSecret: false } });
   });

@@ -45,7 +45,7 @@ const PROTO_KEYS = ["__proto__", "constructor", "toString"];
 
 const CASES: Record<ResourceKind, Case[]> = {
   RepoConnection: [
-    ["providerType", /must not be empty/, { providerType: "" }],
+    ["providerType", /must be one of github/, { providerType: "" }],
     ["providerType", /string|required/i, { providerType: 42 }],
     ["providerAccountId", /must not be empty/, { providerAccountId: "" }],
     ["providerAccountName", /string|required/i, { providerAccountName: undefined }],
@@ -63,7 +63,7 @@ const CASES: Record<ResourceKind, Case[]> = {
     ["triggerName", /must not be empty/, { triggerName: "" }],
     ["deployCommand", /must not be empty/, { deployCommand: "" }],
     ["buildCommand", /string/i, { buildCommand: 7 }],
-    ["branchIncludes", /at least one/, { branchIncludes: [] }],
+    ["branchIncludes", /must not be empty/, { branchIncludes: [] }],
     ["branchExcludes", /array|list/i, { branchExcludes: "main" }],
     ["pathIncludes", /array|list/i, { pathIncludes: { "*": true } }],
     ["buildCachingEnabled", /boolean/i, { buildCachingEnabled: "yes" }],

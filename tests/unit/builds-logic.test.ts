@@ -210,14 +210,14 @@ describe("builds: the contract's limits in the request schemas", () => {
       "a deploy hook's name of 59",
       DeployHookBodySchema,
       { deploy_hook_name: "x".repeat(59), branch: "m" },
-      ["deploy_hook_name: must be 1 to 58 characters"],
+      ["deploy_hook_name: must be at most 58 characters"],
     ],
     ["a percentage of 0.01", DeploymentCreateBodySchema, split(0.01), []],
     [
       "a percentage under 0.01",
       DeploymentCreateBodySchema,
       split(0.001),
-      ["versions.0.percentage: must be at least 0.01"],
+      ["versions.0.percentage: must be between 0.01 and 100"],
     ],
     [
       "a deployment message of 1001 characters",
@@ -237,9 +237,7 @@ describe("builds: the contract's limits in the request schemas", () => {
         versions: [{ version_id: V, percentage: 100 }],
         annotations: { "workers/triggered_by": "me" },
       },
-      [
-        "annotations.workers/triggered_by: is not set by a caller (only workers/message is; workers/triggered_by is the service's)",
-      ],
+      ["annotations.workers/triggered_by: is not a known field"],
     ],
     [
       "a provider other than github",
@@ -251,7 +249,7 @@ describe("builds: the contract's limits in the request schemas", () => {
         repo_id: "1",
         repo_name: "r",
       },
-      ["provider_type: must be one of: github"],
+      ["provider_type: must be one of github"],
     ],
     ["a variable without a value (kept)", EnvVarsPatchBodySchema, { A: { is_secret: true } }, []],
     [
@@ -280,7 +278,7 @@ describe("builds: the contract's limits in the request schemas", () => {
           files: [1, 2, 3].map((n) => ({ filename: `${n}`, content: "" })),
         },
       },
-      ["seed_repo.files: must hold at most 2 files"],
+      ["seed_repo.files: must have at most 2 entries"],
     ],
   ];
   for (const [label, schema, value, expected] of table) {
@@ -289,7 +287,7 @@ describe("builds: the contract's limits in the request schemas", () => {
     });
   }
 
-  it("fills the contract's default for caching (false) and the sdk's for the pattern lists", () => {
+  it("fills the contract's default for caching (false) and the sdk's for the pattern lists, not nested ones", () => {
     const body = TriggerCreateBodySchema.parse(productionTriggerBody({ tag: V, repo: V, token: V }));
     assert.deepEqual(
       [body.build_caching_enabled, body.branch_excludes, body.path_includes, body.path_excludes],
@@ -307,7 +305,8 @@ describe("builds: the contract's limits in the request schemas", () => {
           files: [{ filename: "f", content: "" }],
         },
       }).seed_repo?.files?.[0]?.isBase64,
-      false,
+      undefined,
+      "a seed file's isBase64 is the service's to default (false, contract)",
     );
   });
 });
