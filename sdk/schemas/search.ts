@@ -111,9 +111,10 @@ export const INSTANCE_UPDATE_FIELDS = Object.keys(Update.shape);
 /**
  * A search instance's wire fields a program sets: every field of the create and the update body. None
  * carries a zod default: the server applies SEARCH_INSTANCE_DEFAULTS on create and on every PUT (which
- * replaces), so leaving a field out is already the way to ask for its default.
+ * replaces), so leaving a field out is already the way to ask for its default. The id comes first (the
+ * order of inputs is the order of check's messages and of the native schema).
  */
-export const SearchInstanceFields = { ...Update.shape, ...Create.shape };
+export const SearchInstanceFields = { id: Create.shape.id, ...Update.shape, ...Create.shape };
 
 /** Every setting of an instance (its fields but the id), as the emulator stores and merges them. */
 export const InstanceSettingsSchema = strict(Create.omit({ id: true }).extend(Update.shape).shape);
