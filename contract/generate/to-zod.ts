@@ -169,7 +169,7 @@ function stringOf(n: Node, side: Side): string {
   if (values?.length) return `oneOf(${lit(values)})`;
   let s = "str()";
   if (n.minLength !== undefined || n.maxLength !== undefined)
-    s = `lengthIn(${s}, ${n.minLength ?? "undefined"}, ${n.maxLength ?? "undefined"})`;
+    s = `lengthIn(${s}, ${n.minLength ?? "undefined"}${n.maxLength === undefined ? "" : `, ${n.maxLength}`})`;
   if (n.pattern) s = `matching(${s}, ${lit(n.pattern)}${n["x-rule"] ? `, ${lit(n["x-rule"])}` : ""})`;
   if (side === "request" && (n.format === "uri" || n.format === "uuid" || n.format === "email"))
     s = `formatted(${s}, ${lit(n.format)})`;

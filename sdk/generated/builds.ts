@@ -113,11 +113,11 @@ export const GetBuildLogsResult = open({
 /** PUT /accounts/{account_id}/builds/repos/connections (upsertRepoConnection) */
 export const UpsertRepoConnectionPath = strict({ account_id: str() });
 export const UpsertRepoConnectionBody = strict({
-  provider_account_id: lengthIn(str(), 1, undefined),
-  provider_account_name: lengthIn(str(), 1, undefined),
+  provider_account_id: lengthIn(str(), 1),
+  provider_account_name: lengthIn(str(), 1),
   provider_type: oneOf(["github"]),
-  repo_id: lengthIn(str(), 1, undefined),
-  repo_name: lengthIn(str(), 1, undefined),
+  repo_id: lengthIn(str(), 1),
+  repo_name: lengthIn(str(), 1),
 });
 export const UpsertRepoConnectionResult = open({
   created_on: z.string().optional(),
@@ -195,22 +195,22 @@ export const DeleteBuildTokenResult = z.record(z.string(), z.unknown()).nullable
 /** POST /accounts/{account_id}/builds/triggers (createTrigger) */
 export const CreateTriggerPath = strict({ account_id: str() });
 export const CreateTriggerBody = strict({
-  branch_excludes: list(lengthIn(str(), 1, undefined)).optional(),
-  branch_includes: list(lengthIn(str(), 1, undefined), 1),
+  branch_excludes: list(lengthIn(str(), 1)).optional(),
+  branch_includes: list(lengthIn(str(), 1), 1),
   build_caching_enabled: bool().optional(),
   build_command: str(),
   build_token_uuid: formatted(str(), "uuid"),
-  deploy_command: lengthIn(str(), 1, undefined),
+  deploy_command: lengthIn(str(), 1),
   external_script_id: matching(
     str(),
     "^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$",
     "must be the script's tag (a UUID, field `tag` of the script listing), not its name",
   ),
-  path_excludes: list(lengthIn(str(), 1, undefined)).optional(),
-  path_includes: list(lengthIn(str(), 1, undefined)).optional(),
+  path_excludes: list(lengthIn(str(), 1)).optional(),
+  path_includes: list(lengthIn(str(), 1)).optional(),
   repo_connection_uuid: formatted(str(), "uuid"),
   root_directory: str(),
-  trigger_name: lengthIn(str(), 1, undefined),
+  trigger_name: lengthIn(str(), 1),
 });
 export const CreateTriggerBodyDefaults = {
   branch_excludes: [],
@@ -251,16 +251,16 @@ export const CreateTriggerResult = open({
 /** PATCH /accounts/{account_id}/builds/triggers/{trigger_uuid} (updateTrigger) */
 export const UpdateTriggerPath = strict({ account_id: str(), trigger_uuid: formatted(str(), "uuid") });
 export const UpdateTriggerBody = strict({
-  branch_excludes: list(lengthIn(str(), 1, undefined)).optional(),
-  branch_includes: list(lengthIn(str(), 1, undefined), 1).optional(),
+  branch_excludes: list(lengthIn(str(), 1)).optional(),
+  branch_includes: list(lengthIn(str(), 1), 1).optional(),
   build_caching_enabled: bool().optional(),
   build_command: str().optional(),
   build_token_uuid: formatted(str(), "uuid").optional(),
-  deploy_command: lengthIn(str(), 1, undefined).optional(),
-  path_excludes: list(lengthIn(str(), 1, undefined)).optional(),
-  path_includes: list(lengthIn(str(), 1, undefined)).optional(),
+  deploy_command: lengthIn(str(), 1).optional(),
+  path_excludes: list(lengthIn(str(), 1)).optional(),
+  path_includes: list(lengthIn(str(), 1)).optional(),
   root_directory: str().optional(),
-  trigger_name: lengthIn(str(), 1, undefined).optional(),
+  trigger_name: lengthIn(str(), 1).optional(),
 });
 export const UpdateTriggerBodyDefaults = { build_caching_enabled: false } as const;
 export const UpdateTriggerResult = open({
@@ -300,8 +300,8 @@ export const DeleteTriggerResult = z.record(z.string(), z.unknown()).nullable();
 /** POST /accounts/{account_id}/builds/triggers/{trigger_uuid}/builds (createManualBuild) */
 export const CreateManualBuildPath = strict({ account_id: str(), trigger_uuid: formatted(str(), "uuid") });
 export const CreateManualBuildBody = strict({
-  branch: lengthIn(str(), 1, undefined).optional(),
-  commit_hash: lengthIn(str(), 1, undefined).optional(),
+  branch: lengthIn(str(), 1).optional(),
+  commit_hash: lengthIn(str(), 1).optional(),
   seed_repo: strict({
     branch: str(),
     files: list(

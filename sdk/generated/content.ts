@@ -131,7 +131,7 @@ export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery = strict({
 export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointBody = strict({
   description: str().optional(),
   id: str().optional(),
-  name: lengthIn(str(), 1, undefined).optional(),
+  name: lengthIn(str(), 1).optional(),
   version: str().optional(),
   rules: list(
     strict({
@@ -166,12 +166,12 @@ export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointBody = strict({
         webmcp_enabled: bool().optional(),
         webmcp_packs: list(str()).optional(),
       }).loose(),
-      categories: unique(list(lengthIn(str(), 1, undefined), 1)).optional(),
+      categories: unique(list(lengthIn(str(), 1), 1)).optional(),
       description: str().optional(),
       enabled: bool().optional(),
       exposed_credential_check: strict({
-        username_expression: lengthIn(str(), 1, undefined),
-        password_expression: lengthIn(str(), 1, undefined),
+        username_expression: lengthIn(str(), 1),
+        password_expression: lengthIn(str(), 1),
       })
         .loose()
         .optional(),
@@ -180,7 +180,7 @@ export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointBody = strict({
       last_updated: str().optional(),
       logging: strict({ enabled: bool() }).loose().optional(),
       ratelimit: strict({
-        characteristics: list(lengthIn(str(), 1, undefined)),
+        characteristics: list(lengthIn(str(), 1)),
         period: int(0),
         counting_expression: str().optional(),
         mitigation_timeout: int(0).optional(),
@@ -191,7 +191,7 @@ export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointBody = strict({
       })
         .loose()
         .optional(),
-      ref: lengthIn(str(), 1, undefined).optional(),
+      ref: lengthIn(str(), 1).optional(),
       version: str().optional(),
     }),
   ),
@@ -333,7 +333,7 @@ export const CustomHostnameForAZoneEditCustomHostnameBody = strict({
     custom_key: str().optional(),
     method: oneOf(["http", "txt", "email"]).optional(),
     settings: strict({
-      ciphers: unique(list(lengthIn(str(), 1, undefined))).optional(),
+      ciphers: unique(list(lengthIn(str(), 1))).optional(),
       early_hints: oneOf(["on", "off"]).optional(),
       http2: oneOf(["on", "off"]).optional(),
       min_tls_version: oneOf(["1.0", "1.1", "1.2", "1.3"]).optional(),

@@ -9,13 +9,9 @@ export const EmailSendingAccountSendBuilderBody = strict({
   attachments: list(
     strict({
       content: str(),
-      content_id: matching(
-        lengthIn(str(), 1, undefined),
-        "^[^\\r\\n]*$",
-        "must not contain line breaks",
-      ).optional(),
+      content_id: matching(lengthIn(str(), 1), "^[^\\r\\n]*$", "must not contain line breaks").optional(),
       disposition: oneOf(["inline", "attachment"]),
-      filename: matching(lengthIn(str(), 1, undefined), "^[^\\r\\n]*$", "must not contain line breaks"),
+      filename: matching(lengthIn(str(), 1), "^[^\\r\\n]*$", "must not contain line breaks"),
       type: matching(
         str(),
         "^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$",
@@ -43,7 +39,7 @@ export const EmailSendingAccountSendBuilderBody = strict({
   headers: map(matching(str(), "^[^\\r\\n]*$", "must not contain line breaks")).optional(),
   html: str().optional(),
   reply_to: anyOf([str(), strict({ address: str(), name: str() })], "a string or an object").optional(),
-  subject: matching(lengthIn(str(), 1, undefined), "^[^\\r\\n]*$", "must not contain line breaks"),
+  subject: matching(lengthIn(str(), 1), "^[^\\r\\n]*$", "must not contain line breaks"),
   text: str().optional(),
   to: anyOf(
     [
@@ -64,7 +60,7 @@ export const EmailSendingAccountSendBuilderResult = open({
 export const EmailSendingAccountSendRawMessagePath = strict({ account_id: str() });
 export const EmailSendingAccountSendRawMessageBody = strict({
   from: str(),
-  mime_message: lengthIn(str(), 1, undefined),
+  mime_message: lengthIn(str(), 1),
   recipients: list(str(), 1),
 });
 export const EmailSendingAccountSendRawMessageResult = open({

@@ -1257,7 +1257,7 @@ export const AiSearchInstanceSearchBody = strict({
     strict({ content: str().nullable(), role: oneOf(["system", "developer", "user", "assistant", "tool"]) }),
     1,
   ).optional(),
-  query: lengthIn(str(), 1, undefined).optional(),
+  query: lengthIn(str(), 1).optional(),
 });
 export const AiSearchInstanceSearchResult = open({
   chunks: z.array(
@@ -2468,7 +2468,7 @@ export const AiSearchNamespaceInstanceCreateOrUpdateItemPath = strict({
   name: str(),
 });
 export const AiSearchNamespaceInstanceCreateOrUpdateItemBody = strict({
-  key: lengthIn(str(), 1, undefined),
+  key: lengthIn(str(), 1),
   next_action: oneOf(["INDEX"]),
   wait_for_completion: bool().optional(),
 });
@@ -2764,7 +2764,7 @@ export const AiSearchNamespaceInstanceSearchBody = strict({
     strict({ content: str().nullable(), role: oneOf(["system", "developer", "user", "assistant", "tool"]) }),
     1,
   ).optional(),
-  query: lengthIn(str(), 1, undefined).optional(),
+  query: lengthIn(str(), 1).optional(),
 });
 export const AiSearchNamespaceInstanceSearchResult = open({
   chunks: z.array(
