@@ -114,7 +114,11 @@ export const INSTANCE_UPDATE_FIELDS = Object.keys(Update.shape);
  * replaces), so leaving a field out is already the way to ask for its default. The id comes first (the
  * order of inputs is the order of check's messages and of the native schema).
  */
-export const SearchInstanceFields = { id: Create.shape.id, ...Update.shape, ...Create.shape };
+export const SearchInstanceFields = {
+  id: Create.shape.id,
+  ...Update.shape,
+  ...Create.omit({ id: true }).shape,
+};
 
 /** Every setting of an instance (its fields but the id), as the emulator stores and merges them. */
 export const InstanceSettingsSchema = strict(Create.omit({ id: true }).extend(Update.shape).shape);
