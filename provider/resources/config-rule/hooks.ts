@@ -14,11 +14,11 @@ import {
   ConfigRuleRequestSchema,
 } from "../../../sdk/schemas/content";
 import { fromWire, toWire, type InputsOf } from "../../core/define";
-import { deepEqual, isRecord } from "../../core/values";
+import { deepEqual, defined, isRecord } from "../../core/values";
 import type { Hooks, InputIssue, Known } from "../../core/pipeline";
 import { PartialCreateError, inputError } from "../../errors";
 import type { HandlerContext } from "../../types";
-import { ConfigRuleSpec } from "./spec";
+import { ConfigRuleSpec, RULE_DEFAULTS } from "./spec";
 
 type Spec = typeof ConfigRuleSpec;
 export type ConfigRuleInputs = InputsOf<Spec>;
@@ -61,39 +61,31 @@ export function ruleBody(i: ConfigRuleInputs): ConfigRuleRequest {
   });
 }
 
-/** The fields of a rule besides its identity and the server's stamps: what a PUT writes. */
-const RULE_CONTENT = [
-  "ref",
-  "expression",
-  "action",
-  "action_parameters",
-  "description",
-  "enabled",
-  "logging",
-  "categories",
-  "exposed_credential_check",
-  "ratelimit",
-] as const;
+/** What the server sets on a rule: its id (its identity in a read-modify-write), version and last update. */
+const SERVER_SET = new Set(["id", "version", "last_updated"]);
+
+/** The fields of a rule besides its identity and the server's stamps: what a PUT writes (the contract's rule). */
+const RULE_CONTENT = Object.keys(ConfigRuleRequestSchema.shape).filter((k) => !SERVER_SET.has(k));
 
 /** A live rule written back as it is, keeping its identity and every field (polish, logging, …). */
 export function asRequest(r: LiveRule): ConfigRuleRequest {
-  const content = Object.fromEntries(RULE_CONTENT.flatMap((k) => (r[k] === undefined ? [] : [[k, r[k]]])));
+  const content = Object.fromEntries(
+    RULE_CONTENT.flatMap((k) => {
+      const v: unknown = Reflect.get(r, k);
+      return v === undefined ? [] : [[k, v]];
+    }),
+  );
   return ConfigRuleRequestSchema.parse({
     id: r.id,
+    ...RULE_DEFAULTS,
     ...content,
     action_parameters: { ...r.action_parameters },
-    description: r.description ?? "",
-    enabled: r.enabled ?? true,
   });
 }
 
 /** The content of a rule as a PUT would write it, with the API's defaults filled in. */
 function contentOf(r: ConfigRuleRequest): Record<string, unknown> {
-  const filled: Record<string, unknown> = {
-    ...r,
-    description: r.description ?? "",
-    enabled: r.enabled ?? true,
-  };
+  const filled: Record<string, unknown> = { ...RULE_DEFAULTS, ...defined(r) };
   return Object.fromEntries(RULE_CONTENT.map((k) => [k, filled[k]]));
 }
 
