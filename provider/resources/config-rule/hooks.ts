@@ -13,7 +13,7 @@ import {
   CONTENT_CONVERTER_METADATA_KEY,
   ConfigRuleRequestSchema,
 } from "../../../sdk/schemas/content";
-import { fromWire, toWire, type InputsOf } from "../../core/define";
+import { fromWire, toWire, type Flags, type InputsOf } from "../../core/define";
 import { deepEqual, defined, isRecord } from "../../core/values";
 import type { Hooks, InputIssue, Known } from "../../core/pipeline";
 import { PartialCreateError, inputError } from "../../errors";
@@ -66,6 +66,22 @@ const SERVER_SET = new Set(["id", "version", "last_updated"]);
 
 /** The fields of a rule besides its identity and the server's stamps: what a PUT writes (the contract's rule). */
 const RULE_CONTENT = Object.keys(ConfigRuleRequestSchema.shape).filter((k) => !SERVER_SET.has(k));
+
+/**
+ * The rule's settings that are absent unless set (the contract's optional fields with no default:
+ * `logging`, `categories`, …): a live rule without one had it removed.
+ */
+const UNSET_WHEN_ABSENT = Object.entries(ConfigRuleSpec.fields).flatMap(([name, f]) => {
+  const flags: Flags = f.flags;
+  const unset = f.type.safeParse(undefined);
+  return f.role === "input" &&
+    f.wire !== undefined &&
+    flags.identity !== true &&
+    unset.success &&
+    unset.data === undefined
+    ? [{ name, wire: f.wire }]
+    : [];
+});
 
 /** A live rule written back as it is, keeping its identity and every field (polish, logging, …). */
 export function asRequest(r: LiveRule): ConfigRuleRequest {
@@ -434,30 +450,25 @@ export const hooks: Hooks<Spec, PlacedRule> = {
       customHostnameMetadata,
       expression,
       customHostnameIds: _ids,
-      logging,
-      categories,
-      exposedCredentialCheck,
-      ratelimit,
       ...rest
     } = fromTable;
     const matchers =
       live.expression === ruleExpression(previous)
         ? { host, pathPrefix, customHostnameMetadata, expression }
         : { expression: live.expression };
-    // fromTable holds the live value where the live rule has the field, else the previous input: a
-    // field removed out of band must drop out instead.
-    return {
+    const projected = {
       ...rest,
       ...Object.fromEntries(Object.entries(matchers).filter(([, v]) => v !== undefined)),
-      ...(live.logging === undefined ? {} : { logging }),
-      ...(live.categories === undefined ? {} : { categories }),
-      ...(live.exposed_credential_check === undefined ? {} : { exposedCredentialCheck }),
-      ...(live.ratelimit === undefined ? {} : { ratelimit }),
       actionParameters: live.action_parameters === undefined ? {} : rest.actionParameters,
-      description: live.description ?? "",
-      enabled: live.enabled ?? true,
+      description: live.description ?? RULE_DEFAULTS.description,
+      enabled: live.enabled ?? RULE_DEFAULTS.enabled,
       ...(live.opted_in ? { customHostnameIds: live.opted_in } : {}),
     };
+    // fromTable holds the live value where the live rule has the field, else the previous input: a
+    // field removed out of band must drop out instead.
+    for (const f of UNSET_WHEN_ABSENT)
+      if (Reflect.get(live, f.wire) === undefined) Reflect.deleteProperty(projected, f.name);
+    return projected;
   },
   upgrade,
 };
