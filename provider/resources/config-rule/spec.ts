@@ -47,7 +47,7 @@ const PROGRAM_RULE = ConfigRuleRequestSchema.extend({
   ratelimit: RuleRatelimitSchema.optional(),
 }).shape;
 
-/** The service's values of the rule's settings left out (and ours: a rule converts by default). */
+/** The service's values of a rule's description and switch when left out (stored, so refresh shows no drift). */
 export const RULE_DEFAULTS = { description: "", enabled: true } as const;
 
 /**
