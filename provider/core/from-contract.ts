@@ -20,6 +20,8 @@ export interface FieldPlan {
   readonly omit?: true;
   /** A nested object whose rules' messages name snake_case fields: say them in camelCase too. */
   readonly renameInRules?: true;
+  /** A map whose keys are data (a registry's names): it travels as given, never re-cased. */
+  readonly asGiven?: true;
 }
 
 type Plans<S> = { readonly [K in keyof S]?: FieldPlan };
@@ -37,14 +39,27 @@ type ValueType<T> =
       : Inner<T>
     : never;
 
-/** Optional where the body's field is (a required field of the body is a required input). */
-type ProgramType<T> = T extends z.ZodOptional<z.ZodType> ? z.ZodOptional<ValueType<T>> : ValueType<T>;
+/** The program's type of a wire field's value sent as given. */
+type GivenType<T> = Inner<T> extends z.ZodType ? Inner<T> : never;
+
+/**
+ * Optional where the body's field is (a required field of the body is a required input), or where
+ * the plan gives the required field a default (then the stored value is always there).
+ */
+type ProgramType<T, P> =
+  T extends z.ZodOptional<z.ZodType>
+    ? z.ZodOptional<P extends { asGiven: true } ? GivenType<T> : ValueType<T>>
+    : P extends { asGiven: true }
+      ? GivenType<T>
+      : P extends { default: NonNullable<unknown> }
+        ? z.ZodDefault<ValueType<T>>
+        : ValueType<T>;
 
 type NameOf<K extends string, P> = P extends { name: infer N extends string } ? N : CamelKey<K>;
 
 export type ContractFields<S extends z.ZodRawShape, P extends Plans<S>> = {
   [K in keyof S & string as P[K] extends { omit: true } ? never : NameOf<K, P[K]>]: Field<
-    ProgramType<S[K]>,
+    ProgramType<S[K], P[K]>,
     "input",
     P[K] extends { flags: infer F extends Flags } ? F : Record<never, never>
   >;
@@ -56,8 +71,12 @@ function inner(t: z.core.$ZodType): z.ZodType {
   return t;
 }
 
-const nested = (t: z.ZodType) =>
-  t instanceof z.ZodObject || t instanceof z.ZodArray || t instanceof z.ZodRecord;
+/** An object, list or map: the program writes it in camelCase (through a pipe: an sdk check before the contract's object). */
+const nested = (t: z.core.$ZodType): boolean =>
+  t instanceof z.ZodObject ||
+  t instanceof z.ZodArray ||
+  t instanceof z.ZodRecord ||
+  (t instanceof z.ZodPipe && nested(t.out));
 
 const camel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
@@ -77,7 +96,8 @@ export function contractInputs<S extends z.ZodRawShape, const P extends Plans<S>
     const plan: FieldPlan = Reflect.get(plans, wireName) ?? {};
     if (plan.omit) continue;
     const base = inner(t);
-    const typed = nested(base) ? camelCased(base, { renameInRules: plan.renameInRules === true }) : base;
+    const recased = nested(base) && plan.asGiven !== true;
+    const typed = recased ? camelCased(base, { renameInRules: plan.renameInRules === true }) : base;
     const value = plan.default ?? defaults[wireName];
     const type =
       value !== undefined
@@ -89,7 +109,7 @@ export function contractInputs<S extends z.ZodRawShape, const P extends Plans<S>
       wireName,
       type,
       plan.flags ?? {},
-      nested(base) ? CAMEL_CODEC : undefined,
+      recased ? CAMEL_CODEC : undefined,
     );
   }
   // Object.entries forgets which key holds which field; the loop builds exactly what ContractFields says.

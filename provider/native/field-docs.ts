@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { snakeToCamel } from "../core/values";
 
 const KindDocsSchema = z.strictObject({
   description: z.string(),
@@ -39,6 +40,37 @@ function blockText(comment: string): string {
     .split("\n")
     .map((l) => l.replace(/^\s*\* ?/, ""))
     .join("\n");
+}
+
+/**
+ * The words on the plans of `...contractInputs(shape, { wire_name: plan })`: each describes the input
+ * the plan concerns (its `name`, else the wire name in camelCase); a field kept out has none.
+ */
+function planDocs(
+  ts: typeof import("typescript"),
+  source: import("typescript").SourceFile,
+  call: import("typescript").Expression,
+  docOf: (p: import("typescript").Node) => string,
+): Record<string, string> {
+  const plans =
+    ts.isCallExpression(call) && call.expression.getText(source) === "contractInputs" && call.arguments[1];
+  if (!plans || !ts.isObjectLiteralExpression(plans)) return {};
+  const docs: Record<string, string> = {};
+  for (const p of plans.properties) {
+    if (!ts.isPropertyAssignment(p) || !ts.isObjectLiteralExpression(p.initializer) || docOf(p) === "")
+      continue;
+    const plan = p.initializer;
+    const key = (name: string) =>
+      plan.properties.find(
+        (q): q is import("typescript").PropertyAssignment =>
+          ts.isPropertyAssignment(q) && q.name.getText(source) === name,
+      )?.initializer;
+    if (key("omit")) continue;
+    const named = key("name");
+    const wireName = p.name.getText(source);
+    docs[named && ts.isStringLiteral(named) ? named.text : snakeToCamel(wireName)] = docOf(p);
+  }
+  return docs;
 }
 
 /**
@@ -80,10 +112,17 @@ export function extractFieldDocs(providerDir: string): FieldDocs {
           const fields = prop("fields")?.initializer;
           if (!kind || !ts.isStringLiteral(kind) || !fields || !ts.isObjectLiteralExpression(fields)) return;
           const fieldDocs: Record<string, string> = {};
+          const docOf = (p: import("typescript").Node): string =>
+            prose(
+              ts
+                .getJSDocCommentsAndTags(p)
+                .filter(ts.isJSDoc)
+                .map((d) => ts.getTextOfJSDocComment(d.comment) ?? "")
+                .join("\n\n"),
+            );
           for (const p of fields.properties) {
-            const jsDoc = ts.getJSDocCommentsAndTags(p).filter(ts.isJSDoc);
-            const words = jsDoc.map((d) => ts.getTextOfJSDocComment(d.comment) ?? "").join("\n\n");
-            if (p.name && prose(words) !== "") fieldDocs[p.name.getText(source)] = prose(words);
+            if (p.name && docOf(p) !== "") fieldDocs[p.name.getText(source)] = docOf(p);
+            if (ts.isSpreadAssignment(p)) Object.assign(fieldDocs, planDocs(ts, source, p.expression, docOf));
           }
           docs[kind.text] = { description: header ? prose(blockText(header)) : "", fields: fieldDocs };
           return;

@@ -160,6 +160,16 @@ describe("native provider schema", () => {
     assert.equal(schema.types[ref]?.type, "string");
   });
 
+  it("describes an input made from the contract with the words on its plan (none for a field kept out)", () => {
+    assert.match(DOCS.DomainRegistration?.fields.domainName ?? "", /^Fully qualified, normalized/);
+    assert.match(DOCS.SearchInstance?.fields.instanceId ?? "", /^The instance's `id`/);
+    assert.equal(
+      DOCS.SearchInstance?.fields.sourceParams,
+      "The credentials are not among them: they are `storageCredentials`, the one secret input.",
+    );
+    assert.equal(DOCS.ConfigRule?.fields.id, undefined);
+  });
+
   it("has the provider's configuration, the token secret and never an output", () => {
     const keys = Object.values(CONFIG_SETTINGS)
       .map((s) => s.key)

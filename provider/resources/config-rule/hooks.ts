@@ -13,12 +13,12 @@ import {
   CONTENT_CONVERTER_METADATA_KEY,
   ConfigRuleRequestSchema,
 } from "../../../sdk/schemas/content";
-import { fromWire, toWire, type InputsOf } from "../../core/define";
-import { deepEqual, isRecord } from "../../core/values";
+import { fromWire, toWire, type Flags, type InputsOf } from "../../core/define";
+import { deepEqual, defined, isRecord } from "../../core/values";
 import type { Hooks, InputIssue, Known } from "../../core/pipeline";
 import { PartialCreateError, inputError } from "../../errors";
 import type { HandlerContext } from "../../types";
-import { ConfigRuleSpec } from "./spec";
+import { ConfigRuleSpec, RULE_DEFAULTS } from "./spec";
 
 type Spec = typeof ConfigRuleSpec;
 export type ConfigRuleInputs = InputsOf<Spec>;
@@ -61,39 +61,47 @@ export function ruleBody(i: ConfigRuleInputs): ConfigRuleRequest {
   });
 }
 
-/** The fields of a rule besides its identity and the server's stamps: what a PUT writes. */
-const RULE_CONTENT = [
-  "ref",
-  "expression",
-  "action",
-  "action_parameters",
-  "description",
-  "enabled",
-  "logging",
-  "categories",
-  "exposed_credential_check",
-  "ratelimit",
-] as const;
+/** What the server sets on a rule: its id (its identity in a read-modify-write), version and last update. */
+const SERVER_SET = new Set(["id", "version", "last_updated"]);
+
+/** The fields of a rule besides its identity and the server's stamps: what a PUT writes (the contract's rule). */
+const RULE_CONTENT = Object.keys(ConfigRuleRequestSchema.shape).filter((k) => !SERVER_SET.has(k));
+
+/**
+ * The rule's settings that are absent unless set (the contract's optional fields with no default:
+ * `logging`, `categories`, …): a live rule without one had it removed.
+ */
+const UNSET_WHEN_ABSENT = Object.entries(ConfigRuleSpec.fields).flatMap(([name, f]) => {
+  const flags: Flags = f.flags;
+  const unset = f.type.safeParse(undefined);
+  return f.role === "input" &&
+    f.wire !== undefined &&
+    flags.identity !== true &&
+    unset.success &&
+    unset.data === undefined
+    ? [{ name, wire: f.wire }]
+    : [];
+});
 
 /** A live rule written back as it is, keeping its identity and every field (polish, logging, …). */
 export function asRequest(r: LiveRule): ConfigRuleRequest {
-  const content = Object.fromEntries(RULE_CONTENT.flatMap((k) => (r[k] === undefined ? [] : [[k, r[k]]])));
+  const content = Object.fromEntries(
+    RULE_CONTENT.flatMap((k) => {
+      const v: unknown = Reflect.get(r, k);
+      return v === undefined ? [] : [[k, v]];
+    }),
+  );
   return ConfigRuleRequestSchema.parse({
     id: r.id,
+    ...RULE_DEFAULTS,
     ...content,
     action_parameters: { ...r.action_parameters },
-    description: r.description ?? "",
-    enabled: r.enabled ?? true,
   });
 }
 
 /** The content of a rule as a PUT would write it, with the API's defaults filled in. */
 function contentOf(r: ConfigRuleRequest): Record<string, unknown> {
-  const filled: Record<string, unknown> = {
-    ...r,
-    description: r.description ?? "",
-    enabled: r.enabled ?? true,
-  };
+  const filled: Record<string, unknown> = { ...RULE_DEFAULTS, ...defined(r) };
   return Object.fromEntries(RULE_CONTENT.map((k) => [k, filled[k]]));
 }
 
@@ -442,30 +450,25 @@ export const hooks: Hooks<Spec, PlacedRule> = {
       customHostnameMetadata,
       expression,
       customHostnameIds: _ids,
-      logging,
-      categories,
-      exposedCredentialCheck,
-      ratelimit,
       ...rest
     } = fromTable;
     const matchers =
       live.expression === ruleExpression(previous)
         ? { host, pathPrefix, customHostnameMetadata, expression }
         : { expression: live.expression };
-    // fromTable holds the live value where the live rule has the field, else the previous input: a
-    // field removed out of band must drop out instead.
-    return {
+    const projected = {
       ...rest,
       ...Object.fromEntries(Object.entries(matchers).filter(([, v]) => v !== undefined)),
-      ...(live.logging === undefined ? {} : { logging }),
-      ...(live.categories === undefined ? {} : { categories }),
-      ...(live.exposed_credential_check === undefined ? {} : { exposedCredentialCheck }),
-      ...(live.ratelimit === undefined ? {} : { ratelimit }),
       actionParameters: live.action_parameters === undefined ? {} : rest.actionParameters,
-      description: live.description ?? "",
-      enabled: live.enabled ?? true,
+      description: live.description ?? RULE_DEFAULTS.description,
+      enabled: live.enabled ?? RULE_DEFAULTS.enabled,
       ...(live.opted_in ? { customHostnameIds: live.opted_in } : {}),
     };
+    // fromTable holds the live value where the live rule has the field, else the previous input: a
+    // field removed out of band must drop out instead.
+    for (const f of UNSET_WHEN_ABSENT)
+      if (Reflect.get(live, f.wire) === undefined) Reflect.deleteProperty(projected, f.name);
+    return projected;
   },
   upgrade,
 };

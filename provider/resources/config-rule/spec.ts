@@ -29,19 +29,26 @@ import {
   SetConfigParametersStrictSchema,
   ZoneIdSchema,
 } from "../../../sdk/schemas/content";
-import {
-  CAMEL_CODEC,
-  camelCased,
-  defineResource,
-  local,
-  output,
-  requiredString,
-  wire,
-} from "../../core/define";
+import { defineResource, local, output, requiredString } from "../../core/define";
+import { contractInputs } from "../../core/from-contract";
 
 const W = ConfigRuleRequestSchema.shape;
 
 const boolean = () => z.boolean({ error: "must be a boolean" });
+
+/**
+ * The rule as a program gives it: the contract's rule with its nested objects strict (a parameter or
+ * field the sdk does not know is a typo until typed; the sdk itself writes back whatever it read).
+ */
+const PROGRAM_RULE = ConfigRuleRequestSchema.extend({
+  action_parameters: SetConfigParametersStrictSchema,
+  logging: RuleLoggingSchema.optional(),
+  exposed_credential_check: ExposedCredentialCheckSchema.optional(),
+  ratelimit: RuleRatelimitSchema.optional(),
+}).shape;
+
+/** The service's values of a rule's description and switch when left out (stored, so refresh shows no drift). */
+export const RULE_DEFAULTS = { description: "", enabled: true } as const;
 
 /**
  * An input of an earlier release that has a new name: refused at check with a message that names the
@@ -68,32 +75,39 @@ export const ConfigRuleSpec = defineResource({
     /** Any other expression, instead of host / pathPrefix / customHostnameMetadata. */
     expression: local(W.expression.optional()),
     /**
-     * The `set_config` parameters, in camelCase: `contentConverter` (true converts, false keeps the
-     * original) and any other the service takes (`polish`, `rocketLoader`, `securityLevel`, …).
-     * Default `{ contentConverter: true }`.
+     * Every settable field of the contract's rule, in camelCase, with the service's defaults. Only
+     * the exceptions are written here.
      */
-    actionParameters: wire(
-      "action_parameters",
-      camelCased(SetConfigParametersStrictSchema).default({ contentConverter: true }),
-      {},
-      CAMEL_CODEC,
+    ...contractInputs(
+      PROGRAM_RULE,
+      {
+        /**
+         * The `set_config` parameters, in camelCase: `contentConverter` (true converts, false keeps
+         * the original) and any other the service takes (`polish`, `rocketLoader`, `securityLevel`,
+         * …). Default `{ contentConverter: true }`.
+         */
+        action_parameters: { default: { contentConverter: true } },
+        /** The rule's identity in the entrypoint; generated when absent, then kept. */
+        ref: { flags: { identity: true } },
+        /** `{ enabled }`: log the requests the rule matches. */
+        logging: {},
+        /** `{ usernameExpression, passwordExpression }`. */
+        exposed_credential_check: {},
+        /** `{ characteristics, period, requestsPerPeriod?, mitigationTimeout?, … }`. */
+        ratelimit: {},
+        // The service's names: sent as given.
+        categories: { asGiven: true },
+        // Declared above: made from the matchers, or given.
+        expression: { omit: true },
+        // Always set_config: the entrypoint of configuration rules takes no other.
+        action: { omit: true },
+        // The server's: the rule's id, version and last update are outputs.
+        id: { omit: true },
+        version: { omit: true },
+        last_updated: { omit: true },
+      },
+      RULE_DEFAULTS,
     ),
-    description: wire("description", W.description.unwrap().default("")),
-    enabled: wire("enabled", W.enabled.unwrap().default(true)),
-    /** The rule's identity in the entrypoint; generated when absent, then kept. */
-    ref: wire("ref", W.ref, { identity: true }),
-    /** `{ enabled }`: log the requests the rule matches. */
-    logging: wire("logging", camelCased(RuleLoggingSchema).optional(), {}, CAMEL_CODEC),
-    categories: wire("categories", W.categories),
-    /** `{ usernameExpression, passwordExpression }`. */
-    exposedCredentialCheck: wire(
-      "exposed_credential_check",
-      camelCased(ExposedCredentialCheckSchema).optional(),
-      {},
-      CAMEL_CODEC,
-    ),
-    /** `{ characteristics, period, requestsPerPeriod?, mitigationTimeout?, … }`. */
-    ratelimit: wire("ratelimit", camelCased(RuleRatelimitSchema).optional(), {}, CAMEL_CODEC),
     /** @deprecated Renamed to `actionParameters.contentConverter`. */
     contentConverter: renamed(
       "actionParameters.contentConverter",

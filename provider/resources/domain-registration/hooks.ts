@@ -134,6 +134,17 @@ export function domainChanges(live: Registration, i: DomainRegistrationInputs): 
   return Object.keys(body).length > 0 ? body : undefined;
 }
 
+/**
+ * The inputs the create body takes: those of the contract's create body. The others (`locked`) are
+ * applied afterwards, where they differ.
+ */
+const CREATE_INPUTS = Object.entries(DomainRegistrationSpec.fields)
+  .filter(
+    ([, f]) =>
+      f.role === "input" && f.wire !== undefined && Object.hasOwn(RegistrationCreateSchema.shape, f.wire),
+  )
+  .map(([name]) => name);
+
 // ---- one sdk call each ----
 
 /**
@@ -339,9 +350,7 @@ export const hooks: Hooks<Spec, Live> = {
       const refusal = priceGuard(asked, i.maxCost, ref.domain_name);
       if (refusal) throw inputError(refusal.field, refusal.rule);
     }
-    // `locked` is not part of a create: it is applied afterwards, where it differs.
-    const { locked: _later, ...fields } = toWire(DomainRegistrationSpec, i);
-    const body = RegistrationCreateSchema.parse(fields);
+    const body = RegistrationCreateSchema.parse(toWire(DomainRegistrationSpec, i, CREATE_INPUTS));
     const created = await ctx.api.registrar.createRegistration({ accountId: ref.accountId, ...body });
     const live =
       created.workflow.state === "succeeded" && created.workflow.context?.registration

@@ -24,7 +24,6 @@
  */
 import { z } from "zod";
 import {
-  ContactsSchema,
   DecimalStringSchema,
   RegistrationCreateSchema,
   REGISTRATION_STATUSES_READ,
@@ -32,16 +31,10 @@ import {
   YearsSchema,
   normalizeDomainName,
 } from "../../../sdk/schemas/registrar";
-import { CAMEL_CODEC, camelCased, defineResource, local, output, wire } from "../../core/define";
+import { defineResource, local, output, wire } from "../../core/define";
+import { contractInputs } from "../../core/from-contract";
 
-const W = RegistrationCreateSchema.shape;
 const R = RegistrationSchema.shape;
-
-/**
- * Contacts as programs write them: the sdk's schema in camelCase, so its rules and messages (an
- * older field named with its new place) are written once.
- */
-export const ContactsInputSchema = camelCased(ContactsSchema, { renameInRules: true });
 
 /** The most the registration may cost for `years`, in a currency (ISO 4217). */
 export const MaxCostSchema = z.strictObject({
@@ -65,21 +58,31 @@ export const DomainRegistrationSpec = defineResource({
   fields: {
     /** Must equal domainName: a registration's id is its domain name. */
     importId: local(z.string().min(1, "must not be empty").transform(normalizeDomainName).optional()),
-    /** Fully qualified, normalized to lower case and punycode. Changing it replaces. */
-    domainName: wire("domain_name", W.domain_name, { identity: true }),
-    /** 1 to 10; the service's default is the extension's minimum. Needed with `maxCost`. */
-    years: wire("years", W.years, { createOnly: true }),
-    autoRenew: wire("auto_renew", W.auto_renew.unwrap().default(false)),
-    /** Set at registration; changed later through the deprecated domain PUT (`privacy`). */
-    privacyMode: wire("privacy_mode", W.privacy_mode.unwrap().default("redaction")),
+    /**
+     * Every field of the registration's create body, as the sdk takes it (the name normalized to
+     * lower case and punycode, contacts of the earlier shape refused naming each new name), with the
+     * contract's defaults (`autoRenew` false, `privacyMode` "redaction"). Only the exceptions are
+     * written here.
+     */
+    ...contractInputs(RegistrationCreateSchema.shape, {
+      /** Fully qualified, normalized to lower case and punycode. Changing it replaces. */
+      domain_name: { flags: { identity: true } },
+      /** 1 to 10; the service's default is the extension's minimum. Needed with `maxCost`. */
+      years: { flags: { createOnly: true } },
+      /** Set at registration; changed later through the deprecated domain PUT (`privacy`). */
+      privacy_mode: {},
+      // Its rules' messages name the program's fields (an older field is refused naming its new place).
+      contacts: { flags: { createOnly: true }, renameInRules: true },
+      // Keyed by the registry's own names: sent as given.
+      contact_extensions: { flags: { createOnly: true }, asGiven: true },
+      acknowledgements: { flags: { createOnly: true }, asGiven: true },
+    }),
     /**
      * The transfer lock, through the deprecated domain PUT. Left out, it is not managed: the
      * registry's value is reported and never changed.
      */
+    // Not a field of the create body: applied after it (hooks).
     locked: wire("locked", z.boolean({ error: "must be true or false" }).optional()),
-    contacts: wire("contacts", ContactsInputSchema.optional(), { createOnly: true }, CAMEL_CODEC),
-    contactExtensions: wire("contact_extensions", W.contact_extensions, { createOnly: true }),
-    acknowledgements: wire("acknowledgements", W.acknowledgements, { createOnly: true }),
     /** A guard on the registration's price: checked before registering, then ignored. */
     maxCost: local(MaxCostSchema.optional(), { createOnly: true }),
     status: output("status", z.enum(REGISTRATION_STATUSES_READ)),

@@ -13,7 +13,8 @@ import {
   ZoneIdSchema,
   ZoneSettingFields as W,
 } from "../../../sdk/schemas/content";
-import { defineResource, local, output, wire } from "../../core/define";
+import { defineResource, local, output } from "../../core/define";
+import { contractInputs } from "../../core/from-contract";
 
 const R = ContentConverterSettingSchema.shape;
 
@@ -28,8 +29,11 @@ export const ZoneContentConverterSpec = defineResource({
         .pipe(ZoneIdSchema),
       { identity: true },
     ),
-    /** `on` (default) or `off`. */
-    value: wire("value", W.value.default("on")),
+    // The setting's edit body: its fields, as the sdk types them.
+    ...contractInputs(W, {
+      /** `on` (default) or `off`. */
+      value: { default: "on" },
+    }),
     editable: output("editable", R.editable),
     modifiedOn: output("modified_on", R.modified_on),
   },
