@@ -78,13 +78,13 @@ namespace Pulumi.AccountApi
         public Output<Outputs.MeetingTemplateRecordingConfig?> RecordingConfig { get; private set; } = null!;
 
         /// <summary>
-        /// The service's `session_keep_alive_time_in_secs`.
+        /// 60 to 600 seconds; default 60.
         /// </summary>
         [Output("sessionKeepAliveTimeInSecs")]
         public Output<double> SessionKeepAliveTimeInSecs { get; private set; } = null!;
 
         /// <summary>
-        /// The service's `status`.
+        /// ACTIVE (the default) lets participants join; INACTIVE closes the meeting.
         /// </summary>
         [Output("status")]
         public Output<Pulumi.AccountApi.MeetingTemplateStatus> Status { get; private set; } = null!;
@@ -102,7 +102,7 @@ namespace Pulumi.AccountApi
         public Output<string?> StorageCredentialsHash { get; private set; } = null!;
 
         /// <summary>
-        /// The service's `summarize_on_end`.
+        /// Needs `transcribeOnEnd: true`.
         /// </summary>
         [Output("summarizeOnEnd")]
         public Output<bool> SummarizeOnEnd { get; private set; } = null!;
@@ -228,19 +228,19 @@ namespace Pulumi.AccountApi
         public Input<Inputs.MeetingTemplateRecordingConfigArgs>? RecordingConfig { get; set; }
 
         /// <summary>
-        /// The service's `session_keep_alive_time_in_secs`.
+        /// 60 to 600 seconds; default 60.
         /// </summary>
         [Input("sessionKeepAliveTimeInSecs")]
         public Input<double>? SessionKeepAliveTimeInSecs { get; set; }
 
         /// <summary>
-        /// The service's `status`.
+        /// ACTIVE (the default) lets participants join; INACTIVE closes the meeting.
         /// </summary>
         [Input("status")]
         public Input<Pulumi.AccountApi.MeetingTemplateStatus>? Status { get; set; }
 
         /// <summary>
-        /// The service's `summarize_on_end`.
+        /// Needs `transcribeOnEnd: true`.
         /// </summary>
         [Input("summarizeOnEnd")]
         public Input<bool>? SummarizeOnEnd { get; set; }

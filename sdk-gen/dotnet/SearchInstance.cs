@@ -114,7 +114,7 @@ namespace Pulumi.AccountApi
         public Output<Pulumi.AccountApi.SearchInstanceFusionMethod> FusionMethod { get; private set; } = null!;
 
         /// <summary>
-        /// The service's `hybrid_search_enabled`.
+        /// Only the create body takes it (the service's update does not): a change replaces.
         /// </summary>
         [Output("hybridSearchEnabled")]
         public Output<bool> HybridSearchEnabled { get; private set; } = null!;
@@ -138,7 +138,7 @@ namespace Pulumi.AccountApi
         public Output<Outputs.SearchInstanceIndexingOptions?> IndexingOptions { get; private set; } = null!;
 
         /// <summary>
-        /// The service's `id`.
+        /// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
@@ -320,7 +320,7 @@ namespace Pulumi.AccountApi
         public Output<string?> TokenId { get; private set; } = null!;
 
         /// <summary>
-        /// The service's `type`.
+        /// The service fixes the data source at create: a change replaces.
         /// </summary>
         [Output("type")]
         public Output<Pulumi.AccountApi.SearchInstanceType?> Type { get; private set; } = null!;
@@ -462,7 +462,7 @@ namespace Pulumi.AccountApi
         public Input<Pulumi.AccountApi.SearchInstanceFusionMethod>? FusionMethod { get; set; }
 
         /// <summary>
-        /// The service's `hybrid_search_enabled`.
+        /// Only the create body takes it (the service's update does not): a change replaces.
         /// </summary>
         [Input("hybridSearchEnabled")]
         public Input<bool>? HybridSearchEnabled { get; set; }
@@ -486,7 +486,7 @@ namespace Pulumi.AccountApi
         public Input<Inputs.SearchInstanceIndexingOptionsArgs>? IndexingOptions { get; set; }
 
         /// <summary>
-        /// The service's `id`.
+        /// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
         /// </summary>
         [Input("instanceId", required: true)]
         public Input<string> InstanceId { get; set; } = null!;
@@ -636,7 +636,7 @@ namespace Pulumi.AccountApi
         public Input<string>? TokenId { get; set; }
 
         /// <summary>
-        /// The service's `type`.
+        /// The service fixes the data source at create: a change replaces.
         /// </summary>
         [Input("type")]
         public Input<Pulumi.AccountApi.SearchInstanceType>? Type { get; set; }

@@ -69,10 +69,16 @@ export const MeetingTemplateSpec = defineResource({
     ...contractInputs(
       W,
       {
-        /** Its rules name the program's fields. */
+        // Its rules' messages name the program's fields.
         ai_config: { renameInRules: true },
-        /** Declared below: the names of earlier releases inside it are kept known. */
+        // Declared below: the names of earlier releases inside it are kept known.
         recording_config: { omit: true },
+        /** 60 to 600 seconds; default 60. */
+        session_keep_alive_time_in_secs: {},
+        /** Needs `transcribeOnEnd: true`. */
+        summarize_on_end: {},
+        /** ACTIVE (the default) lets participants join; INACTIVE closes the meeting. */
+        status: {},
       },
       MEETING_DEFAULTS,
     ),

@@ -38,15 +38,15 @@ type MeetingTemplate struct {
 	RecordOnStart pulumi.BoolOutput `pulumi:"recordOnStart"`
 	// The storage credentials inside are made secrets, one by one, whatever you pass.
 	RecordingConfig MeetingTemplateRecordingConfigPtrOutput `pulumi:"recordingConfig"`
-	// The service's `session_keep_alive_time_in_secs`.
+	// 60 to 600 seconds; default 60.
 	SessionKeepAliveTimeInSecs pulumi.Float64Output `pulumi:"sessionKeepAliveTimeInSecs"`
-	// The service's `status`.
+	// ACTIVE (the default) lets participants join; INACTIVE closes the meeting.
 	Status MeetingTemplateStatusOutput `pulumi:"status"`
 	// The write-only storage credentials as last sent: secret, the only place state keeps them.
 	StorageCredentials MeetingTemplateStorageCredentialsPtrOutput `pulumi:"storageCredentials"`
 	// A hash of `storageCredentials`: shows a change without the plaintext.
 	StorageCredentialsHash pulumi.StringPtrOutput `pulumi:"storageCredentialsHash"`
-	// The service's `summarize_on_end`.
+	// Needs `transcribeOnEnd: true`.
 	SummarizeOnEnd pulumi.BoolOutput `pulumi:"summarizeOnEnd"`
 	// The service's `title`.
 	Title pulumi.StringPtrOutput `pulumi:"title"`
@@ -145,11 +145,11 @@ type meetingTemplateArgs struct {
 	RecordOnStart *bool `pulumi:"recordOnStart"`
 	// The storage credentials inside are made secrets, one by one, whatever you pass.
 	RecordingConfig *MeetingTemplateRecordingConfig `pulumi:"recordingConfig"`
-	// The service's `session_keep_alive_time_in_secs`.
+	// 60 to 600 seconds; default 60.
 	SessionKeepAliveTimeInSecs *float64 `pulumi:"sessionKeepAliveTimeInSecs"`
-	// The service's `status`.
+	// ACTIVE (the default) lets participants join; INACTIVE closes the meeting.
 	Status *MeetingTemplateStatus `pulumi:"status"`
-	// The service's `summarize_on_end`.
+	// Needs `transcribeOnEnd: true`.
 	SummarizeOnEnd *bool `pulumi:"summarizeOnEnd"`
 	// The service's `title`.
 	Title *string `pulumi:"title"`
@@ -175,11 +175,11 @@ type MeetingTemplateArgs struct {
 	RecordOnStart pulumi.BoolPtrInput
 	// The storage credentials inside are made secrets, one by one, whatever you pass.
 	RecordingConfig MeetingTemplateRecordingConfigPtrInput
-	// The service's `session_keep_alive_time_in_secs`.
+	// 60 to 600 seconds; default 60.
 	SessionKeepAliveTimeInSecs pulumi.Float64PtrInput
-	// The service's `status`.
+	// ACTIVE (the default) lets participants join; INACTIVE closes the meeting.
 	Status MeetingTemplateStatusPtrInput
-	// The service's `summarize_on_end`.
+	// Needs `transcribeOnEnd: true`.
 	SummarizeOnEnd pulumi.BoolPtrInput
 	// The service's `title`.
 	Title pulumi.StringPtrInput
@@ -324,12 +324,12 @@ func (o MeetingTemplateOutput) RecordingConfig() MeetingTemplateRecordingConfigP
 	return o.ApplyT(func(v *MeetingTemplate) MeetingTemplateRecordingConfigPtrOutput { return v.RecordingConfig }).(MeetingTemplateRecordingConfigPtrOutput)
 }
 
-// The service's `session_keep_alive_time_in_secs`.
+// 60 to 600 seconds; default 60.
 func (o MeetingTemplateOutput) SessionKeepAliveTimeInSecs() pulumi.Float64Output {
 	return o.ApplyT(func(v *MeetingTemplate) pulumi.Float64Output { return v.SessionKeepAliveTimeInSecs }).(pulumi.Float64Output)
 }
 
-// The service's `status`.
+// ACTIVE (the default) lets participants join; INACTIVE closes the meeting.
 func (o MeetingTemplateOutput) Status() MeetingTemplateStatusOutput {
 	return o.ApplyT(func(v *MeetingTemplate) MeetingTemplateStatusOutput { return v.Status }).(MeetingTemplateStatusOutput)
 }
@@ -344,7 +344,7 @@ func (o MeetingTemplateOutput) StorageCredentialsHash() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MeetingTemplate) pulumi.StringPtrOutput { return v.StorageCredentialsHash }).(pulumi.StringPtrOutput)
 }
 
-// The service's `summarize_on_end`.
+// Needs `transcribeOnEnd: true`.
 func (o MeetingTemplateOutput) SummarizeOnEnd() pulumi.BoolOutput {
 	return o.ApplyT(func(v *MeetingTemplate) pulumi.BoolOutput { return v.SummarizeOnEnd }).(pulumi.BoolOutput)
 }

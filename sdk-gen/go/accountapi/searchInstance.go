@@ -50,7 +50,7 @@ type SearchInstance struct {
 	EngineVersion pulumi.Float64PtrOutput `pulumi:"engineVersion"`
 	// The service's `fusion_method`.
 	FusionMethod SearchInstanceFusionMethodOutput `pulumi:"fusionMethod"`
-	// The service's `hybrid_search_enabled`.
+	// Only the create body takes it (the service's update does not): a change replaces.
 	HybridSearchEnabled pulumi.BoolOutput `pulumi:"hybridSearchEnabled"`
 	// Must equal instanceId: an instance's id never changes.
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
@@ -58,7 +58,7 @@ type SearchInstance struct {
 	IndexMethod SearchInstanceIndexMethodPtrOutput `pulumi:"indexMethod"`
 	// The service's `indexing_options`.
 	IndexingOptions SearchInstanceIndexingOptionsPtrOutput `pulumi:"indexingOptions"`
-	// The service's `id`.
+	// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
 	// The service's `last_activity`.
 	LastActivity pulumi.StringPtrOutput `pulumi:"lastActivity"`
@@ -120,7 +120,7 @@ type SearchInstance struct {
 	SystemPromptRewriteQuery pulumi.StringPtrOutput `pulumi:"systemPromptRewriteQuery"`
 	// The service's `token_id`.
 	TokenId pulumi.StringPtrOutput `pulumi:"tokenId"`
-	// The service's `type`.
+	// The service fixes the data source at create: a change replaces.
 	Type SearchInstanceTypePtrOutput `pulumi:"type"`
 }
 
@@ -252,7 +252,7 @@ type searchInstanceArgs struct {
 	EmbeddingModel *SearchInstanceEmbeddingModel `pulumi:"embeddingModel"`
 	// The service's `fusion_method`.
 	FusionMethod *SearchInstanceFusionMethod `pulumi:"fusionMethod"`
-	// The service's `hybrid_search_enabled`.
+	// Only the create body takes it (the service's update does not): a change replaces.
 	HybridSearchEnabled *bool `pulumi:"hybridSearchEnabled"`
 	// Must equal instanceId: an instance's id never changes.
 	ImportId *string `pulumi:"importId"`
@@ -260,7 +260,7 @@ type searchInstanceArgs struct {
 	IndexMethod *SearchInstanceIndexMethod `pulumi:"indexMethod"`
 	// The service's `indexing_options`.
 	IndexingOptions *SearchInstanceIndexingOptions `pulumi:"indexingOptions"`
-	// The service's `id`.
+	// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
 	InstanceId string `pulumi:"instanceId"`
 	// The service's `max_num_results`.
 	MaxNumResults *int `pulumi:"maxNumResults"`
@@ -308,7 +308,7 @@ type searchInstanceArgs struct {
 	SystemPromptRewriteQuery *string `pulumi:"systemPromptRewriteQuery"`
 	// The service's `token_id`.
 	TokenId *string `pulumi:"tokenId"`
-	// The service's `type`.
+	// The service fixes the data source at create: a change replaces.
 	Type *SearchInstanceType `pulumi:"type"`
 }
 
@@ -338,7 +338,7 @@ type SearchInstanceArgs struct {
 	EmbeddingModel SearchInstanceEmbeddingModelPtrInput
 	// The service's `fusion_method`.
 	FusionMethod SearchInstanceFusionMethodPtrInput
-	// The service's `hybrid_search_enabled`.
+	// Only the create body takes it (the service's update does not): a change replaces.
 	HybridSearchEnabled pulumi.BoolPtrInput
 	// Must equal instanceId: an instance's id never changes.
 	ImportId pulumi.StringPtrInput
@@ -346,7 +346,7 @@ type SearchInstanceArgs struct {
 	IndexMethod SearchInstanceIndexMethodPtrInput
 	// The service's `indexing_options`.
 	IndexingOptions SearchInstanceIndexingOptionsPtrInput
-	// The service's `id`.
+	// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
 	InstanceId pulumi.StringInput
 	// The service's `max_num_results`.
 	MaxNumResults pulumi.IntPtrInput
@@ -394,7 +394,7 @@ type SearchInstanceArgs struct {
 	SystemPromptRewriteQuery pulumi.StringPtrInput
 	// The service's `token_id`.
 	TokenId pulumi.StringPtrInput
-	// The service's `type`.
+	// The service fixes the data source at create: a change replaces.
 	Type SearchInstanceTypePtrInput
 }
 
@@ -565,7 +565,7 @@ func (o SearchInstanceOutput) FusionMethod() SearchInstanceFusionMethodOutput {
 	return o.ApplyT(func(v *SearchInstance) SearchInstanceFusionMethodOutput { return v.FusionMethod }).(SearchInstanceFusionMethodOutput)
 }
 
-// The service's `hybrid_search_enabled`.
+// Only the create body takes it (the service's update does not): a change replaces.
 func (o SearchInstanceOutput) HybridSearchEnabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *SearchInstance) pulumi.BoolOutput { return v.HybridSearchEnabled }).(pulumi.BoolOutput)
 }
@@ -585,7 +585,7 @@ func (o SearchInstanceOutput) IndexingOptions() SearchInstanceIndexingOptionsPtr
 	return o.ApplyT(func(v *SearchInstance) SearchInstanceIndexingOptionsPtrOutput { return v.IndexingOptions }).(SearchInstanceIndexingOptionsPtrOutput)
 }
 
-// The service's `id`.
+// The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
 func (o SearchInstanceOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *SearchInstance) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
@@ -737,7 +737,7 @@ func (o SearchInstanceOutput) TokenId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SearchInstance) pulumi.StringPtrOutput { return v.TokenId }).(pulumi.StringPtrOutput)
 }
 
-// The service's `type`.
+// The service fixes the data source at create: a change replaces.
 func (o SearchInstanceOutput) Type() SearchInstanceTypePtrOutput {
 	return o.ApplyT(func(v *SearchInstance) SearchInstanceTypePtrOutput { return v.Type }).(SearchInstanceTypePtrOutput)
 }

@@ -46,9 +46,9 @@ class MeetingTemplateArgs:
         :param pulumi.Input[_builtins.bool] persist_chat: The service's `persist_chat`.
         :param pulumi.Input[_builtins.bool] record_on_start: The service's `record_on_start`.
         :param pulumi.Input['MeetingTemplateRecordingConfigArgs'] recording_config: The storage credentials inside are made secrets, one by one, whatever you pass.
-        :param pulumi.Input[_builtins.float] session_keep_alive_time_in_secs: The service's `session_keep_alive_time_in_secs`.
-        :param pulumi.Input['MeetingTemplateStatus'] status: The service's `status`.
-        :param pulumi.Input[_builtins.bool] summarize_on_end: The service's `summarize_on_end`.
+        :param pulumi.Input[_builtins.float] session_keep_alive_time_in_secs: 60 to 600 seconds; default 60.
+        :param pulumi.Input['MeetingTemplateStatus'] status: ACTIVE (the default) lets participants join; INACTIVE closes the meeting.
+        :param pulumi.Input[_builtins.bool] summarize_on_end: Needs `transcribeOnEnd: true`.
         :param pulumi.Input[_builtins.str] title: The service's `title`.
         :param pulumi.Input[_builtins.bool] transcribe_on_end: The service's `transcribe_on_end`.
         """
@@ -192,7 +192,7 @@ class MeetingTemplateArgs:
     @pulumi.getter(name="sessionKeepAliveTimeInSecs")
     def session_keep_alive_time_in_secs(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        The service's `session_keep_alive_time_in_secs`.
+        60 to 600 seconds; default 60.
         """
         return pulumi.get(self, "session_keep_alive_time_in_secs")
 
@@ -204,7 +204,7 @@ class MeetingTemplateArgs:
     @pulumi.getter
     def status(self) -> pulumi.Input[Optional['MeetingTemplateStatus']]:
         """
-        The service's `status`.
+        ACTIVE (the default) lets participants join; INACTIVE closes the meeting.
         """
         return pulumi.get(self, "status")
 
@@ -216,7 +216,7 @@ class MeetingTemplateArgs:
     @pulumi.getter(name="summarizeOnEnd")
     def summarize_on_end(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        The service's `summarize_on_end`.
+        Needs `transcribeOnEnd: true`.
         """
         return pulumi.get(self, "summarize_on_end")
 
@@ -284,9 +284,9 @@ class MeetingTemplate(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] persist_chat: The service's `persist_chat`.
         :param pulumi.Input[_builtins.bool] record_on_start: The service's `record_on_start`.
         :param pulumi.Input[Union['MeetingTemplateRecordingConfigArgs', 'MeetingTemplateRecordingConfigArgsDict']] recording_config: The storage credentials inside are made secrets, one by one, whatever you pass.
-        :param pulumi.Input[_builtins.float] session_keep_alive_time_in_secs: The service's `session_keep_alive_time_in_secs`.
-        :param pulumi.Input['MeetingTemplateStatus'] status: The service's `status`.
-        :param pulumi.Input[_builtins.bool] summarize_on_end: The service's `summarize_on_end`.
+        :param pulumi.Input[_builtins.float] session_keep_alive_time_in_secs: 60 to 600 seconds; default 60.
+        :param pulumi.Input['MeetingTemplateStatus'] status: ACTIVE (the default) lets participants join; INACTIVE closes the meeting.
+        :param pulumi.Input[_builtins.bool] summarize_on_end: Needs `transcribeOnEnd: true`.
         :param pulumi.Input[_builtins.str] title: The service's `title`.
         :param pulumi.Input[_builtins.bool] transcribe_on_end: The service's `transcribe_on_end`.
         """
@@ -502,7 +502,7 @@ class MeetingTemplate(pulumi.CustomResource):
     @pulumi.getter(name="sessionKeepAliveTimeInSecs")
     def session_keep_alive_time_in_secs(self) -> pulumi.Output[_builtins.float]:
         """
-        The service's `session_keep_alive_time_in_secs`.
+        60 to 600 seconds; default 60.
         """
         return pulumi.get(self, "session_keep_alive_time_in_secs")
 
@@ -510,7 +510,7 @@ class MeetingTemplate(pulumi.CustomResource):
     @pulumi.getter
     def status(self) -> pulumi.Output['MeetingTemplateStatus']:
         """
-        The service's `status`.
+        ACTIVE (the default) lets participants join; INACTIVE closes the meeting.
         """
         return pulumi.get(self, "status")
 
@@ -534,7 +534,7 @@ class MeetingTemplate(pulumi.CustomResource):
     @pulumi.getter(name="summarizeOnEnd")
     def summarize_on_end(self) -> pulumi.Output[_builtins.bool]:
         """
-        The service's `summarize_on_end`.
+        Needs `transcribeOnEnd: true`.
         """
         return pulumi.get(self, "summarize_on_end")
 

@@ -65,7 +65,7 @@ class SearchInstanceArgs:
         """
         The set of arguments for constructing a SearchInstance resource.
 
-        :param pulumi.Input[_builtins.str] instance_id: The service's `id`.
+        :param pulumi.Input[_builtins.str] instance_id: The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
         :param pulumi.Input[_builtins.str] account_id: The account to act on (default: the provider's `accountId`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] ai_gateway_id: The service's `ai_gateway_id`.
         :param pulumi.Input['SearchInstanceAiSearchModel'] ai_search_model: The service's `ai_search_model`.
@@ -78,7 +78,7 @@ class SearchInstanceArgs:
         :param pulumi.Input[Sequence[pulumi.Input['SearchInstanceCustomMetadataArgs']]] custom_metadata: The service's `custom_metadata`.
         :param pulumi.Input['SearchInstanceEmbeddingModel'] embedding_model: The service's `embedding_model`.
         :param pulumi.Input['SearchInstanceFusionMethod'] fusion_method: The service's `fusion_method`.
-        :param pulumi.Input[_builtins.bool] hybrid_search_enabled: The service's `hybrid_search_enabled`.
+        :param pulumi.Input[_builtins.bool] hybrid_search_enabled: Only the create body takes it (the service's update does not): a change replaces.
         :param pulumi.Input[_builtins.str] import_id: Must equal instanceId: an instance's id never changes.
         :param pulumi.Input['SearchInstanceIndexMethodArgs'] index_method: The service's `index_method`.
         :param pulumi.Input['SearchInstanceIndexingOptionsArgs'] indexing_options: The service's `indexing_options`.
@@ -106,7 +106,7 @@ class SearchInstanceArgs:
         :param pulumi.Input[_builtins.str] system_prompt_index_summarization: The service's `system_prompt_index_summarization`.
         :param pulumi.Input[_builtins.str] system_prompt_rewrite_query: The service's `system_prompt_rewrite_query`.
         :param pulumi.Input[_builtins.str] token_id: The service's `token_id`.
-        :param pulumi.Input['SearchInstanceType'] type: The service's `type`.
+        :param pulumi.Input['SearchInstanceType'] type: The service fixes the data source at create: a change replaces.
         """
         pulumi.set(__self__, "instance_id", instance_id)
         if account_id is not None:
@@ -222,7 +222,7 @@ class SearchInstanceArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The service's `id`.
+        The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
         """
         return pulumi.get(self, "instance_id")
 
@@ -378,7 +378,7 @@ class SearchInstanceArgs:
     @pulumi.getter(name="hybridSearchEnabled")
     def hybrid_search_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        The service's `hybrid_search_enabled`.
+        Only the create body takes it (the service's update does not): a change replaces.
         """
         return pulumi.get(self, "hybrid_search_enabled")
 
@@ -692,7 +692,7 @@ class SearchInstanceArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input[Optional['SearchInstanceType']]:
         """
-        The service's `type`.
+        The service fixes the data source at create: a change replaces.
         """
         return pulumi.get(self, "type")
 
@@ -767,11 +767,11 @@ class SearchInstance(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['SearchInstanceCustomMetadataArgs', 'SearchInstanceCustomMetadataArgsDict']]]] custom_metadata: The service's `custom_metadata`.
         :param pulumi.Input['SearchInstanceEmbeddingModel'] embedding_model: The service's `embedding_model`.
         :param pulumi.Input['SearchInstanceFusionMethod'] fusion_method: The service's `fusion_method`.
-        :param pulumi.Input[_builtins.bool] hybrid_search_enabled: The service's `hybrid_search_enabled`.
+        :param pulumi.Input[_builtins.bool] hybrid_search_enabled: Only the create body takes it (the service's update does not): a change replaces.
         :param pulumi.Input[_builtins.str] import_id: Must equal instanceId: an instance's id never changes.
         :param pulumi.Input[Union['SearchInstanceIndexMethodArgs', 'SearchInstanceIndexMethodArgsDict']] index_method: The service's `index_method`.
         :param pulumi.Input[Union['SearchInstanceIndexingOptionsArgs', 'SearchInstanceIndexingOptionsArgsDict']] indexing_options: The service's `indexing_options`.
-        :param pulumi.Input[_builtins.str] instance_id: The service's `id`.
+        :param pulumi.Input[_builtins.str] instance_id: The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
         :param pulumi.Input[_builtins.int] max_num_results: The service's `max_num_results`.
         :param pulumi.Input[Union['SearchInstanceMetadataArgs', 'SearchInstanceMetadataArgsDict']] metadata: The service's `metadata`.
         :param pulumi.Input[_builtins.str] namespace: A named namespace; absent (or "default") means the default one.
@@ -796,7 +796,7 @@ class SearchInstance(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] system_prompt_index_summarization: The service's `system_prompt_index_summarization`.
         :param pulumi.Input[_builtins.str] system_prompt_rewrite_query: The service's `system_prompt_rewrite_query`.
         :param pulumi.Input[_builtins.str] token_id: The service's `token_id`.
-        :param pulumi.Input['SearchInstanceType'] type: The service's `type`.
+        :param pulumi.Input['SearchInstanceType'] type: The service fixes the data source at create: a change replaces.
         """
         ...
     @overload
@@ -1167,7 +1167,7 @@ class SearchInstance(pulumi.CustomResource):
     @pulumi.getter(name="hybridSearchEnabled")
     def hybrid_search_enabled(self) -> pulumi.Output[_builtins.bool]:
         """
-        The service's `hybrid_search_enabled`.
+        Only the create body takes it (the service's update does not): a change replaces.
         """
         return pulumi.get(self, "hybrid_search_enabled")
 
@@ -1199,7 +1199,7 @@ class SearchInstance(pulumi.CustomResource):
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The service's `id`.
+        The instance's `id` (lowercase letters, digits, `-`, `_`), unique per namespace.
         """
         return pulumi.get(self, "instance_id")
 
@@ -1441,7 +1441,7 @@ class SearchInstance(pulumi.CustomResource):
     @pulumi.getter
     def type(self) -> pulumi.Output[Optional['SearchInstanceType']]:
         """
-        The service's `type`.
+        The service fixes the data source at create: a change replaces.
         """
         return pulumi.get(self, "type")
 
