@@ -6,10 +6,20 @@
  * updates in place with a PATCH.
  */
 import { z } from "zod";
-import { ScriptTagSchema, TriggerCreateBodySchema as Body, UuidSchema } from "../../../sdk/schemas/builds";
-import { defineResource, local, output, wire } from "../../core/define";
+import { TriggerCreateBodySchema, UuidSchema } from "../../../sdk/schemas/builds";
+import { defineResource, local, output } from "../../core/define";
+import { contractInputs } from "../../core/from-contract";
 
-const W = Body.shape;
+/**
+ * The create body as a program gives it: the sdk's (its pattern lists default as the sdk fills them),
+ * with the fields check fills (hooks.normalize, hooks.resolve) optional.
+ */
+const PROGRAM_BODY = TriggerCreateBodySchema.partial({
+  external_script_id: true,
+  trigger_name: true,
+  deploy_command: true,
+  branch_includes: true,
+}).shape;
 
 export const BuildTriggerSpec = defineResource({
   kind: "BuildTrigger",
@@ -21,20 +31,19 @@ export const BuildTriggerSpec = defineResource({
     importId: local(UuidSchema.optional()),
     /** The script's name; resolved to its tag at check. Give this or `externalScriptId`. */
     scriptName: local(z.string().min(1, "must not be empty").optional(), { identity: true }),
-    externalScriptId: wire("external_script_id", ScriptTagSchema.optional(), { identity: true }),
-    repoConnectionUuid: wire("repo_connection_uuid", W.repo_connection_uuid, { replaceOnChange: true }),
     /** Production or preview; derived from `branchIncludes` when not given, and checked against it. */
     kind: local(z.enum(["production", "preview"], 'must be "production" or "preview"').optional()),
-    triggerName: wire("trigger_name", W.trigger_name.optional()),
-    buildTokenUuid: wire("build_token_uuid", W.build_token_uuid),
-    buildCommand: wire("build_command", W.build_command.default("")),
-    deployCommand: wire("deploy_command", W.deploy_command.optional()),
-    rootDirectory: wire("root_directory", W.root_directory.default("/")),
-    branchIncludes: wire("branch_includes", W.branch_includes.optional()),
-    branchExcludes: wire("branch_excludes", W.branch_excludes.unwrap().default([])),
-    pathIncludes: wire("path_includes", W.path_includes.unwrap().default(["*"])),
-    pathExcludes: wire("path_excludes", W.path_excludes.unwrap().default([])),
-    buildCachingEnabled: wire("build_caching_enabled", W.build_caching_enabled.unwrap().default(true)),
+    // Every field of the create body; only the exceptions are written here.
+    ...contractInputs(PROGRAM_BODY, {
+      external_script_id: { flags: { identity: true } },
+      repo_connection_uuid: { flags: { replaceOnChange: true } },
+      // The provider's defaults (docs/areas/builds.md): the contract has none for the first two, and leaves caching off.
+      build_command: { default: "" },
+      root_directory: { default: "/" },
+      build_caching_enabled: { default: true },
+      // Branch patterns: data, sent as given.
+      branch_includes: { asGiven: true },
+    }),
     triggerUuid: output("trigger_uuid", z.string()),
     createdOn: output("created_on", z.string().nullable()),
     modifiedOn: output("modified_on", z.string().nullable()),

@@ -6,20 +6,20 @@
  */
 import { z } from "zod";
 import { RepoConnectionBodySchema } from "../../../sdk/schemas/builds";
-import { defineResource, output, wire } from "../../core/define";
-
-const W = RepoConnectionBodySchema.shape;
+import { defineResource, output } from "../../core/define";
+import { contractInputs } from "../../core/from-contract";
 
 export const RepoConnectionSpec = defineResource({
   kind: "RepoConnection",
   idOutput: "repoConnectionUuid",
   fields: {
-    /** Name of the git hosting provider, e.g. "github". */
-    providerType: wire("provider_type", W.provider_type, { identity: true }),
-    providerAccountId: wire("provider_account_id", W.provider_account_id, { identity: true }),
-    providerAccountName: wire("provider_account_name", W.provider_account_name),
-    repoId: wire("repo_id", W.repo_id, { identity: true }),
-    repoName: wire("repo_name", W.repo_name),
+    // Every field of the upsert body; only the exceptions are written here.
+    ...contractInputs(RepoConnectionBodySchema.shape, {
+      /** Name of the git hosting provider, e.g. "github". */
+      provider_type: { flags: { identity: true } },
+      provider_account_id: { flags: { identity: true } },
+      repo_id: { flags: { identity: true } },
+    }),
     repoConnectionUuid: output("repo_connection_uuid", z.string()),
     createdOn: output("created_on", z.string().nullable()),
     modifiedOn: output("modified_on", z.string().nullable()),
