@@ -37,11 +37,12 @@ export const BuildTriggerSpec = defineResource({
     ...contractInputs(PROGRAM_BODY, {
       external_script_id: { flags: { identity: true } },
       repo_connection_uuid: { flags: { replaceOnChange: true } },
-      // The provider's defaults (docs/areas/builds.md): the contract has none for the first two, and leaves caching off.
+      // The provider's defaults (docs/areas/builds.md): the contract has none for the first two,
+      // and leaves caching off.
       build_command: { default: "" },
       root_directory: { default: "/" },
       build_caching_enabled: { default: true },
-      // Branch patterns: data, sent as given.
+      // Branch patterns are data: sent as given, checked by the body's own rule.
       branch_includes: { asGiven: true },
     }),
     triggerUuid: output("trigger_uuid", z.string()),
