@@ -107,8 +107,15 @@ describe("emulator: request parsing", function () {
           assert.ok(answer.text.length < 4_096, `${path}: ${answer.text.length} characters`);
           const keys = answer.errors!.filter((e) => /^k\d+: /.test(e.message));
           assert.ok(keys.length > 10, answer.text);
-          // Each entry names its own key, not the whole list again.
-          for (const e of keys) assert.equal(e.message.match(/\bk\d+\b/g)?.length, 2, e.message);
+          // Each entry names its own key (in the field, and maybe again in the rule), not the whole list again.
+          for (const e of keys) {
+            const named = e.message.match(/\bk\d+\b/g) ?? [];
+            assert.ok(named.length >= 1 && named.length <= 2, e.message);
+            assert.ok(
+              named.every((k) => k === named[0]),
+              e.message,
+            );
+          }
           assert.match(answer.errors![MAX_ISSUE_LINES]!.message, /^body: \d+ more problems not listed$/);
         }
       });
