@@ -200,6 +200,9 @@ function asNodeStrict(value: unknown, where: string): Node {
   return n;
 }
 
+/** Shorter schema texts are written out again: an alias would not be shorter to read. */
+const MIN_SHARED_TEXT = 60;
+
 const RULES = [
   "anyOf",
   "bool",
@@ -237,6 +240,9 @@ export function generate(contract: unknown, overlay: Overlay): Map<string, strin
   const { operations } = ContractSchema.parse(contract);
   const byArea = new Map<string, string[]>();
   const seen = new Set<string>();
+  // The same shape under two operations (an instance path with and without its namespace) is written
+  // once: the second name is the first's, so a reader compares two lines rather than two screens.
+  const firstNamed = new Map<string, Map<string, string>>();
   const bodies = new Map(operations.map((op) => [operationKey(op), requestBody(op)]));
   const lookup: Lookup = (operation, field) => {
     const body = bodies.get(operation);
@@ -263,8 +269,14 @@ export function generate(contract: unknown, overlay: Overlay): Map<string, strin
     };
     applyOverlay(key, shapes, overlay, lookup);
     const lines = [`\n/** ${key} (${op.operationId}) */`];
+    const named = firstNamed.get(op.area) ?? new Map<string, string>();
+    firstNamed.set(op.area, named);
     const emit = (suffix: string, node: Node | undefined, side: Side) => {
-      if (node) lines.push(`export const ${name}${suffix} = ${toZod(node, side)};`);
+      if (!node) return;
+      const text = toZod(node, side);
+      const earlier = text.length > MIN_SHARED_TEXT ? named.get(text) : undefined;
+      if (earlier === undefined) named.set(text, `${name}${suffix}`);
+      lines.push(`export const ${name}${suffix} = ${earlier ?? text};`);
     };
     emit("Path", shapes.path, "request");
     emit("Query", shapes.query, "query");

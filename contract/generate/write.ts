@@ -1,7 +1,7 @@
 /** The generated modules as they are written: the generator's text through the project's prettier settings. */
 import { resolve } from "node:path";
 import { format, resolveConfig } from "prettier";
-import { generate, generateFromProject } from "./index";
+import { generateFromProject } from "./index";
 
 export const GENERATED_DIR = resolve(__dirname, "../../sdk/generated");
 
@@ -17,5 +17,3 @@ export async function formatted(files: Map<string, string>): Promise<Map<string,
 
 /** What the build writes for the project's own contract and overlay. */
 export const formattedFiles = () => formatted(generateFromProject());
-
-export { generate };

@@ -32,7 +32,7 @@ export const GetBuildsByVersionIdsResult = open({ builds: z.record(z.string(), z
 /** GET /accounts/{account_id}/builds/builds/latest (getLatestBuildsByScripts) */
 export const GetLatestBuildsByScriptsPath = strict({ account_id: str() });
 export const GetLatestBuildsByScriptsQuery = strict({ external_script_ids: str().optional() });
-export const GetLatestBuildsByScriptsResult = open({ builds: z.record(z.string(), z.unknown()).optional() });
+export const GetLatestBuildsByScriptsResult = GetBuildsByVersionIdsResult;
 
 /** GET /accounts/{account_id}/builds/builds/{build_uuid} (getBuildByUuid) */
 export const GetBuildByUuidPath = strict({ account_id: str(), build_uuid: formatted(str(), "uuid") });
@@ -94,7 +94,7 @@ export const GetBuildByUuidResult = open({
 });
 
 /** PUT /accounts/{account_id}/builds/builds/{build_uuid}/cancel (cancelBuildByUuid) */
-export const CancelBuildByUuidPath = strict({ account_id: str(), build_uuid: formatted(str(), "uuid") });
+export const CancelBuildByUuidPath = GetBuildByUuidPath;
 export const CancelBuildByUuidResult = open({
   build_outcome: z.string().optional(),
   build_uuid: z.string().optional(),
@@ -102,7 +102,7 @@ export const CancelBuildByUuidResult = open({
 });
 
 /** GET /accounts/{account_id}/builds/builds/{build_uuid}/logs (getBuildLogs) */
-export const GetBuildLogsPath = strict({ account_id: str(), build_uuid: formatted(str(), "uuid") });
+export const GetBuildLogsPath = GetBuildByUuidPath;
 export const GetBuildLogsQuery = strict({ cursor: str().optional() });
 export const GetBuildLogsResult = open({
   cursor: z.string().nullable().optional(),
@@ -263,42 +263,14 @@ export const UpdateTriggerBody = strict({
   trigger_name: lengthIn(str(), 1).optional(),
 });
 export const UpdateTriggerBodyDefaults = { build_caching_enabled: false } as const;
-export const UpdateTriggerResult = open({
-  branch_excludes: z.array(z.string()).optional(),
-  branch_includes: z.array(z.string()).optional(),
-  build_caching_enabled: z.boolean().optional(),
-  build_command: z.string().optional(),
-  build_token_name: z.string().optional(),
-  build_token_uuid: z.string().optional(),
-  created_on: z.string().optional(),
-  deleted_on: z.string().nullable().optional(),
-  deploy_command: z.string().optional(),
-  external_script_id: z.string().optional(),
-  modified_on: z.string().optional(),
-  path_excludes: z.array(z.string()).optional(),
-  path_includes: z.array(z.string()).optional(),
-  repo_connection: open({
-    created_on: z.string().optional(),
-    deleted_on: z.string().nullable().optional(),
-    modified_on: z.string().optional(),
-    provider_account_id: z.string().optional(),
-    provider_account_name: z.string().optional(),
-    provider_type: z.string().optional(),
-    repo_connection_uuid: z.string().optional(),
-    repo_id: z.string().optional(),
-    repo_name: z.string().optional(),
-  }).optional(),
-  root_directory: z.string().optional(),
-  trigger_name: z.string().optional(),
-  trigger_uuid: z.string().optional(),
-});
+export const UpdateTriggerResult = CreateTriggerResult;
 
 /** DELETE /accounts/{account_id}/builds/triggers/{trigger_uuid} (deleteTrigger) */
-export const DeleteTriggerPath = strict({ account_id: str(), trigger_uuid: formatted(str(), "uuid") });
+export const DeleteTriggerPath = UpdateTriggerPath;
 export const DeleteTriggerResult = z.record(z.string(), z.unknown()).nullable();
 
 /** POST /accounts/{account_id}/builds/triggers/{trigger_uuid}/builds (createManualBuild) */
-export const CreateManualBuildPath = strict({ account_id: str(), trigger_uuid: formatted(str(), "uuid") });
+export const CreateManualBuildPath = UpdateTriggerPath;
 export const CreateManualBuildBody = strict({
   branch: lengthIn(str(), 1).optional(),
   commit_hash: lengthIn(str(), 1).optional(),
@@ -321,27 +293,18 @@ export const CreateManualBuildResult = open({
 });
 
 /** GET /accounts/{account_id}/builds/triggers/{trigger_uuid}/environment_variables (listEnvironmentVariables) */
-export const ListEnvironmentVariablesPath = strict({
-  account_id: str(),
-  trigger_uuid: formatted(str(), "uuid"),
-});
+export const ListEnvironmentVariablesPath = UpdateTriggerPath;
 export const ListEnvironmentVariablesResult = z.record(
   z.string(),
   open({ created_on: z.string(), is_secret: z.boolean(), value: z.string().nullable().optional() }),
 );
 
 /** PATCH /accounts/{account_id}/builds/triggers/{trigger_uuid}/environment_variables (upsertEnvironmentVariables) */
-export const UpsertEnvironmentVariablesPath = strict({
-  account_id: str(),
-  trigger_uuid: formatted(str(), "uuid"),
-});
+export const UpsertEnvironmentVariablesPath = UpdateTriggerPath;
 export const UpsertEnvironmentVariablesBody = map(
   strict({ is_secret: bool(), value: str().nullable().optional() }),
 );
-export const UpsertEnvironmentVariablesResult = z.record(
-  z.string(),
-  open({ created_on: z.string(), is_secret: z.boolean(), value: z.string().nullable().optional() }),
-);
+export const UpsertEnvironmentVariablesResult = ListEnvironmentVariablesResult;
 
 /** DELETE /accounts/{account_id}/builds/triggers/{trigger_uuid}/environment_variables/{environment_variable_key} (deleteEnvironmentVariable) */
 export const DeleteEnvironmentVariablePath = strict({
@@ -352,15 +315,12 @@ export const DeleteEnvironmentVariablePath = strict({
 export const DeleteEnvironmentVariableResult = z.record(z.string(), z.unknown()).nullable();
 
 /** POST /accounts/{account_id}/builds/triggers/{trigger_uuid}/purge_build_cache (purgeBuildCache) */
-export const PurgeBuildCachePath = strict({ account_id: str(), trigger_uuid: formatted(str(), "uuid") });
+export const PurgeBuildCachePath = UpdateTriggerPath;
 export const PurgeBuildCacheResult = z.record(z.string(), z.unknown()).nullable();
 
 /** GET /accounts/{account_id}/builds/workers/{external_script_id}/builds (listBuildsByScript) */
 export const ListBuildsByScriptPath = strict({ account_id: str(), external_script_id: str() });
-export const ListBuildsByScriptQuery = strict({
-  page: queryNum(true, 1).optional(),
-  per_page: queryNum(true, 1, 200).optional(),
-});
+export const ListBuildsByScriptQuery = ListBuildTokensQuery;
 export const ListBuildsByScriptResult = z
   .array(
     open({
@@ -492,45 +452,16 @@ export const GetDeployHookPath = strict({
   script_name: str(),
   deploy_hook_uuid: formatted(str(), "uuid"),
 });
-export const GetDeployHookResult = open({
-  branch: z.string().optional(),
-  created_on: z.string().optional(),
-  deploy_hook_name: z.string().optional(),
-  deploy_hook_uuid: z.string().optional(),
-  external_script_id: z.string().optional(),
-  modified_on: z.string().optional(),
-});
+export const GetDeployHookResult = CreateDeployHookResult;
 
 /** PUT /accounts/{account_id}/builds/workers/{script_name}/deploy_hooks/{deploy_hook_uuid} (updateDeployHook) */
-export const UpdateDeployHookPath = strict({
-  account_id: str(),
-  script_name: str(),
-  deploy_hook_uuid: formatted(str(), "uuid"),
-});
-export const UpdateDeployHookBody = strict({ branch: str(), deploy_hook_name: lengthIn(str(), 1, 58) });
-export const UpdateDeployHookResult = open({
-  branch: z.string().optional(),
-  created_on: z.string().optional(),
-  deploy_hook_name: z.string().optional(),
-  deploy_hook_uuid: z.string().optional(),
-  external_script_id: z.string().optional(),
-  modified_on: z.string().optional(),
-});
+export const UpdateDeployHookPath = GetDeployHookPath;
+export const UpdateDeployHookBody = CreateDeployHookBody;
+export const UpdateDeployHookResult = CreateDeployHookResult;
 
 /** DELETE /accounts/{account_id}/builds/workers/{script_name}/deploy_hooks/{deploy_hook_uuid} (deleteDeployHook) */
-export const DeleteDeployHookPath = strict({
-  account_id: str(),
-  script_name: str(),
-  deploy_hook_uuid: formatted(str(), "uuid"),
-});
-export const DeleteDeployHookResult = open({
-  branch: z.string().optional(),
-  created_on: z.string().optional(),
-  deploy_hook_name: z.string().optional(),
-  deploy_hook_uuid: z.string().optional(),
-  external_script_id: z.string().optional(),
-  modified_on: z.string().optional(),
-});
+export const DeleteDeployHookPath = GetDeployHookPath;
+export const DeleteDeployHookResult = CreateDeployHookResult;
 
 /** GET /accounts/{account_id}/workers/scripts (worker-script-list-workers) */
 export const WorkerScriptListWorkersPath = strict({ account_id: str() });

@@ -31,12 +31,7 @@ export const ZoneSettingsEditSingleSettingBody = strict({
   enabled: bool().optional(),
   value: z.unknown().optional(),
 });
-export const ZoneSettingsEditSingleSettingResult = open({
-  editable: z.boolean().optional(),
-  id: z.string(),
-  modified_on: z.string().nullable().optional(),
-  value: z.string(),
-});
+export const ZoneSettingsEditSingleSettingResult = ZoneSettingsGetSingleSettingResult;
 
 /** GET /zones/{zone_id}/rulesets/phases/{ruleset_phase}/entrypoint (get_zones_zone_id_rulesets_phases_ruleset_phase_entrypoint) */
 export const GetZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath = strict({
@@ -96,35 +91,8 @@ export const GetZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointResult = open({
 });
 
 /** PUT /zones/{zone_id}/rulesets/phases/{ruleset_phase}/entrypoint (put_zones_zone_id_rulesets_phases_ruleset_phase_entrypoint) */
-export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath = strict({
-  ruleset_phase: oneOf([
-    "ddos_l4",
-    "ddos_l7",
-    "http_config_settings",
-    "http_custom_errors",
-    "http_log_custom_fields",
-    "http_ratelimit",
-    "http_request_cache_settings",
-    "http_request_dynamic_redirect",
-    "http_request_firewall_custom",
-    "http_request_firewall_managed",
-    "http_request_late_transform",
-    "http_request_origin",
-    "http_request_redirect",
-    "http_request_sanitize",
-    "http_request_sbfm",
-    "http_request_transform",
-    "http_response_cache_settings",
-    "http_response_compression",
-    "http_response_firewall_managed",
-    "http_response_headers_transform",
-    "magic_transit",
-    "magic_transit_ids_managed",
-    "magic_transit_managed",
-    "magic_transit_ratelimit",
-  ]),
-  zone_id: str(),
-});
+export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath =
+  GetZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath;
 export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery = strict({
   dry_run: queryBool().optional(),
 });
@@ -200,32 +168,8 @@ export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointBodyDefaults = {
   description: "",
   rules: [],
 } as const;
-export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointResult = open({
-  description: z.string().optional(),
-  id: z.string(),
-  last_updated: z.string(),
-  name: z.string(),
-  version: z.string(),
-  kind: z.string(),
-  phase: z.string(),
-  rules: z.array(
-    open({
-      action: z.string().optional(),
-      action_parameters: z.record(z.string(), z.unknown()).optional(),
-      categories: z.array(z.string()).optional(),
-      description: z.string().optional(),
-      enabled: z.boolean().optional(),
-      exposed_credential_check: z.record(z.string(), z.unknown()).optional(),
-      expression: z.string().optional(),
-      id: z.string().optional(),
-      last_updated: z.string(),
-      logging: open({ enabled: z.boolean() }).optional(),
-      ratelimit: z.record(z.string(), z.unknown()).optional(),
-      ref: z.string().optional(),
-      version: z.string(),
-    }),
-  ),
-});
+export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointResult =
+  GetZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointResult;
 
 /** GET /zones/{zone_id}/custom_hostnames/{custom_hostname_id} (custom-hostname-for-a-zone-custom-hostname-details) */
 export const CustomHostnameForAZoneCustomHostnameDetailsPath = strict({
@@ -307,10 +251,7 @@ export const CustomHostnameForAZoneCustomHostnameDetailsResult = open({
 });
 
 /** PATCH /zones/{zone_id}/custom_hostnames/{custom_hostname_id} (custom-hostname-for-a-zone-edit-custom-hostname) */
-export const CustomHostnameForAZoneEditCustomHostnamePath = strict({
-  custom_hostname_id: lengthIn(str(), undefined, 32),
-  zone_id: str(),
-});
+export const CustomHostnameForAZoneEditCustomHostnamePath = CustomHostnameForAZoneCustomHostnameDetailsPath;
 export const CustomHostnameForAZoneEditCustomHostnameBody = strict({
   custom_metadata: map(str()).optional(),
   custom_origin_server: matching(
@@ -343,83 +284,9 @@ export const CustomHostnameForAZoneEditCustomHostnameBody = strict({
     wildcard: bool().optional(),
   }).optional(),
 });
-export const CustomHostnameForAZoneEditCustomHostnameResult = open({
-  hostname: z.string(),
-  id: z.string(),
-  ssl: open({
-    bundle_method: z.string().optional(),
-    certificate_authority: z.string().optional(),
-    custom_certificate: z.string().optional(),
-    custom_csr_id: z.string().optional(),
-    custom_key: z.string().optional(),
-    dcv_delegation_records: z
-      .array(
-        open({
-          cname: z.string().optional(),
-          cname_target: z.string().optional(),
-          emails: z.array(z.string()).optional(),
-          http_body: z.string().optional(),
-          http_url: z.string().optional(),
-          status: z.string().optional(),
-          txt_name: z.string().optional(),
-          txt_value: z.string().optional(),
-        }),
-      )
-      .optional(),
-    expires_on: z.string().optional(),
-    hosts: z.array(z.string()).optional(),
-    id: z.string().optional(),
-    issuer: z.string().optional(),
-    method: z.string().optional(),
-    serial_number: z.string().optional(),
-    settings: open({
-      ciphers: z.array(z.string()).optional(),
-      early_hints: z.string().optional(),
-      http2: z.string().optional(),
-      min_tls_version: z.string().optional(),
-      tls_1_3: z.string().optional(),
-    }).optional(),
-    signature: z.string().optional(),
-    status: z.string().optional(),
-    type: z.string().optional(),
-    uploaded_on: z.string().optional(),
-    validation_errors: z.array(open({ message: z.string().optional() })).optional(),
-    validation_records: z
-      .array(
-        open({
-          cname: z.string().optional(),
-          cname_target: z.string().optional(),
-          emails: z.array(z.string()).optional(),
-          http_body: z.string().optional(),
-          http_url: z.string().optional(),
-          status: z.string().optional(),
-          txt_name: z.string().optional(),
-          txt_value: z.string().optional(),
-        }),
-      )
-      .optional(),
-    wildcard: z.boolean().optional(),
-  }).optional(),
-  created_at: z.string().optional(),
-  custom_metadata: z.record(z.string(), z.unknown()).optional(),
-  custom_origin_server: z.string().optional(),
-  custom_origin_sni: z.string().optional(),
-  ownership_verification: open({
-    name: z.string().optional(),
-    type: z.string().optional(),
-    value: z.string().optional(),
-  }).optional(),
-  ownership_verification_http: open({
-    http_body: z.string().optional(),
-    http_url: z.string().optional(),
-  }).optional(),
-  status: z.string().optional(),
-  verification_errors: z.array(z.string()).optional(),
-});
+export const CustomHostnameForAZoneEditCustomHostnameResult =
+  CustomHostnameForAZoneCustomHostnameDetailsResult;
 
 /** DELETE /zones/{zone_id}/custom_hostnames/{custom_hostname_id} (custom-hostname-for-a-zone-delete-custom-hostname-(-and-any-issued-ssl-certificates)) */
-export const DeleteZonesCustomhostnamesPath = strict({
-  custom_hostname_id: lengthIn(str(), undefined, 32),
-  zone_id: str(),
-});
+export const DeleteZonesCustomhostnamesPath = CustomHostnameForAZoneCustomHostnameDetailsPath;
 export const DeleteZonesCustomhostnamesResult = open({ id: z.string().optional() });

@@ -63,8 +63,4 @@ export const EmailSendingAccountSendRawMessageBody = strict({
   mime_message: lengthIn(str(), 1),
   recipients: list(str(), 1),
 });
-export const EmailSendingAccountSendRawMessageResult = open({
-  delivered: z.array(z.string()),
-  permanent_bounces: z.array(z.string()),
-  queued: z.array(z.string()),
-});
+export const EmailSendingAccountSendRawMessageResult = EmailSendingAccountSendBuilderResult;

@@ -33,7 +33,7 @@ export const GetAllMeetingsResult = open({
 });
 
 /** POST /accounts/{account_id}/realtime/kit/{app_id}/meetings (create_meeting) */
-export const CreateMeetingPath = strict({ account_id: str(), app_id: lengthIn(str(), 1, 32) });
+export const CreateMeetingPath = GetAllMeetingsPath;
 export const CreateMeetingBody = strict({
   ai_config: strict({
     summarization: strict({
@@ -186,150 +186,11 @@ export const GetMeetingPath = strict({
   app_id: lengthIn(str(), 1, 32),
 });
 export const GetMeetingQuery = strict({ name: str().optional() });
-export const GetMeetingResult = open({
-  data: open({
-    created_at: z.string(),
-    id: z.string(),
-    live_stream_on_start: z.boolean().optional(),
-    persist_chat: z.boolean().optional(),
-    record_on_start: z.boolean().optional(),
-    session_keep_alive_time_in_secs: z.number().optional(),
-    status: z.string().optional(),
-    summarize_on_end: z.boolean().optional(),
-    title: z.string().optional(),
-    updated_at: z.string(),
-    recording_config: open({
-      audio_config: open({
-        channel: z.string().optional(),
-        codec: z.string().optional(),
-        export_file: z.boolean().optional(),
-      }).optional(),
-      file_name_prefix: z.string().optional(),
-      live_streaming_config: open({ rtmp_url: z.string().optional() }).optional(),
-      max_seconds: z.number().optional(),
-      realtimekit_bucket_config: open({ enabled: z.boolean() }).optional(),
-      storage_config: open({
-        access_key: z.string().optional(),
-        auth_method: z.string().optional(),
-        bucket: z.string().optional(),
-        host: z.string().optional(),
-        password: z.string().optional(),
-        path: z.string().optional(),
-        port: z.number().optional(),
-        private_key: z.string().optional(),
-        region: z.string().optional(),
-        secret: z.string().optional(),
-        type: z.string(),
-        username: z.string().optional(),
-      })
-        .nullable()
-        .optional(),
-      video_config: open({
-        codec: z.string().optional(),
-        export_file: z.boolean().optional(),
-        height: z.number().optional(),
-        watermark: open({
-          position: z.string().optional(),
-          size: open({ height: z.number().optional(), width: z.number().optional() }).optional(),
-          url: z.string().optional(),
-        }).optional(),
-        width: z.number().optional(),
-      }).optional(),
-    }).optional(),
-    ai_config: open({
-      summarization: open({
-        summary_type: z.string().optional(),
-        text_format: z.string().optional(),
-        word_limit: z.number().optional(),
-      }).optional(),
-      transcription: open({
-        keywords: z.array(z.string()).optional(),
-        language: z.string().optional(),
-        profanity_filter: z.boolean().optional(),
-      }).optional(),
-    }).optional(),
-  }).optional(),
-  success: z.boolean(),
-});
+export const GetMeetingResult = CreateMeetingResult;
 
 /** PUT /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id} (replace_meeting) */
-export const ReplaceMeetingPath = strict({
-  meeting_id: str(),
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-});
-export const ReplaceMeetingBody = strict({
-  ai_config: strict({
-    summarization: strict({
-      summary_type: oneOf([
-        "general",
-        "team_meeting",
-        "sales_call",
-        "client_check_in",
-        "interview",
-        "daily_standup",
-        "one_on_one_meeting",
-        "lecture",
-        "code_review",
-      ]).optional(),
-      text_format: oneOf(["plain_text", "markdown"]).optional(),
-      word_limit: int(150, 1000).optional(),
-    }).optional(),
-    transcription: strict({
-      keywords: list(str()).optional(),
-      language: oneOf(["en-US", "en-IN", "de", "hi", "sv", "ru", "pl", "el", "fr", "nl"]).optional(),
-      profanity_filter: bool().optional(),
-    }).optional(),
-  }).optional(),
-  live_stream_on_start: bool().nullable().optional(),
-  persist_chat: bool().optional(),
-  record_on_start: bool().nullable().optional(),
-  recording_config: strict({
-    audio_config: strict({
-      channel: oneOf(["mono", "stereo"]).optional(),
-      codec: oneOf(["MP3", "AAC"]).optional(),
-      export_file: bool().optional(),
-    }).optional(),
-    file_name_prefix: str().optional(),
-    live_streaming_config: strict({ rtmp_url: formatted(str(), "uri").optional() }).optional(),
-    max_seconds: num(60, 86400).optional(),
-    realtimekit_bucket_config: strict({ enabled: bool() }).optional(),
-    storage_config: strict({
-      access_key: lengthIn(str(), 1).optional(),
-      auth_method: oneOf(["KEY", "PASSWORD"]).optional(),
-      bucket: str().optional(),
-      host: lengthIn(str(), 1).optional(),
-      password: lengthIn(str(), 1).optional(),
-      path: str().optional(),
-      port: int(1, 65535).optional(),
-      private_key: lengthIn(str(), 1).optional(),
-      region: str().optional(),
-      secret: lengthIn(str(), 1).optional(),
-      type: oneOf(["aws", "azure", "digitalocean", "gcs", "sftp"]),
-      username: lengthIn(str(), 1).optional(),
-    })
-      .nullable()
-      .optional(),
-    video_config: strict({
-      codec: oneOf(["H264", "VP8"]).optional(),
-      export_file: bool().optional(),
-      height: int(1, 1920, " pixels").optional(),
-      watermark: strict({
-        position: oneOf(["left top", "right top", "left bottom", "right bottom"]).optional(),
-        size: strict({
-          height: int(1, undefined, " pixel").optional(),
-          width: int(1, undefined, " pixel").optional(),
-        }).optional(),
-        url: formatted(str(), "uri").optional(),
-      }).optional(),
-      width: int(1, 1920, " pixels").optional(),
-    }).optional(),
-  }).optional(),
-  session_keep_alive_time_in_secs: num(60, 600, " seconds").optional(),
-  summarize_on_end: bool().optional(),
-  title: str().nullable().optional(),
-  transcribe_on_end: bool().optional(),
-});
+export const ReplaceMeetingPath = GetMeetingPath;
+export const ReplaceMeetingBody = CreateMeetingBody;
 export const ReplaceMeetingBodyDefaults = {
   live_stream_on_start: false,
   persist_chat: false,
@@ -337,78 +198,10 @@ export const ReplaceMeetingBodyDefaults = {
   session_keep_alive_time_in_secs: 60,
   summarize_on_end: false,
 } as const;
-export const ReplaceMeetingResult = open({
-  data: open({
-    created_at: z.string(),
-    id: z.string(),
-    live_stream_on_start: z.boolean().optional(),
-    persist_chat: z.boolean().optional(),
-    record_on_start: z.boolean().optional(),
-    session_keep_alive_time_in_secs: z.number().optional(),
-    status: z.string().optional(),
-    summarize_on_end: z.boolean().optional(),
-    title: z.string().optional(),
-    updated_at: z.string(),
-    recording_config: open({
-      audio_config: open({
-        channel: z.string().optional(),
-        codec: z.string().optional(),
-        export_file: z.boolean().optional(),
-      }).optional(),
-      file_name_prefix: z.string().optional(),
-      live_streaming_config: open({ rtmp_url: z.string().optional() }).optional(),
-      max_seconds: z.number().optional(),
-      realtimekit_bucket_config: open({ enabled: z.boolean() }).optional(),
-      storage_config: open({
-        access_key: z.string().optional(),
-        auth_method: z.string().optional(),
-        bucket: z.string().optional(),
-        host: z.string().optional(),
-        password: z.string().optional(),
-        path: z.string().optional(),
-        port: z.number().optional(),
-        private_key: z.string().optional(),
-        region: z.string().optional(),
-        secret: z.string().optional(),
-        type: z.string(),
-        username: z.string().optional(),
-      })
-        .nullable()
-        .optional(),
-      video_config: open({
-        codec: z.string().optional(),
-        export_file: z.boolean().optional(),
-        height: z.number().optional(),
-        watermark: open({
-          position: z.string().optional(),
-          size: open({ height: z.number().optional(), width: z.number().optional() }).optional(),
-          url: z.string().optional(),
-        }).optional(),
-        width: z.number().optional(),
-      }).optional(),
-    }).optional(),
-    ai_config: open({
-      summarization: open({
-        summary_type: z.string().optional(),
-        text_format: z.string().optional(),
-        word_limit: z.number().optional(),
-      }).optional(),
-      transcription: open({
-        keywords: z.array(z.string()).optional(),
-        language: z.string().optional(),
-        profanity_filter: z.boolean().optional(),
-      }).optional(),
-    }).optional(),
-  }).optional(),
-  success: z.boolean(),
-});
+export const ReplaceMeetingResult = CreateMeetingResult;
 
 /** PATCH /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id} (update_meeting) */
-export const UpdateMeetingPath = strict({
-  meeting_id: str(),
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-});
+export const UpdateMeetingPath = GetMeetingPath;
 export const UpdateMeetingBody = strict({
   ai_config: strict({
     summarization: strict({
@@ -486,78 +279,10 @@ export const UpdateMeetingBodyDefaults = {
   session_keep_alive_time_in_secs: 60,
   summarize_on_end: false,
 } as const;
-export const UpdateMeetingResult = open({
-  data: open({
-    created_at: z.string(),
-    id: z.string(),
-    live_stream_on_start: z.boolean().optional(),
-    persist_chat: z.boolean().optional(),
-    record_on_start: z.boolean().optional(),
-    session_keep_alive_time_in_secs: z.number().optional(),
-    status: z.string().optional(),
-    summarize_on_end: z.boolean().optional(),
-    title: z.string().optional(),
-    updated_at: z.string(),
-    recording_config: open({
-      audio_config: open({
-        channel: z.string().optional(),
-        codec: z.string().optional(),
-        export_file: z.boolean().optional(),
-      }).optional(),
-      file_name_prefix: z.string().optional(),
-      live_streaming_config: open({ rtmp_url: z.string().optional() }).optional(),
-      max_seconds: z.number().optional(),
-      realtimekit_bucket_config: open({ enabled: z.boolean() }).optional(),
-      storage_config: open({
-        access_key: z.string().optional(),
-        auth_method: z.string().optional(),
-        bucket: z.string().optional(),
-        host: z.string().optional(),
-        password: z.string().optional(),
-        path: z.string().optional(),
-        port: z.number().optional(),
-        private_key: z.string().optional(),
-        region: z.string().optional(),
-        secret: z.string().optional(),
-        type: z.string(),
-        username: z.string().optional(),
-      })
-        .nullable()
-        .optional(),
-      video_config: open({
-        codec: z.string().optional(),
-        export_file: z.boolean().optional(),
-        height: z.number().optional(),
-        watermark: open({
-          position: z.string().optional(),
-          size: open({ height: z.number().optional(), width: z.number().optional() }).optional(),
-          url: z.string().optional(),
-        }).optional(),
-        width: z.number().optional(),
-      }).optional(),
-    }).optional(),
-    ai_config: open({
-      summarization: open({
-        summary_type: z.string().optional(),
-        text_format: z.string().optional(),
-        word_limit: z.number().optional(),
-      }).optional(),
-      transcription: open({
-        keywords: z.array(z.string()).optional(),
-        language: z.string().optional(),
-        profanity_filter: z.boolean().optional(),
-      }).optional(),
-    }).optional(),
-  }).optional(),
-  success: z.boolean(),
-});
+export const UpdateMeetingResult = CreateMeetingResult;
 
 /** GET /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/active-livestream (get-v2-meetings-meetingId-active-livestream) */
-export const GetV2MeetingsMeetingIdActiveLivestreamPath = strict({
-  meeting_id: str(),
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-});
+export const GetV2MeetingsMeetingIdActiveLivestreamPath = GetMeetingPath;
 export const GetV2MeetingsMeetingIdActiveLivestreamResult = open({
   data: open({
     created_at: z.string().optional(),
@@ -575,22 +300,14 @@ export const GetV2MeetingsMeetingIdActiveLivestreamResult = open({
 });
 
 /** POST /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/active-livestream/stop (stop_livestreaming) */
-export const StopLivestreamingPath = strict({
-  meeting_id: str(),
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-});
+export const StopLivestreamingPath = GetMeetingPath;
 export const StopLivestreamingResult = open({
   data: open({ message: z.string().optional() }).optional(),
   success: z.boolean().optional(),
 });
 
 /** GET /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/active-session (GetActiveSession) */
-export const GetActiveSessionPath = strict({
-  meeting_id: str(),
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-});
+export const GetActiveSessionPath = GetMeetingPath;
 export const GetActiveSessionResult = open({
   data: open({
     associated_id: z.string(),
@@ -642,51 +359,19 @@ export const KickPartcipantsResult = open({
 });
 
 /** POST /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/active-session/kick-all (KickAllParticipants) */
-export const KickAllParticipantsPath = strict({
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-  meeting_id: str(),
-});
+export const KickAllParticipantsPath = KickPartcipantsPath;
 export const KickAllParticipantsResult = open({
   data: open({ action: z.string().optional(), kicked_participants_count: z.number().optional() }).optional(),
   success: z.boolean().optional(),
 });
 
 /** POST /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/active-session/mute (MuteParticipants) */
-export const MuteParticipantsPath = strict({
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-  meeting_id: str(),
-});
-export const MuteParticipantsBody = strict({
-  custom_participant_ids: list(str()),
-  participant_ids: list(str()),
-});
-export const MuteParticipantsResult = open({
-  data: open({
-    action: z.string().optional(),
-    participants: z
-      .array(
-        open({
-          created_at: z.string(),
-          email: z.string().optional(),
-          id: z.string(),
-          name: z.string().optional(),
-          picture: z.string().optional(),
-          updated_at: z.string(),
-        }),
-      )
-      .optional(),
-  }).optional(),
-  success: z.boolean().optional(),
-});
+export const MuteParticipantsPath = KickPartcipantsPath;
+export const MuteParticipantsBody = KickPartcipantsBody;
+export const MuteParticipantsResult = KickPartcipantsResult;
 
 /** POST /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/active-session/mute-all (MuteAllParticipants) */
-export const MuteAllParticipantsPath = strict({
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-  meeting_id: str(),
-});
+export const MuteAllParticipantsPath = KickPartcipantsPath;
 export const MuteAllParticipantsBody = strict({ allow_unmute: bool() });
 export const MuteAllParticipantsResult = open({
   data: open({ action: z.string().optional(), muted_participants_count: z.number().optional() }).optional(),
@@ -694,11 +379,7 @@ export const MuteAllParticipantsResult = open({
 });
 
 /** POST /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/active-session/poll (CreatePoll) */
-export const CreatePollPath = strict({
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-  meeting_id: str(),
-});
+export const CreatePollPath = KickPartcipantsPath;
 export const CreatePollBody = strict({
   anonymous: bool().optional(),
   hide_votes: bool().optional(),
@@ -728,11 +409,7 @@ export const CreatePollResult = open({
 });
 
 /** GET /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/livestream (livestream-session-details) */
-export const LivestreamSessionDetailsPath = strict({
-  meeting_id: str(),
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-});
+export const LivestreamSessionDetailsPath = GetMeetingPath;
 export const LivestreamSessionDetailsQuery = strict({
   page_no: queryNum(true).optional(),
   per_page: queryNum(true).optional(),
@@ -776,11 +453,7 @@ export const LivestreamSessionDetailsResult = open({
 });
 
 /** POST /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/livestreams (start-livestreaming) */
-export const StartLivestreamingPath = strict({
-  meeting_id: str(),
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-});
+export const StartLivestreamingPath = GetMeetingPath;
 export const StartLivestreamingBody = strict({
   name: str().nullable().optional(),
   video_config: strict({ height: int().optional(), width: int().optional() }).optional(),
@@ -797,11 +470,7 @@ export const StartLivestreamingResult = open({
 });
 
 /** GET /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/participants (get_meeting_participants) */
-export const GetMeetingParticipantsPath = strict({
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-  meeting_id: str(),
-});
+export const GetMeetingParticipantsPath = KickPartcipantsPath;
 export const GetMeetingParticipantsQuery = strict({
   page_no: queryNum(true, 0).optional(),
   per_page: queryNum(true, 0).optional(),
@@ -823,11 +492,7 @@ export const GetMeetingParticipantsResult = open({
 });
 
 /** POST /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/participants (add_participant) */
-export const AddParticipantPath = strict({
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-  meeting_id: str(),
-});
+export const AddParticipantPath = KickPartcipantsPath;
 export const AddParticipantBody = strict({
   custom_participant_id: str(),
   name: str().nullable().optional(),
@@ -870,38 +535,16 @@ export const GetMeetingParticipantResult = open({
 });
 
 /** PATCH /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/participants/{participant_id} (edit_participant) */
-export const EditParticipantPath = strict({
-  meeting_id: str(),
-  participant_id: str(),
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-});
+export const EditParticipantPath = GetMeetingParticipantPath;
 export const EditParticipantBody = strict({
   name: str().nullable().optional(),
   picture: formatted(str(), "uri").nullable().optional(),
   preset_name: str().nullable().optional(),
 });
-export const EditParticipantResult = open({
-  data: open({
-    created_at: z.string(),
-    custom_participant_id: z.string(),
-    id: z.string(),
-    name: z.string().nullable().optional(),
-    picture: z.string().nullable().optional(),
-    preset_name: z.string(),
-    updated_at: z.string(),
-    token: z.string(),
-  }).optional(),
-  success: z.boolean(),
-});
+export const EditParticipantResult = AddParticipantResult;
 
 /** DELETE /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/participants/{participant_id} (delete_meeting_participant) */
-export const DeleteMeetingParticipantPath = strict({
-  meeting_id: str(),
-  participant_id: str(),
-  account_id: str(),
-  app_id: lengthIn(str(), 1, 32),
-});
+export const DeleteMeetingParticipantPath = GetMeetingParticipantPath;
 export const DeleteMeetingParticipantResult = open({
   data: open({
     created_at: z.string(),

@@ -42,21 +42,7 @@ export const RegistrarDomainDiscoverySearchQuery = strict({
   extensions: list(str(), undefined, 20).optional(),
   limit: queryNum(true, 1, 50).optional(),
 });
-export const RegistrarDomainDiscoverySearchResult = open({
-  domains: z.array(
-    open({
-      name: z.string(),
-      pricing: open({
-        currency: z.string(),
-        registration_cost: z.string(),
-        renewal_cost: z.string(),
-      }).optional(),
-      reason: z.string().optional(),
-      registrable: z.boolean(),
-      tier: z.string().optional(),
-    }),
-  ),
-});
+export const RegistrarDomainDiscoverySearchResult = RegistrarDomainDiscoveryCheckResult;
 
 /** GET /accounts/{account_id}/registrar/domains (registrar-domains-list-domains) */
 export const RegistrarDomainsListDomainsPath = strict({ account_id: str() });
@@ -242,39 +228,15 @@ export const RegistrarDomainRegistrationGetResult = open({
 /** PATCH /accounts/{account_id}/registrar/registrations/{domain_name} (registrar-domain-registration-update) */
 export const RegistrarDomainRegistrationUpdatePath = strict({ account_id: str(), domain_name: str() });
 export const RegistrarDomainRegistrationUpdateBody = strict({ auto_renew: bool() });
-export const RegistrarDomainRegistrationUpdateResult = open({
-  completed: z.boolean(),
-  context: z.record(z.string(), z.unknown()).optional(),
-  created_at: z.string(),
-  error: open({ code: z.string(), message: z.string() }).optional(),
-  links: open({ resource: z.string().optional(), self: z.string() }),
-  state: z.string(),
-  updated_at: z.string(),
-});
+export const RegistrarDomainRegistrationUpdateResult = RegistrarDomainRegistrationCreateResult;
 
 /** GET /accounts/{account_id}/registrar/registrations/{domain_name}/registration-status (registrar-domain-registration-get-status) */
 export const RegistrarDomainRegistrationGetStatusPath = strict({ account_id: str(), domain_name: str() });
-export const RegistrarDomainRegistrationGetStatusResult = open({
-  completed: z.boolean(),
-  context: z.record(z.string(), z.unknown()).optional(),
-  created_at: z.string(),
-  error: open({ code: z.string(), message: z.string() }).optional(),
-  links: open({ resource: z.string().optional(), self: z.string() }),
-  state: z.string(),
-  updated_at: z.string(),
-});
+export const RegistrarDomainRegistrationGetStatusResult = RegistrarDomainRegistrationCreateResult;
 
 /** GET /accounts/{account_id}/registrar/registrations/{domain_name}/update-status (registrar-domain-registration-get-update-status) */
 export const RegistrarDomainRegistrationGetUpdateStatusPath = strict({
   account_id: str(),
   domain_name: str(),
 });
-export const RegistrarDomainRegistrationGetUpdateStatusResult = open({
-  completed: z.boolean(),
-  context: z.record(z.string(), z.unknown()).optional(),
-  created_at: z.string(),
-  error: open({ code: z.string(), message: z.string() }).optional(),
-  links: open({ resource: z.string().optional(), self: z.string() }),
-  state: z.string(),
-  updated_at: z.string(),
-});
+export const RegistrarDomainRegistrationGetUpdateStatusResult = RegistrarDomainRegistrationCreateResult;
