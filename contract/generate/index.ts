@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { SUBSET_PATH } from "../files";
+import { FAMILIES_PATH, SUBSET_PATH } from "../files";
 import { loadOverlay, type Overlay } from "../overlay-schema";
 import { segmentsOf } from "../check-overlay";
 import { asNode, defaultsOf, toZod, type Node, type Side } from "./to-zod";
@@ -44,12 +44,17 @@ export const operationKey = (op: Pick<Operation, "method" | "path">) =>
 
 /** A name for the operation's schemas: its operationId in PascalCase, or method and path where the id is prose. */
 export function operationName(op: Pick<Operation, "method" | "path" | "operationId">): string {
+  // A public client's method (`emailSending.suppressions.list (cloudflare@7.3.0 …)`) names the
+  // operation as well as an operationId would; other prose falls back to method and path.
+  const clientMethod = /^[a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+(?=\s|$)/.exec(op.operationId)?.[0];
   const words = /^[A-Za-z0-9_-]+$/.test(op.operationId)
     ? op.operationId.split(/[-_]+/)
-    : [
-        op.method.toLowerCase(),
-        ...op.path.split("/").filter((s) => s && !s.startsWith("{") && s !== "accounts"),
-      ];
+    : clientMethod
+      ? clientMethod.split(".")
+      : [
+          op.method.toLowerCase(),
+          ...op.path.split("/").filter((s) => s && !s.startsWith("{") && s !== "accounts"),
+        ];
   return words
     .filter(Boolean)
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
@@ -93,7 +98,11 @@ function parametersIn(op: Operation, where: "query" | "path"): Node | undefined 
   const ps = (op.parameters ?? []).filter((p) => p.in === where);
   if (!ps.length) return undefined;
   const properties: Record<string, Node> = {};
-  for (const p of ps) properties[p.name] = asNode(p.schema) ?? { type: "string" };
+  // `readOnly` describes a body's field; on a parameter (the subdomain id's) it would drop it.
+  for (const p of ps) {
+    const { readOnly: _readOnly, ...node } = asNode(p.schema) ?? { type: "string" };
+    properties[p.name] = node;
+  }
   return { type: "object", properties, required: ps.filter((p) => p.required).map((p) => p.name) };
 }
 
@@ -296,7 +305,20 @@ export function generate(contract: unknown, overlay: Overlay): Map<string, strin
   return files;
 }
 
+/**
+ * The project's contract as the generator reads it: the 112 operations of the six areas, then the
+ * 31 of the same families (apps, namespaces, tokens, sending domains, suppressions, extensions) that
+ * the families' resources and functions stand on.
+ */
+export function projectContract(): { operations: Operation[] } {
+  return {
+    operations: [SUBSET_PATH, FAMILIES_PATH].flatMap(
+      (file) => ContractSchema.parse(JSON.parse(readFileSync(file, "utf8"))).operations,
+    ),
+  };
+}
+
 /** The generated modules of the project's own contract and overlay. */
 export function generateFromProject(): Map<string, string> {
-  return generate(JSON.parse(readFileSync(SUBSET_PATH, "utf8")), loadOverlay());
+  return generate(projectContract(), loadOverlay());
 }

@@ -563,3 +563,28 @@ export const RegenerateTokenPath = strict({
   participant_id: str(),
 });
 export const RegenerateTokenResult = open({ data: open({ token: z.string() }), success: z.boolean() });
+
+/** GET /accounts/{account_id}/realtime/kit/apps (get_apps) */
+export const GetAppsPath = strict({ account_id: str() });
+export const GetAppsResult = open({
+  data: z
+    .array(
+      open({ created_at: z.string().optional(), id: z.string().optional(), name: z.string().optional() }),
+    )
+    .optional(),
+  success: z.boolean().optional(),
+});
+
+/** POST /accounts/{account_id}/realtime/kit/apps (create_app) */
+export const CreateAppPath = strict({ account_id: str() });
+export const CreateAppBody = strict({ name: str() });
+export const CreateAppResult = open({
+  data: open({
+    app: open({
+      created_at: z.string().optional(),
+      id: z.string().optional(),
+      name: z.string().optional(),
+    }).optional(),
+  }).optional(),
+  success: z.boolean().optional(),
+});

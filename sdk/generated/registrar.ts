@@ -240,3 +240,16 @@ export const RegistrarDomainRegistrationGetUpdateStatusPath = strict({
   domain_name: str(),
 });
 export const RegistrarDomainRegistrationGetUpdateStatusResult = RegistrarDomainRegistrationCreateResult;
+
+/** GET /accounts/{account_id}/registrar/extensions (registrar.extensions.list (cloudflare@7.3.0 method; no official operationId in the declarations)) */
+export const RegistrarExtensionsListPath = strict({ account_id: str() });
+export const RegistrarExtensionsListQuery = strict({
+  direction: oneOf(["asc", "desc"]).optional(),
+  name: str().optional(),
+  sort_by: oneOf(["name", "created_at", "updated_at"]).optional(),
+  per_page: queryNum(false).optional(),
+  cursor: str().optional(),
+});
+
+/** GET /accounts/{account_id}/registrar/extensions/{extension} (registrar.extensions.get (cloudflare@7.3.0 method; no official operationId in the declarations)) */
+export const RegistrarExtensionsGetPath = strict({ account_id: str(), extension: str() });

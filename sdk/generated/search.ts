@@ -1274,3 +1274,348 @@ export const AiSearchNamespaceStatsResult = AiSearchStatsResult;
 export const AiSearchNamespacePurgeInstanceCachePath = strict({ account_id: str(), name: str(), id: str() });
 export const AiSearchNamespacePurgeInstanceCacheBody = map(z.unknown());
 export const AiSearchNamespacePurgeInstanceCacheResult = open({ success: z.boolean() });
+
+/** GET /accounts/{account_id}/ai-search/namespaces (ai-search-list-namespaces) */
+export const AiSearchListNamespacesPath = strict({ account_id: str() });
+export const AiSearchListNamespacesQuery = strict({
+  page: queryNum(true, 1).optional(),
+  per_page: queryNum(true, 1, 100).optional(),
+  search: lengthIn(str(), undefined, 256).optional(),
+});
+export const AiSearchListNamespacesResult = z.array(
+  open({ created_at: z.string(), description: z.string().nullable().optional(), name: z.string() }),
+);
+
+/** POST /accounts/{account_id}/ai-search/namespaces (ai-search-create-namespace) */
+export const AiSearchCreateNamespacePath = strict({ account_id: str() });
+export const AiSearchCreateNamespaceBody = strict({
+  description: lengthIn(str(), undefined, 256).nullable().optional(),
+  name: str(),
+});
+export const AiSearchCreateNamespaceResult = open({
+  created_at: z.string(),
+  description: z.string().nullable().optional(),
+  name: z.string(),
+});
+
+/** GET /accounts/{account_id}/ai-search/namespaces/{name} (ai-search-fetch-namespace) */
+export const AiSearchFetchNamespacePath = strict({ account_id: str(), name: str() });
+export const AiSearchFetchNamespaceResult = AiSearchCreateNamespaceResult;
+
+/** PUT /accounts/{account_id}/ai-search/namespaces/{name} (ai-search-update-namespace) */
+export const AiSearchUpdateNamespacePath = strict({ account_id: str(), name: str() });
+export const AiSearchUpdateNamespaceBody = strict({
+  description: lengthIn(str(), undefined, 256).nullable().optional(),
+});
+export const AiSearchUpdateNamespaceResult = AiSearchCreateNamespaceResult;
+
+/** DELETE /accounts/{account_id}/ai-search/namespaces/{name} (ai-search-delete-namespace) */
+export const AiSearchDeleteNamespacePath = strict({ account_id: str(), name: str() });
+export const AiSearchDeleteNamespaceResult = z.record(z.string(), z.unknown());
+
+/** POST /accounts/{account_id}/ai-search/namespaces/{name}/chat/completions (ai-search-namespace-multi-instance-chat-completion) */
+export const AiSearchNamespaceMultiInstanceChatCompletionPath = strict({ account_id: str(), name: str() });
+export const AiSearchNamespaceMultiInstanceChatCompletionBody = strict({
+  ai_search_options: strict({
+    cache: strict({
+      cache_threshold: oneOf([
+        "super_strict_match",
+        "close_enough",
+        "flexible_friend",
+        "anything_goes",
+      ]).optional(),
+      enabled: bool().optional(),
+    }).optional(),
+    instance_ids: list(lengthIn(str(), 1, 64), 1),
+    query_rewrite: strict({
+      enabled: bool().optional(),
+      model: oneOf([
+        "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+        "@cf/zai-org/glm-4.7-flash",
+        "@cf/meta/llama-3.1-8b-instruct-fast",
+        "@cf/meta/llama-3.1-8b-instruct-fp8",
+        "@cf/meta/llama-4-scout-17b-16e-instruct",
+        "@cf/qwen/qwen3-30b-a3b-fp8",
+        "@cf/deepseek-ai/deepseek-r1-distill-qwen-32b",
+        "@cf/moonshotai/kimi-k2-instruct",
+        "@cf/google/gemma-3-12b-it",
+        "@cf/google/gemma-4-26b-a4b-it",
+        "@cf/moonshotai/kimi-k2.5",
+        "anthropic/claude-3-7-sonnet",
+        "anthropic/claude-sonnet-4",
+        "anthropic/claude-opus-4",
+        "anthropic/claude-3-5-haiku",
+        "cerebras/qwen-3-235b-a22b-instruct",
+        "cerebras/qwen-3-235b-a22b-thinking",
+        "cerebras/llama-3.3-70b",
+        "cerebras/llama-4-maverick-17b-128e-instruct",
+        "cerebras/llama-4-scout-17b-16e-instruct",
+        "cerebras/gpt-oss-120b",
+        "google-ai-studio/gemini-2.5-flash",
+        "google-ai-studio/gemini-2.5-pro",
+        "grok/grok-4",
+        "groq/llama-3.3-70b-versatile",
+        "groq/llama-3.1-8b-instant",
+        "openai/gpt-5",
+        "openai/gpt-5-mini",
+        "openai/gpt-5-nano",
+      ]).optional(),
+      rewrite_prompt: str().optional(),
+    }).optional(),
+    reranking: strict({
+      enabled: bool().optional(),
+      match_threshold: num(0, 1).optional(),
+      model: str().optional(),
+    }).optional(),
+    retrieval: strict({
+      boost_by: list(
+        strict({
+          direction: oneOf(["asc", "desc", "exists", "not_exists"]).optional(),
+          field: lengthIn(str(), 1, 64),
+        }),
+        undefined,
+        3,
+      ).optional(),
+      context_expansion: int(0, 3).optional(),
+      filters: map(z.unknown()).optional(),
+      fusion_method: oneOf(["max", "rrf"]).optional(),
+      keyword_match_mode: oneOf(["and", "or"]).optional(),
+      match_threshold: num(0, 1).optional(),
+      max_num_results: int(1, 50).optional(),
+      retrieval_type: oneOf(["vector", "keyword", "hybrid"]).optional(),
+      return_on_failure: bool().optional(),
+    }).optional(),
+  }),
+  messages: list(
+    strict({ content: str().nullable(), role: oneOf(["system", "developer", "user", "assistant", "tool"]) }),
+    1,
+  ),
+  model: oneOf([
+    "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+    "@cf/zai-org/glm-4.7-flash",
+    "@cf/meta/llama-3.1-8b-instruct-fast",
+    "@cf/meta/llama-3.1-8b-instruct-fp8",
+    "@cf/meta/llama-4-scout-17b-16e-instruct",
+    "@cf/qwen/qwen3-30b-a3b-fp8",
+    "@cf/deepseek-ai/deepseek-r1-distill-qwen-32b",
+    "@cf/moonshotai/kimi-k2-instruct",
+    "@cf/google/gemma-3-12b-it",
+    "@cf/google/gemma-4-26b-a4b-it",
+    "@cf/moonshotai/kimi-k2.5",
+    "anthropic/claude-3-7-sonnet",
+    "anthropic/claude-sonnet-4",
+    "anthropic/claude-opus-4",
+    "anthropic/claude-3-5-haiku",
+    "cerebras/qwen-3-235b-a22b-instruct",
+    "cerebras/qwen-3-235b-a22b-thinking",
+    "cerebras/llama-3.3-70b",
+    "cerebras/llama-4-maverick-17b-128e-instruct",
+    "cerebras/llama-4-scout-17b-16e-instruct",
+    "cerebras/gpt-oss-120b",
+    "google-ai-studio/gemini-2.5-flash",
+    "google-ai-studio/gemini-2.5-pro",
+    "grok/grok-4",
+    "groq/llama-3.3-70b-versatile",
+    "groq/llama-3.1-8b-instant",
+    "openai/gpt-5",
+    "openai/gpt-5-mini",
+    "openai/gpt-5-nano",
+  ]).optional(),
+  stream: bool().optional(),
+});
+export const AiSearchNamespaceMultiInstanceChatCompletionResult = open({
+  choices: z.array(
+    open({
+      index: z.number().optional(),
+      message: open({ content: z.string().nullable(), role: z.string() }),
+    }),
+  ),
+  chunks: z.array(
+    open({
+      id: z.string(),
+      instance_id: z.string(),
+      item: open({
+        key: z.string(),
+        metadata: z.record(z.string(), z.unknown()).optional(),
+        timestamp: z.number().optional(),
+      }).optional(),
+      score: z.number(),
+      scoring_details: open({
+        fusion_method: z.string().optional(),
+        keyword_rank: z.number().optional(),
+        keyword_score: z.number().optional(),
+        reranking_score: z.number().optional(),
+        vector_rank: z.number().optional(),
+        vector_score: z.number().optional(),
+      }).optional(),
+      text: z.string(),
+      type: z.string(),
+    }),
+  ),
+  errors: z.array(open({ instance_id: z.string(), message: z.string() })).optional(),
+  id: z.string().optional(),
+  model: z.string().optional(),
+  object: z.string().optional(),
+});
+
+/** POST /accounts/{account_id}/ai-search/namespaces/{name}/search (ai-search-namespace-multi-instance-search) */
+export const AiSearchNamespaceMultiInstanceSearchPath = strict({ account_id: str(), name: str() });
+export const AiSearchNamespaceMultiInstanceSearchBody = strict({
+  ai_search_options: strict({
+    cache: strict({
+      cache_threshold: oneOf([
+        "super_strict_match",
+        "close_enough",
+        "flexible_friend",
+        "anything_goes",
+      ]).optional(),
+      enabled: bool().optional(),
+    }).optional(),
+    instance_ids: list(lengthIn(str(), 1, 64), 1),
+    query_rewrite: strict({
+      enabled: bool().optional(),
+      model: oneOf([
+        "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+        "@cf/zai-org/glm-4.7-flash",
+        "@cf/meta/llama-3.1-8b-instruct-fast",
+        "@cf/meta/llama-3.1-8b-instruct-fp8",
+        "@cf/meta/llama-4-scout-17b-16e-instruct",
+        "@cf/qwen/qwen3-30b-a3b-fp8",
+        "@cf/deepseek-ai/deepseek-r1-distill-qwen-32b",
+        "@cf/moonshotai/kimi-k2-instruct",
+        "@cf/google/gemma-3-12b-it",
+        "@cf/google/gemma-4-26b-a4b-it",
+        "@cf/moonshotai/kimi-k2.5",
+        "anthropic/claude-3-7-sonnet",
+        "anthropic/claude-sonnet-4",
+        "anthropic/claude-opus-4",
+        "anthropic/claude-3-5-haiku",
+        "cerebras/qwen-3-235b-a22b-instruct",
+        "cerebras/qwen-3-235b-a22b-thinking",
+        "cerebras/llama-3.3-70b",
+        "cerebras/llama-4-maverick-17b-128e-instruct",
+        "cerebras/llama-4-scout-17b-16e-instruct",
+        "cerebras/gpt-oss-120b",
+        "google-ai-studio/gemini-2.5-flash",
+        "google-ai-studio/gemini-2.5-pro",
+        "grok/grok-4",
+        "groq/llama-3.3-70b-versatile",
+        "groq/llama-3.1-8b-instant",
+        "openai/gpt-5",
+        "openai/gpt-5-mini",
+        "openai/gpt-5-nano",
+      ]).optional(),
+      rewrite_prompt: str().optional(),
+    }).optional(),
+    reranking: strict({
+      enabled: bool().optional(),
+      match_threshold: num(0, 1).optional(),
+      model: str().optional(),
+    }).optional(),
+    retrieval: strict({
+      boost_by: list(
+        strict({
+          direction: oneOf(["asc", "desc", "exists", "not_exists"]).optional(),
+          field: lengthIn(str(), 1, 64),
+        }),
+        undefined,
+        3,
+      ).optional(),
+      context_expansion: int(0, 3).optional(),
+      filters: map(z.unknown()).optional(),
+      fusion_method: oneOf(["max", "rrf"]).optional(),
+      keyword_match_mode: oneOf(["and", "or"]).optional(),
+      match_threshold: num(0, 1).optional(),
+      max_num_results: int(1, 50).optional(),
+      retrieval_type: oneOf(["vector", "keyword", "hybrid"]).optional(),
+      return_on_failure: bool().optional(),
+    }).optional(),
+  }),
+  messages: list(
+    strict({ content: str().nullable(), role: oneOf(["system", "developer", "user", "assistant", "tool"]) }),
+    1,
+  ).optional(),
+  query: lengthIn(str(), 1).optional(),
+});
+export const AiSearchNamespaceMultiInstanceSearchResult = open({
+  chunks: z.array(
+    open({
+      id: z.string(),
+      instance_id: z.string(),
+      item: open({
+        key: z.string(),
+        metadata: z.record(z.string(), z.unknown()).optional(),
+        timestamp: z.number().optional(),
+      }).optional(),
+      score: z.number(),
+      scoring_details: open({
+        fusion_method: z.string().optional(),
+        keyword_rank: z.number().optional(),
+        keyword_score: z.number().optional(),
+        reranking_score: z.number().optional(),
+        vector_rank: z.number().optional(),
+        vector_score: z.number().optional(),
+      }).optional(),
+      text: z.string(),
+      type: z.string(),
+    }),
+  ),
+  errors: z.array(open({ instance_id: z.string(), message: z.string() })).optional(),
+  search_query: z.string(),
+});
+
+/** GET /accounts/{account_id}/ai-search/tokens (ai-search-list-tokens) */
+export const AiSearchListTokensPath = strict({ account_id: str() });
+export const AiSearchListTokensQuery = strict({
+  page: queryNum(true, 1, 100).optional(),
+  per_page: queryNum(true, 1, 100).optional(),
+  search: lengthIn(str(), undefined, 256).optional(),
+});
+export const AiSearchListTokensResult = z.array(
+  open({
+    cf_api_id: z.string(),
+    created_at: z.string(),
+    created_by: z.string().nullable().optional(),
+    enabled: z.boolean().optional(),
+    id: z.string(),
+    legacy: z.boolean().optional(),
+    modified_at: z.string(),
+    modified_by: z.string().nullable().optional(),
+    name: z.string(),
+  }),
+);
+
+/** POST /accounts/{account_id}/ai-search/tokens (ai-search-create-tokens) */
+export const AiSearchCreateTokensPath = strict({ account_id: str() });
+export const AiSearchCreateTokensBody = strict({
+  cf_api_id: str(),
+  cf_api_key: str(),
+  legacy: bool().optional(),
+  name: str(),
+});
+export const AiSearchCreateTokensBodyDefaults = { legacy: true } as const;
+export const AiSearchCreateTokensResult = open({
+  cf_api_id: z.string(),
+  created_at: z.string(),
+  created_by: z.string().nullable().optional(),
+  enabled: z.boolean().optional(),
+  id: z.string(),
+  legacy: z.boolean().optional(),
+  modified_at: z.string(),
+  modified_by: z.string().nullable().optional(),
+  name: z.string(),
+});
+
+/** GET /accounts/{account_id}/ai-search/tokens/{id} (ai-search-fetch-tokens) */
+export const AiSearchFetchTokensPath = strict({ account_id: str(), id: str() });
+export const AiSearchFetchTokensResult = AiSearchCreateTokensResult;
+
+/** PUT /accounts/{account_id}/ai-search/tokens/{id} (ai-search-update-tokens) */
+export const AiSearchUpdateTokensPath = strict({ account_id: str(), id: str() });
+export const AiSearchUpdateTokensBody = AiSearchCreateTokensBody;
+export const AiSearchUpdateTokensBodyDefaults = { legacy: true } as const;
+export const AiSearchUpdateTokensResult = AiSearchCreateTokensResult;
+
+/** DELETE /accounts/{account_id}/ai-search/tokens/{id} (ai-search-delete-tokens) */
+export const AiSearchDeleteTokensPath = strict({ account_id: str(), id: str() });
+export const AiSearchDeleteTokensResult = z.record(z.string(), z.unknown());
