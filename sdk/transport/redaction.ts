@@ -15,18 +15,55 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === "object" && !Array.isArray(v);
 }
 
+/** A base64 fragment shorter than this could match by chance: such tokens keep their other forms only. */
+const MIN_BASE64_FRAGMENT = 12;
+
+/**
+ * The token's base64 as it stands inside a longer base64 text (a `Basic` credential, an encoded
+ * echo): its encoding depends on where it starts in the 3-byte groups, so each of the three
+ * alignments is taken, less the edge characters it shares with its neighbours' bytes. Both
+ * alphabets: standard and URL-safe.
+ */
+function base64Forms(token: string): string[] {
+  const bytes = Buffer.from(token, "utf8");
+  const forms: string[] = [];
+  for (const lead of [0, 1, 2]) {
+    const text = Buffer.concat([Buffer.alloc(lead), bytes])
+      .toString("base64")
+      .replace(/=+$/, "");
+    const start = [0, 2, 3][lead] ?? 0;
+    const end = ((lead + bytes.length) * 8) % 6 === 0 ? text.length : text.length - 1;
+    const fragment = text.slice(start, end);
+    if (fragment.length >= MIN_BASE64_FRAGMENT)
+      forms.push(fragment, fragment.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return forms;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 export class Redactor {
-  /** The token as it may appear in text: raw and URL-encoded. */
-  readonly #secrets: readonly string[];
+  /**
+   * The token in every form a server may echo it: raw and URL-encoded in any letter case (a header
+   * lowercased on the way back), and base64 at any alignment (exact case). Two patterns, as Node 22
+   * has no inline case modifier.
+   */
+  readonly #patterns: readonly RegExp[];
 
   constructor(token: string) {
-    this.#secrets = [...new Set([token, encodeURIComponent(token)])];
+    const pattern = (forms: string[], flags: string) =>
+      new RegExp([...new Set(forms)].map(escapeRegExp).join("|"), flags);
+    this.#patterns = token
+      ? [pattern([token, encodeURIComponent(token)], "gi"), pattern(base64Forms(token), "g")].filter(
+          (p) => p.source !== "(?:)",
+        )
+      : [];
   }
 
-  /** Replaces every occurrence of the token (raw or URL-encoded) with `[redacted]`. */
+  /** Replaces every occurrence of the token, in any of its forms, with `[redacted]`. */
   text(text: string): string {
     let out = text;
-    for (const secret of this.#secrets) out = out.split(secret).join("[redacted]");
+    for (const p of this.#patterns) out = out.replace(p, "[redacted]");
     return out;
   }
 

@@ -650,6 +650,34 @@ describe("transport: observer and redaction", () => {
     );
   });
 
+  it("keeps the token out in its other forms: any letter case, base64 at any alignment", async () => {
+    const forms = ["", "u", "us", "user:"].flatMap((lead) => [
+      Buffer.from(`${lead}${TOKEN}`).toString("base64"),
+      Buffer.from(`${lead}${TOKEN}!`).toString("base64url"),
+    ]);
+    srv = await scriptedServer([
+      {
+        status: 401,
+        headers: { "x-echo": TOKEN.toLowerCase() },
+        body: {
+          success: false,
+          errors: [{ code: 10000, message: `Basic ${forms[6]} for ${TOKEN.toUpperCase()}` }],
+        },
+      },
+    ]);
+    const { client, events } = harness(srv, { retry: { maxRetries: 0 } });
+    const err = await rejection(() => client.request({ method: "GET", path: "/a", schema: z.unknown() }));
+    assert.ok(err instanceof ApiError);
+    assert.match(err.message, /Basic dXNlcjp\[redacted\]/);
+    assert.match(err.message, / for \[redacted\]/);
+    const seen = `${JSON.stringify(err)} ${inspect(events, { depth: 10 })}`;
+    for (const form of [TOKEN.toLowerCase(), TOKEN.toUpperCase(), ...forms])
+      assert.ok(!seen.includes(form), `token leaked as ${form}: ${seen}`);
+    for (const form of forms) assert.ok(client.redact(`x ${form} y`).includes("[redacted]"), form);
+    // Text that only resembles the token stays as it is.
+    assert.equal(client.redact("plain words, no secret"), "plain words, no secret");
+  });
+
   it("ignores an observer that throws", async () => {
     srv = await scriptedServer([ok({ id: "a", n: 1 })]);
     const { client } = harness(srv, {
