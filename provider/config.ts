@@ -9,6 +9,12 @@ import type { ProviderConfig } from "./types";
 export const CONFIG_NAMESPACE = "account-api";
 
 /**
+ * The setting that lets a plain `http://` base URL name a host other than loopback (the token then
+ * travels in clear): for a test bed, such as an emulator in another container.
+ */
+export const INSECURE_HTTP = { key: INSECURE_HTTP_SETTING, env: "ACCOUNT_API_INSECURE_HTTP" } as const;
+
+/**
  * Each setting as a program's user sets it: the stack config key and the environment variable (the
  * native provider's schema lists the same, provider/native/schema.ts).
  */
@@ -18,19 +24,7 @@ export const CONFIG_SETTINGS: Readonly<Record<string, { key: string; env: string
   accountId: { key: "accountId", env: "ACCOUNT_API_ACCOUNT_ID" },
   deadlineMs: { key: "deadlineMs", env: "ACCOUNT_API_DEADLINE_MS" },
   maxRetries: { key: "maxRetries", env: "ACCOUNT_API_MAX_RETRIES" },
-};
-
-/**
- * The setting that lets a plain `http://` base URL name a host other than loopback (the token then
- * travels in clear). Read like the others, but not in the package schema (provider/native/schema.ts):
- * it is for a test bed, set in the stack config or the environment, not a provider resource's input.
- */
-export const INSECURE_HTTP = { key: INSECURE_HTTP_SETTING, env: "ACCOUNT_API_INSECURE_HTTP" } as const;
-
-/** Every setting read, the schema's and the one kept out of it. */
-const ALL_SETTINGS: Readonly<Record<string, { key: string; env: string; secret?: true }>> = {
-  ...CONFIG_SETTINGS,
-  [INSECURE_HTTP_SETTING]: INSECURE_HTTP,
+  insecureHttp: INSECURE_HTTP,
 };
 
 /**
@@ -38,7 +32,7 @@ const ALL_SETTINGS: Readonly<Record<string, { key: string; env: string; secret?:
  * environment variable that can stand in for it (never the sdk's option name).
  */
 export function inConfigWords(err: ConfigurationError): ConfigurationError {
-  const s = err.setting === undefined ? undefined : ALL_SETTINGS[err.setting];
+  const s = err.setting === undefined ? undefined : CONFIG_SETTINGS[err.setting];
   if (!s || err.setting === undefined || !err.message.startsWith(`${err.setting}: `)) return err;
   const rule = err.message
     .slice(`${err.setting}: `.length)

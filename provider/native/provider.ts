@@ -15,7 +15,6 @@ import { ConfigurationError } from "../../sdk/errors";
 import {
   CONFIG_NAMESPACE,
   CONFIG_SETTINGS,
-  INSECURE_HTTP,
   configProblem,
   readProviderConfig,
   type RawConfigReader,
@@ -40,7 +39,7 @@ import { withSecretLeaves } from "./secret-leaves";
 import { keepSecrets, markSecret, reveal, revealRecord } from "./secrets";
 
 /** The settings of the provider, as `account-api:<name>` keys and the provider resource's inputs. */
-const CONFIG_KEYS = [...Object.values(CONFIG_SETTINGS).map((s) => s.key), INSECURE_HTTP.key];
+const CONFIG_KEYS = Object.values(CONFIG_SETTINGS).map((s) => s.key);
 /** The ones kept secret in the provider's state. */
 const SECRET_KEYS = Object.values(CONFIG_SETTINGS)
   .filter((s) => s.secret)

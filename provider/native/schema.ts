@@ -64,7 +64,9 @@ const COMMON_DOCS: Readonly<Record<string, string>> = {
 };
 
 /** The provider's configuration: types and words here, keys and environment variables in provider/config.ts. */
-const CONFIG_WORDS: Readonly<Record<string, { type: "string" | "integer"; description: string }>> = {
+const CONFIG_WORDS: Readonly<
+  Record<string, { type: "string" | "integer" | "boolean"; description: string }>
+> = {
   apiToken: {
     type: "string",
     description: "The API token sent as the bearer credential. Never stored in state.",
@@ -82,6 +84,11 @@ const CONFIG_WORDS: Readonly<Record<string, { type: "string" | "integer"; descri
   maxRetries: {
     type: "integer",
     description: "Further attempts after the first, within the deadline (at least 0).",
+  },
+  insecureHttp: {
+    type: "boolean",
+    description:
+      "Allow a plain http:// baseUrl naming a host other than this machine (the token then travels in clear): for a test bed only.",
   },
 };
 

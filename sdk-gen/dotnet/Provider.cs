@@ -90,6 +90,12 @@ namespace Pulumi.AccountApi
         public Input<int>? DeadlineMs { get; set; }
 
         /// <summary>
+        /// Allow a plain http:// baseUrl naming a host other than this machine (the token then travels in clear): for a test bed only.
+        /// </summary>
+        [Input("insecureHttp", json: true)]
+        public Input<bool>? InsecureHttp { get; set; }
+
+        /// <summary>
         /// Further attempts after the first, within the deadline (at least 0).
         /// </summary>
         [Input("maxRetries", json: true)]
@@ -101,6 +107,7 @@ namespace Pulumi.AccountApi
             ApiToken = Utilities.GetEnv("ACCOUNT_API_TOKEN");
             BaseUrl = Utilities.GetEnv("ACCOUNT_API_BASE_URL");
             DeadlineMs = Utilities.GetEnvInt32("ACCOUNT_API_DEADLINE_MS");
+            InsecureHttp = Utilities.GetEnvBoolean("ACCOUNT_API_INSECURE_HTTP");
             MaxRetries = Utilities.GetEnvInt32("ACCOUNT_API_MAX_RETRIES");
         }
         public static new ProviderArgs Empty => new ProviderArgs();

@@ -55,6 +55,17 @@ describe("the native provider (account-api:index:<Kind>)", () => {
       assert.match(missing.failures?.[0]?.reason ?? "", /pulumi config set --secret account-api:apiToken/);
     });
 
+    it("checkConfig takes insecureHttp as a boolean input (an explicit provider's), as the schema declares it", async () => {
+      const p = new NativeProvider({ version: "1.2.3", env: { ACCOUNT_API_TOKEN: "t" } });
+      const remote = { baseUrl: "http://emulator.internal:8787/client/v4" };
+      const refused = await p.checkConfig("urn", {}, remote);
+      assert.equal(refused.failures?.[0]?.property, "baseUrl");
+      assert.match(refused.failures?.[0]?.reason ?? "", /account-api:insecureHttp/);
+      assert.deepEqual((await p.checkConfig("urn", {}, { ...remote, insecureHttp: true })).failures, []);
+      const flag = await p.checkConfig("urn", {}, { ...remote, insecureHttp: "maybe" });
+      assert.equal(flag.failures?.[0]?.property, "insecureHttp");
+    });
+
     it("diffConfig: a changed endpoint or account updates the provider, naming the setting; nothing replaces", async () => {
       const p = new NativeProvider({ version: "1.2.3", env: {} });
       const d = await p.diffConfig(

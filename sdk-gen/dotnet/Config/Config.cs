@@ -72,6 +72,16 @@ namespace Pulumi.AccountApi
             set => _deadlineMs.Set(value);
         }
 
+        private static readonly __Value<bool?> _insecureHttp = new __Value<bool?>(() => __config.GetBoolean("insecureHttp") ?? Utilities.GetEnvBoolean("ACCOUNT_API_INSECURE_HTTP"));
+        /// <summary>
+        /// Allow a plain http:// baseUrl naming a host other than this machine (the token then travels in clear): for a test bed only.
+        /// </summary>
+        public static bool? InsecureHttp
+        {
+            get => _insecureHttp.Get();
+            set => _insecureHttp.Set(value);
+        }
+
         private static readonly __Value<int?> _maxRetries = new __Value<int?>(() => __config.GetInt32("maxRetries") ?? Utilities.GetEnvInt32("ACCOUNT_API_MAX_RETRIES"));
         /// <summary>
         /// Further attempts after the first, within the deadline (at least 0).

@@ -48,6 +48,11 @@ func NewProvider(ctx *pulumi.Context,
 			args.DeadlineMs = pulumi.IntPtr(d.(int))
 		}
 	}
+	if args.InsecureHttp == nil {
+		if d := internal.GetEnvOrDefault(nil, internal.ParseEnvBool, "ACCOUNT_API_INSECURE_HTTP"); d != nil {
+			args.InsecureHttp = pulumi.BoolPtr(d.(bool))
+		}
+	}
 	if args.MaxRetries == nil {
 		if d := internal.GetEnvOrDefault(nil, internal.ParseEnvInt, "ACCOUNT_API_MAX_RETRIES"); d != nil {
 			args.MaxRetries = pulumi.IntPtr(d.(int))
@@ -74,6 +79,8 @@ type providerArgs struct {
 	BaseUrl *string `pulumi:"baseUrl"`
 	// Overall budget of one API call in milliseconds, every retry and pause included (at least 1000).
 	DeadlineMs *int `pulumi:"deadlineMs"`
+	// Allow a plain http:// baseUrl naming a host other than this machine (the token then travels in clear): for a test bed only.
+	InsecureHttp *bool `pulumi:"insecureHttp"`
 	// Further attempts after the first, within the deadline (at least 0).
 	MaxRetries *int `pulumi:"maxRetries"`
 }
@@ -88,6 +95,8 @@ type ProviderArgs struct {
 	BaseUrl pulumi.StringPtrInput
 	// Overall budget of one API call in milliseconds, every retry and pause included (at least 1000).
 	DeadlineMs pulumi.IntPtrInput
+	// Allow a plain http:// baseUrl naming a host other than this machine (the token then travels in clear): for a test bed only.
+	InsecureHttp pulumi.BoolPtrInput
 	// Further attempts after the first, within the deadline (at least 0).
 	MaxRetries pulumi.IntPtrInput
 }

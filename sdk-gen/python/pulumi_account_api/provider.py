@@ -23,6 +23,7 @@ class ProviderArgs:
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  deadline_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The set of arguments for constructing a Provider resource.
@@ -31,6 +32,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_token: The API token sent as the bearer credential. Never stored in state.
         :param pulumi.Input[_builtins.str] base_url: The API's base URL (the emulator's address in tests).
         :param pulumi.Input[_builtins.int] deadline_ms: Overall budget of one API call in milliseconds, every retry and pause included (at least 1000).
+        :param pulumi.Input[_builtins.bool] insecure_http: Allow a plain http:// baseUrl naming a host other than this machine (the token then travels in clear): for a test bed only.
         :param pulumi.Input[_builtins.int] max_retries: Further attempts after the first, within the deadline (at least 0).
         """
         if account_id is None:
@@ -49,6 +51,10 @@ class ProviderArgs:
             deadline_ms = _utilities.get_env_int('ACCOUNT_API_DEADLINE_MS')
         if deadline_ms is not None:
             pulumi.set(__self__, "deadline_ms", deadline_ms)
+        if insecure_http is None:
+            insecure_http = _utilities.get_env_bool('ACCOUNT_API_INSECURE_HTTP')
+        if insecure_http is not None:
+            pulumi.set(__self__, "insecure_http", insecure_http)
         if max_retries is None:
             max_retries = _utilities.get_env_int('ACCOUNT_API_MAX_RETRIES')
         if max_retries is not None:
@@ -103,6 +109,18 @@ class ProviderArgs:
         pulumi.set(self, "deadline_ms", value)
 
     @_builtins.property
+    @pulumi.getter(name="insecureHttp")
+    def insecure_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow a plain http:// baseUrl naming a host other than this machine (the token then travels in clear): for a test bed only.
+        """
+        return pulumi.get(self, "insecure_http")
+
+    @insecure_http.setter
+    def insecure_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "insecure_http", value)
+
+    @_builtins.property
     @pulumi.getter(name="maxRetries")
     def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -125,6 +143,7 @@ class Provider(pulumi.ProviderResource):
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  deadline_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
@@ -136,6 +155,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_token: The API token sent as the bearer credential. Never stored in state.
         :param pulumi.Input[_builtins.str] base_url: The API's base URL (the emulator's address in tests).
         :param pulumi.Input[_builtins.int] deadline_ms: Overall budget of one API call in milliseconds, every retry and pause included (at least 1000).
+        :param pulumi.Input[_builtins.bool] insecure_http: Allow a plain http:// baseUrl naming a host other than this machine (the token then travels in clear): for a test bed only.
         :param pulumi.Input[_builtins.int] max_retries: Further attempts after the first, within the deadline (at least 0).
         """
         ...
@@ -166,6 +186,7 @@ class Provider(pulumi.ProviderResource):
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  deadline_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -188,6 +209,9 @@ class Provider(pulumi.ProviderResource):
             if deadline_ms is None:
                 deadline_ms = _utilities.get_env_int('ACCOUNT_API_DEADLINE_MS')
             __props__.__dict__["deadline_ms"] = pulumi.Output.from_input(deadline_ms).apply(pulumi.runtime.to_json) if deadline_ms is not None else None
+            if insecure_http is None:
+                insecure_http = _utilities.get_env_bool('ACCOUNT_API_INSECURE_HTTP')
+            __props__.__dict__["insecure_http"] = pulumi.Output.from_input(insecure_http).apply(pulumi.runtime.to_json) if insecure_http is not None else None
             if max_retries is None:
                 max_retries = _utilities.get_env_int('ACCOUNT_API_MAX_RETRIES')
             __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None

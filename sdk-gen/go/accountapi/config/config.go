@@ -63,6 +63,19 @@ func GetDeadlineMs(ctx *pulumi.Context) int {
 	return value
 }
 
+// Allow a plain http:// baseUrl naming a host other than this machine (the token then travels in clear): for a test bed only.
+func GetInsecureHttp(ctx *pulumi.Context) bool {
+	v, err := config.TryBool(ctx, "account-api:insecureHttp")
+	if err == nil {
+		return v
+	}
+	var value bool
+	if d := internal.GetEnvOrDefault(nil, internal.ParseEnvBool, "ACCOUNT_API_INSECURE_HTTP"); d != nil {
+		value = d.(bool)
+	}
+	return value
+}
+
 // Further attempts after the first, within the deadline (at least 0).
 func GetMaxRetries(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "account-api:maxRetries")

@@ -34,6 +34,11 @@ deadlineMs: Optional[int]
 Overall budget of one API call in milliseconds, every retry and pause included (at least 1000).
 """
 
+insecureHttp: Optional[bool]
+"""
+Allow a plain http:// baseUrl naming a host other than this machine (the token then travels in clear): for a test bed only.
+"""
+
 maxRetries: Optional[int]
 """
 Further attempts after the first, within the deadline (at least 0).

@@ -49,6 +49,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_int('deadlineMs') or _utilities.get_env_int('ACCOUNT_API_DEADLINE_MS')
 
     @_builtins.property
+    def insecure_http(self) -> Optional[bool]:
+        """
+        Allow a plain http:// baseUrl naming a host other than this machine (the token then travels in clear): for a test bed only.
+        """
+        return __config__.get_bool('insecureHttp') or _utilities.get_env_bool('ACCOUNT_API_INSECURE_HTTP')
+
+    @_builtins.property
     def max_retries(self) -> Optional[int]:
         """
         Further attempts after the first, within the deadline (at least 0).
