@@ -69,7 +69,7 @@ function noFlags<Fl extends Flags>(): Fl {
   return none as Fl; // every property of a Flags type is optional: {} is a value of each
 }
 
-/** A value the server assigns, read from the API's `name` (or computed by the resource's hooks). */
+/** A value the server assigns, read from the API's `name` (or computed by the kind's `reading.outputs`). */
 export function output<Z extends z.ZodType>(
   name: string | undefined,
   type: Z,

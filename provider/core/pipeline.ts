@@ -1,20 +1,22 @@
 /**
- * The one pipeline: `handlerFrom(spec, hooks)` derives check, diff, create, read, update and delete
- * from a resource's description. A resource's hooks say only what no flag can: how to reach the API,
- * defaults that depend on other inputs, cross-field rules, live rules (a slot per script), and the
- * odd projection.
+ * The one pipeline: `handlerFrom(spec, caps)` derives check, diff, create, read, update and delete
+ * from a resource's description. A resource's capabilities say only what no flag can, one small
+ * object per concern: how to reach the API (`remote`), defaults and rules across fields and live
+ * rules (`checks`), a natural key that finds what a lost create made (`key`), adoption by importId
+ * (`adoption`), the odd projection (`reading`), and earlier releases' stored shapes (`history`).
  *
  * Rules kept here, once:
  * - check reports every failure at once, each naming the program's field and the rule, and leaves
  *   anything unknown at preview for the real run;
- * - read: only a 404 (hooks.get answering undefined) means gone; every other error propagates;
+ * - read: only a 404 (remote.get answering undefined) means gone; every other error propagates;
  * - create makes one object, whatever the network or the engine did: it adopts `importId`; an object
- *   that already holds the natural key is adopted when it is ours (`hooks.ours`: by default its
+ *   that already holds the natural key is adopted when it is ours (`key.ours`: by default its
  *   settings equal the inputs) and refused, naming `importId`, when it is not; a create whose outcome
  *   is unknown (timeout, reset, 5xx, a dropped response) or that the API refuses as "already held"
- *   (`refusedAsHeld`, default a 409) looks the object up, and is sent again only once the look-up
+ *   (`key.refusedAsHeld`, default a 409) looks the object up, and is sent again only once the look-up
  *   proved it did not land, on the transport's one retry policy and within its deadline; no look-up
- *   precedes the first send unless the kind says nothing else could tell (`lookupBeforeCreate`);
+ *   precedes the first send unless the kind says nothing else could tell (`key.lookupBeforeCreate`);
+ *   a kind without a `key` throws a create's error as it is;
  * - delete: an object already gone is done.
  */
 import { mayHaveLanded } from "../../sdk/core";
@@ -33,13 +35,28 @@ export interface InputIssue {
   rule: string;
 }
 
-export interface Hooks<S extends ResourceSpec, L> {
+/** What every kind has: the remote object and its four calls. */
+export interface Remote<S extends ResourceSpec, L> {
   /** A short name of the remote object for messages ("trigger", "repository connection"). */
   readonly noun: string;
-  /** The field named when an object already holds the natural key (default: the first identity). */
-  readonly keyField?: string;
-  /** The natural key of these inputs in words, for messages ("github/acme/shop"). */
-  keyOf?(inputs: InputsOf<S>): string;
+  /** The resource id of a live object. */
+  idOf(live: L, inputs: InputsOf<S>): string;
+  /** The live object with this id; undefined only when the API says it does not exist (404). */
+  get(id: string, state: InputsOf<S>, ctx: HandlerContext): Promise<L | undefined>;
+  create(inputs: InputsOf<S>, ctx: HandlerContext): Promise<L>;
+  /** Applies `changed` (program names) and answers the live object. */
+  update(
+    id: string,
+    inputs: InputsOf<S>,
+    changed: readonly string[],
+    olds: StateOf<S>,
+    ctx: HandlerContext,
+  ): Promise<L>;
+  remove(id: string, state: StateOf<S>, ctx: HandlerContext): Promise<void>;
+}
+
+/** Check-time work beyond the description: defaults and rules across fields, one look-up, live rules. */
+export interface Checks<S extends ResourceSpec> {
   /**
    * Defaults that depend on other inputs (by kind, by name), or on the previous inputs (`olds`, the
    * engine's check convention): a value generated once is kept from them. `key` is derived from the
@@ -57,19 +74,16 @@ export interface Hooks<S extends ResourceSpec, L> {
     olds: Partial<InputsOf<S>> | undefined,
     ctx: HandlerContext,
   ): Promise<InputIssue[]>;
-  /** Earlier releases stored other shapes: bring a stored state to today's. */
-  upgrade?(state: Record<string, unknown>): Record<string, unknown>;
-  /** Two values of one input that mean the same (a script's name and its tag). */
-  same?(field: string, olds: StateOf<S>, news: InputsOf<S>): boolean;
+}
 
-  /** The resource id of a live object. */
-  idOf(live: L, inputs: InputsOf<S>): string;
-  /** The live object with this id; undefined only when the API says it does not exist (404). */
-  get(id: string, state: InputsOf<S>, ctx: HandlerContext): Promise<L | undefined>;
-  /** The importId that adopts a live object, where it is not the resource id (default: the id). */
-  importIdOf?(live: L, inputs: InputsOf<S>): string;
+/** A natural key other than the id: how to find what a lost create made, and whose it is. */
+export interface NaturalKey<S extends ResourceSpec, L> {
+  /** The field named when an object already holds the natural key (default: the first identity). */
+  readonly keyField?: string;
+  /** The natural key of these inputs in words, for messages ("github/acme/shop"). */
+  keyOf?(inputs: InputsOf<S>): string;
   /** The live object holding the natural key of these inputs, if any. */
-  findByKey?(inputs: InputsOf<S>, ctx: HandlerContext): Promise<L | undefined>;
+  findByKey(inputs: InputsOf<S>, ctx: HandlerContext): Promise<L | undefined>;
   /**
    * Whether a create looks the key up before its first send (default false). A kind turns it on only
    * where an earlier attempt could have made the object and nothing else can tell: the API would
@@ -92,6 +106,12 @@ export interface Hooks<S extends ResourceSpec, L> {
    * naming `importId`.
    */
   ours?(live: L, inputs: InputsOf<S>): boolean;
+}
+
+/** Taking over an existing object by importId. */
+export interface Adoption<S extends ResourceSpec, L> {
+  /** The importId that adopts a live object, where it is not the resource id (default: the id). */
+  importIdOf?(live: L, inputs: InputsOf<S>): string;
   /** Checks that an object found by `importId` is the one these inputs describe. */
   adoptable?(live: L, inputs: InputsOf<S>): InputIssue | undefined;
   /**
@@ -99,22 +119,10 @@ export interface Hooks<S extends ResourceSpec, L> {
    * updating the inputs that differ is not enough (a rule taken over gets this resource's ref).
    */
   adopt?(id: string, live: L, inputs: InputsOf<S>, ctx: HandlerContext): Promise<L>;
-  /**
-   * A stored state that no input describes but `update` puts right (a meeting deactivated outside
-   * the program): diff then shows a change though no input changed, and adoption updates.
-   */
-  outOfSync?(state: StateOf<S>): boolean;
-  create(inputs: InputsOf<S>, ctx: HandlerContext): Promise<L>;
-  /** Applies `changed` (program names) and answers the live object. */
-  update(
-    id: string,
-    inputs: InputsOf<S>,
-    changed: readonly string[],
-    olds: StateOf<S>,
-    ctx: HandlerContext,
-  ): Promise<L>;
-  remove(id: string, state: StateOf<S>, ctx: HandlerContext): Promise<void>;
+}
 
+/** Reading a live object back where the table's wire mapping is not enough. */
+export interface Reading<S extends ResourceSpec, L> {
   /** The inputs of a live object where the table's wire mapping is not enough. */
   project?(live: L, previous: InputsOf<S>, fromTable: InputsOf<S>): InputsOf<S>;
   /** Outputs that need more than the live object's fields (another call, a computed value). */
@@ -123,6 +131,29 @@ export interface Hooks<S extends ResourceSpec, L> {
     inputs: InputsOf<S>,
     ctx: HandlerContext,
   ): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /**
+   * A stored state that no input describes but `update` puts right (a meeting deactivated outside
+   * the program): diff then shows a change though no input changed, and adoption updates.
+   */
+  outOfSync?(state: StateOf<S>): boolean;
+  /** Two values of one input that mean the same (a script's name and its tag). */
+  same?(field: string, olds: StateOf<S>, news: InputsOf<S>): boolean;
+}
+
+/** Stored shapes of earlier releases. */
+export interface History {
+  /** Earlier releases stored other shapes: bring a stored state to today's. */
+  upgrade(state: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** What a kind says beyond its description, one object per concern; only `remote` is required. */
+export interface Capabilities<S extends ResourceSpec, L> {
+  remote: Remote<S, L>;
+  checks?: Checks<S>;
+  key?: NaturalKey<S, L>;
+  adoption?: Adoption<S, L>;
+  reading?: Reading<S, L>;
+  history?: History;
 }
 
 /** The failures of one zod parse, named by the program's field paths; unknowns excepted. */
@@ -172,8 +203,13 @@ const failure = (field: string, rule: string): CheckFailure => ({
 
 export function handlerFrom<S extends ResourceSpec, L>(
   spec: S,
-  hooks: Hooks<S, L>,
+  caps: Capabilities<S, L>,
 ): ResourceHandler<InputsOf<S>, StateOf<S>> {
+  const { remote, key: naturalKey, history } = caps;
+  // An absent capability is an empty one: every member of these three is optional.
+  const checks: Checks<S> = caps.checks ?? {};
+  const adoption: Adoption<S, L> = caps.adoption ?? {};
+  const reading: Reading<S, L> = caps.reading ?? {};
   const ignoredInDiff = new Set(["importId", ...spec.createOnlyInputs]);
 
   /** Inputs that differ; write-only ones through their hashes. */
@@ -187,7 +223,7 @@ export function handlerFrom<S extends ResourceSpec, L>(
         return (next === undefined ? undefined : secretHash(k, next)) !== had;
       }
       if (deepEqual(Reflect.get(olds, k), next)) return false;
-      return !(hooks.same?.(k, olds, news) ?? false);
+      return !(reading.same?.(k, olds, news) ?? false);
     });
   }
 
@@ -197,14 +233,14 @@ export function handlerFrom<S extends ResourceSpec, L>(
       const v: unknown = Reflect.get(inputs, k);
       if (v !== undefined) hashes[hashName(k)] = secretHash(k, v);
     }
-    const extra = hooks.outputs ? await hooks.outputs(live, inputs, ctx) : {};
+    const extra = reading.outputs ? await reading.outputs(live, inputs, ctx) : {};
     // Inputs, the server's values and the hashes: the StateOf union by construction.
     return { ...inputs, ...fromWire(spec, live, "output"), ...hashes, ...extra } as StateOf<S>;
   }
 
   function project(live: L, previous: InputsOf<S>): InputsOf<S> {
     const fromTable = { ...previous, ...fromWire(spec, live, "input") };
-    return hooks.project ? hooks.project(live, previous, fromTable) : fromTable;
+    return reading.project ? reading.project(live, previous, fromTable) : fromTable;
   }
 
   /** The live object projected onto these inputs, as a stored state (write-only values unseen). */
@@ -216,14 +252,14 @@ export function handlerFrom<S extends ResourceSpec, L>(
 
   /** Makes a live object this resource's: the hook's adoption, else an update of what differs. */
   async function adopt(live: L, inputs: InputsOf<S>, ctx: HandlerContext): Promise<CreateResult<StateOf<S>>> {
-    const id = hooks.idOf(live, inputs);
-    if (hooks.adopt)
-      return { id, outs: await outputsOf(inputs, await hooks.adopt(id, live, inputs, ctx), ctx) };
+    const id = remote.idOf(live, inputs);
+    if (adoption.adopt)
+      return { id, outs: await outputsOf(inputs, await adoption.adopt(id, live, inputs, ctx), ctx) };
     // The live object cannot show a write-only value: adopting writes the program's.
     const asLive = await asState(live, inputs, ctx);
     const changed = changedInputs(asLive, inputs).filter((k) => !spec.replaceKeys.includes(k));
-    const stale = changed.length > 0 || (hooks.outOfSync?.(asLive) ?? false);
-    const updated = stale ? await hooks.update(id, inputs, changed, asLive, ctx) : live;
+    const stale = changed.length > 0 || (reading.outOfSync?.(asLive) ?? false);
+    const updated = stale ? await remote.update(id, inputs, changed, asLive, ctx) : live;
     return { id, outs: await outputsOf(inputs, updated, ctx) };
   }
 
@@ -242,30 +278,30 @@ export function handlerFrom<S extends ResourceSpec, L>(
 
   // A marker of ours (a generated ref, a keyword) or the very settings the program asks for.
   const isOurs = (live: L, inputs: InputsOf<S>): boolean =>
-    (hooks.ours?.(live, inputs) ?? false) || settingsDiffer(live, inputs).length === 0;
+    (naturalKey?.ours?.(live, inputs) ?? false) || settingsDiffer(live, inputs).length === 0;
 
   /** An object holding the natural key: adopted when it is ours, refused (naming importId) when not. */
   async function claim(live: L, inputs: InputsOf<S>, ctx: HandlerContext): Promise<CreateResult<StateOf<S>>> {
     if (isOurs(live, inputs)) {
-      ctx.log(`${spec.kind}: ${hooks.noun} ${hooks.idOf(live, inputs)} is this resource's own; adopted`);
+      ctx.log(`${spec.kind}: ${remote.noun} ${remote.idOf(live, inputs)} is this resource's own; adopted`);
       return adopt(live, inputs, ctx);
     }
-    const id = hooks.idOf(live, inputs);
-    const field = hooks.keyField ?? spec.identityKeys.find((k) => k !== "accountId") ?? "importId";
-    const key = hooks.keyOf ? hooks.keyOf(inputs) : `with this ${field}`;
-    const importId = hooks.importIdOf?.(live, inputs) ?? id;
+    const id = remote.idOf(live, inputs);
+    const field = naturalKey?.keyField ?? spec.identityKeys.find((k) => k !== "accountId") ?? "importId";
+    const key = naturalKey?.keyOf ? naturalKey.keyOf(inputs) : `with this ${field}`;
+    const importId = adoption.importIdOf?.(live, inputs) ?? id;
     const differ = settingsDiffer(live, inputs);
     const why = differ.length ? ` with other settings (${differ.join(", ")})` : "";
     throw inputError(
       field,
-      `a ${hooks.noun} ${key} already exists (${id})${why}; set importId: "${importId}" to adopt it`,
+      `a ${remote.noun} ${key} already exists (${id})${why}; set importId: "${importId}" to adopt it`,
     );
   }
 
   const upgrade = (stored: StateOf<S>): StateOf<S> => {
     // A stored state of an earlier release: renamed inputs first, then the resource's own hook.
     const state = renameStored(spec, stored);
-    return hooks.upgrade ? (hooks.upgrade({ ...state }) as StateOf<S>) : state;
+    return history ? (history.upgrade({ ...state }) as StateOf<S>) : state;
   };
 
   return {
@@ -282,15 +318,17 @@ export function handlerFrom<S extends ResourceSpec, L>(
       if (!parsed.inputs) return { failures: parsed.failures };
       // A value generated once is kept from the stored inputs, whatever release stored them.
       const stored = olds && renameStored(spec, olds);
-      let inputs = hooks.normalize
-        ? hooks.normalize(parsed.inputs, parsed.known, stored, key)
+      let inputs = checks.normalize
+        ? checks.normalize(parsed.inputs, parsed.known, stored, key)
         : parsed.inputs;
-      const failures = (hooks.rules?.(inputs, parsed.known) ?? []).map((i) => failure(i.field, i.rule));
+      const failures = (checks.rules?.(inputs, parsed.known) ?? []).map((i) => failure(i.field, i.rule));
       if (failures.length) return { inputs, failures };
       try {
-        if (hooks.resolve && !containsUnknown(inputs)) inputs = await hooks.resolve(inputs, ctx);
-        if (hooks.checkLive && !containsUnknown(inputs))
-          failures.push(...(await hooks.checkLive(inputs, stored, ctx)).map((i) => failure(i.field, i.rule)));
+        if (checks.resolve && !containsUnknown(inputs)) inputs = await checks.resolve(inputs, ctx);
+        if (checks.checkLive && !containsUnknown(inputs))
+          failures.push(
+            ...(await checks.checkLive(inputs, stored, ctx)).map((i) => failure(i.field, i.rule)),
+          );
       } catch (err) {
         if (!(err instanceof ResourceInputError)) throw err;
         failures.push(failure(err.field, err.rule));
@@ -307,34 +345,37 @@ export function handlerFrom<S extends ResourceSpec, L>(
         replaces.length > 0 &&
         (spec.deleteBeforeReplace === true ||
           (spec.deleteBeforeReplace === "sameIdentity" && !identityChanged));
-      const changes = changed.length > 0 || (hooks.outOfSync?.(olds) ?? false);
+      const changes = changed.length > 0 || (reading.outOfSync?.(olds) ?? false);
       return { changes, replaces, deleteBeforeReplace };
     },
 
     async create(inputs, ctx) {
       if (inputs.importId !== undefined) {
-        const live = await hooks.get(inputs.importId, inputs, ctx);
+        const live = await remote.get(inputs.importId, inputs, ctx);
         if (live === undefined)
-          throw inputError("importId", `${hooks.noun} ${inputs.importId} not found; nothing to adopt`);
-        const mismatch = hooks.adoptable?.(live, inputs);
+          throw inputError("importId", `${remote.noun} ${inputs.importId} not found; nothing to adopt`);
+        const mismatch = adoption.adoptable?.(live, inputs);
         if (mismatch) throw inputError(mismatch.field, mismatch.rule);
         return adopt(live, inputs, ctx);
       }
       // An earlier attempt (an interrupted engine, a response lost) may have made it already.
-      const before = hooks.lookupBeforeCreate === true ? await hooks.findByKey?.(inputs, ctx) : undefined;
+      const before =
+        naturalKey?.lookupBeforeCreate === true ? await naturalKey.findByKey(inputs, ctx) : undefined;
       if (before !== undefined) return claim(before, inputs, ctx);
       const transport = ctx.api.client;
       const startedAt = transport.now();
       for (let sent = 1; ; sent++) {
         try {
-          const live = await hooks.create(inputs, ctx);
-          return { id: hooks.idOf(live, inputs), outs: await outputsOf(inputs, live, ctx) };
+          const live = await remote.create(inputs, ctx);
+          return { id: remote.idOf(live, inputs), outs: await outputsOf(inputs, live, ctx) };
         } catch (err) {
-          const exists = hooks.refusedAsHeld ? hooks.refusedAsHeld(err) : err instanceof ConflictError;
-          if (!hooks.findByKey || (!exists && !mayHaveLanded(err))) throw err;
+          const exists = naturalKey?.refusedAsHeld
+            ? naturalKey.refusedAsHeld(err)
+            : err instanceof ConflictError;
+          if (!naturalKey || (!exists && !mayHaveLanded(err))) throw err;
           let found: L | undefined;
           try {
-            found = await hooks.findByKey(inputs, ctx);
+            found = await naturalKey.findByKey(inputs, ctx);
           } catch (lookupErr) {
             // The outcome stays unknown: the create's own error is the one to show.
             throw lookupErr instanceof AbortedError ? lookupErr : err;
@@ -345,21 +386,21 @@ export function handlerFrom<S extends ResourceSpec, L>(
           const delay = transport.retryAfterUnlanded(sent, startedAt);
           if (delay === undefined) throw err;
           ctx.log(
-            `${spec.kind}: the ${hooks.noun} was not made (${describe(err)}); sending the create again`,
+            `${spec.kind}: the ${remote.noun} was not made (${describe(err)}); sending the create again`,
           );
-          await transport.pause(delay, `create of a ${hooks.noun}`);
+          await transport.pause(delay, `create of a ${remote.noun}`);
         }
       }
     },
 
     async find(inputs, ctx) {
-      const live = await hooks.findByKey?.(inputs, ctx);
-      return live !== undefined && isOurs(live, inputs) ? hooks.idOf(live, inputs) : undefined;
+      const live = await naturalKey?.findByKey(inputs, ctx);
+      return live !== undefined && isOurs(live, inputs) ? remote.idOf(live, inputs) : undefined;
     },
 
     async read(id, stored, ctx) {
       const state = upgrade(stored);
-      const live = await hooks.get(id, state, ctx);
+      const live = await remote.get(id, state, ctx);
       if (live === undefined) return undefined;
       const inputs = project(live, pickInputs(spec, state));
       return { id, props: await outputsOf(inputs, live, ctx), inputs };
@@ -368,13 +409,13 @@ export function handlerFrom<S extends ResourceSpec, L>(
     async update(id, stored, news, ctx) {
       const olds = upgrade(stored);
       const changed = changedInputs(olds, news).filter((k) => !spec.replaceKeys.includes(k));
-      const live = await hooks.update(id, news, changed, olds, ctx);
+      const live = await remote.update(id, news, changed, olds, ctx);
       return { outs: await outputsOf(news, live, ctx) };
     },
 
     async delete(id, stored, ctx) {
       try {
-        await hooks.remove(id, upgrade(stored), ctx);
+        await remote.remove(id, upgrade(stored), ctx);
       } catch (err) {
         if (!(err instanceof NotFoundError)) throw err;
       }

@@ -1,5 +1,5 @@
 /**
- * Value helpers shared by the pipeline and the hooks: the engine's preview-time unknown, structural
+ * Value helpers shared by the pipeline and the capabilities: the engine's preview-time unknown, structural
  * equality, salted hashes for write-only values, and camelCase/snake_case key mapping for nested
  * objects.
  */

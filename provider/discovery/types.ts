@@ -14,7 +14,7 @@ export type DiscoveryScope = {
 
 export interface DiscoveredObject {
   kind: ResourceKind;
-  /** The `importId` the TypeScript resource takes to adopt it (its hooks' `importIdOf`, else the resource id). */
+  /** The `importId` the TypeScript resource takes to adopt it (`adoption.importIdOf`, else the resource id). */
   id: string;
   /** The id a stack's state holds for it once managed: what a stack's resources are compared by. */
   resourceId: string;

@@ -2,7 +2,7 @@
  * Runs: an imperative operation (a build, a send, a sync job) held as a resource, so that it happens
  * when the resource is created and again only when one of its inputs or its `triggers` changes, as
  * Pulumi's Command provider does; a second `up` with nothing changed sends nothing. The pipeline is
- * the resources' own; these hooks say what differs:
+ * the resources' own; these capabilities say what differs:
  * - every input replaces: a run is an event, and a changed one is a new event;
  * - read answers what the run recorded: there is nothing remote to compare, so a refresh neither drops
  *   nor changes it;
@@ -11,7 +11,7 @@
  * - delete undoes nothing (a message cannot be unsent), and says so.
  */
 import { z } from "zod";
-import type { Hooks } from "../core/pipeline";
+import type { Capabilities } from "../core/pipeline";
 import { shaped } from "../core/shapes";
 import { local, output, type Field, type InputsOf, type ResourceSpec } from "../core/define";
 import type { HandlerContext } from "../types";
@@ -44,22 +44,29 @@ export function resultOutput<T>(shape: z.ZodType<T>): Field<z.ZodType<T>, "outpu
   return output(undefined, shaped<T>(shape));
 }
 
-export function runHooks<S extends ResourceSpec>(o: {
+/** The capabilities every run has: the record as its remote object, and the result as its output. */
+export type RunCapabilities<S extends ResourceSpec> = Required<
+  Pick<Capabilities<S, RunRecord>, "remote" | "reading">
+>;
+
+export function runCapabilities<S extends ResourceSpec>(o: {
   noun: string;
   /** What is left in place after a delete, for the line the user reads. */
   afterDelete: string;
   perform(inputs: InputsOf<S>, ctx: HandlerContext): Promise<RunRecord>;
-}): Hooks<S, RunRecord> {
+}): RunCapabilities<S> {
   return {
-    noun: o.noun,
-    idOf: (live) => live.id,
-    get: async (id, state) => ({ id, result: Reflect.get(state, "result") }),
-    create: (inputs, ctx) => o.perform(inputs, ctx),
-    // Every input replaces, so the engine never asks for an update; were it to, nothing runs again.
-    update: async (id, _inputs, _changed, olds) => ({ id, result: Reflect.get(olds, "result") }),
-    remove: async (id, _state, ctx) => {
-      ctx.log(`${o.noun} ${id}: removed from the stack; ${o.afterDelete}`);
+    remote: {
+      noun: o.noun,
+      idOf: (live) => live.id,
+      get: async (id, state) => ({ id, result: Reflect.get(state, "result") }),
+      create: (inputs, ctx) => o.perform(inputs, ctx),
+      // Every input replaces, so the engine never asks for an update; were it to, nothing runs again.
+      update: async (id, _inputs, _changed, olds) => ({ id, result: Reflect.get(olds, "result") }),
+      remove: async (id, _state, ctx) => {
+        ctx.log(`${o.noun} ${id}: removed from the stack; ${o.afterDelete}`);
+      },
     },
-    outputs: (live) => ({ result: live.result }),
+    reading: { outputs: (live) => ({ result: live.result }) },
   };
 }

@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import { z } from "zod";
 import { defineResource, local, renameStored, wire } from "../../provider/core/define";
-import { handlerFrom, type Hooks } from "../../provider/core/pipeline";
+import { handlerFrom, type Remote } from "../../provider/core/pipeline";
 import type { HandlerContext } from "../../provider/types";
 import { offlineContext } from "../helpers/provider-context";
 
@@ -27,7 +27,7 @@ interface Live {
 }
 
 const store = new Map<string, Live>();
-const hooks: Hooks<typeof Spec, Live> = {
+const remote: Remote<typeof Spec, Live> = {
   noun: "thing",
   idOf: (live) => live.id,
   get: async (id) => store.get(id),
@@ -45,7 +45,7 @@ const hooks: Hooks<typeof Spec, Live> = {
     store.delete(id);
   },
 };
-const handler = handlerFrom(Spec, hooks);
+const handler = handlerFrom(Spec, { remote });
 const ctx: HandlerContext = offlineContext;
 
 describe("renamed inputs", () => {

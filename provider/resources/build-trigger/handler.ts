@@ -1,6 +1,6 @@
 /** The only file of BuildTrigger the provider host loads. */
 import { handlerFrom } from "../../core/pipeline";
-import { hooks } from "./hooks";
+import { remote, checks, key, reading } from "./hooks";
 import { BuildTriggerSpec } from "./spec";
 
-export const handler = handlerFrom(BuildTriggerSpec, hooks);
+export const handler = handlerFrom(BuildTriggerSpec, { remote, checks, key, reading });

@@ -13,7 +13,15 @@ import {
   type TriggerKind,
 } from "../../../sdk/schemas/builds";
 import { toWire, type InputsOf } from "../../core/define";
-import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
+import {
+  orGone,
+  type Remote,
+  type Checks,
+  type NaturalKey,
+  type Reading,
+  type InputIssue,
+  type Known,
+} from "../../core/pipeline";
 import { inputError } from "../../errors";
 import type { HandlerContext } from "../../types";
 import { BuildTriggerSpec } from "./spec";
@@ -109,11 +117,39 @@ async function triggersOf(i: BuildTriggerInputs, ctx: HandlerContext): Promise<T
 export const refusedAsHeld = (err: unknown): boolean =>
   err instanceof BadRequestError || err instanceof ConflictError;
 
-export const hooks: Hooks<typeof BuildTriggerSpec, Trigger> = {
+export const remote: Remote<typeof BuildTriggerSpec, Trigger> = {
   noun: "trigger",
-  keyField: "kind",
-  keyOf: (i) => `for the ${i.kind ?? "(unknown)"} slot of script ${i.scriptName ?? i.externalScriptId ?? ""}`,
-  refusedAsHeld,
+  idOf: (live) => live.trigger_uuid,
+  async get(id, state, ctx) {
+    return (await triggersOf(state, ctx))?.find((t) => sameId(t.trigger_uuid, id));
+  },
+  async create(i, ctx) {
+    const body = TriggerCreateBodySchema.parse(
+      toWire(BuildTriggerSpec, { ...i, externalScriptId: await scriptTag(i, ctx) }),
+    );
+    return ctx.api.builds.createTrigger({ accountId: ctx.accountId(i.accountId), ...body });
+  },
+  async update(id, i, changed, _olds, ctx) {
+    const patch = TriggerUpdateBodySchema.parse(
+      toWire(
+        BuildTriggerSpec,
+        i,
+        changed.filter((k) => PATCHABLE.has(k)),
+      ),
+    );
+    if (Object.keys(patch).length === 0) {
+      const live = await remote.get(id, i, ctx);
+      if (!live) throw inputError("triggerUuid", `trigger ${id} is gone; run refresh`);
+      return live;
+    }
+    return ctx.api.builds.updateTrigger(id, { accountId: ctx.accountId(i.accountId), ...patch });
+  },
+  async remove(id, state, ctx) {
+    await ctx.api.builds.deleteTrigger(id, { accountId: ctx.accountId(state.accountId) });
+  },
+};
+
+export const checks: Checks<typeof BuildTriggerSpec> = {
   normalize,
   rules,
   async resolve(i, ctx) {
@@ -132,6 +168,18 @@ export const hooks: Hooks<typeof BuildTriggerSpec, Trigger> = {
       },
     ];
   },
+};
+
+export const key: NaturalKey<typeof BuildTriggerSpec, Trigger> = {
+  keyField: "kind",
+  keyOf: (i) => `for the ${i.kind ?? "(unknown)"} slot of script ${i.scriptName ?? i.externalScriptId ?? ""}`,
+  refusedAsHeld,
+  async findByKey(i, ctx) {
+    return (await triggersOf(i, ctx))?.find((t) => triggerKind(t) === i.kind);
+  },
+};
+
+export const reading: Reading<typeof BuildTriggerSpec, Trigger> = {
   same(field, olds, news) {
     // Naming the script or giving its tag is no change of identity while the tag stays the same.
     if (field !== "scriptName" && field !== "externalScriptId") return false;
@@ -141,38 +189,6 @@ export const hooks: Hooks<typeof BuildTriggerSpec, Trigger> = {
         field === "externalScriptId" && olds.scriptName !== undefined && olds.scriptName === news.scriptName
       );
     return sameId(olds.externalScriptId, news.externalScriptId ?? "");
-  },
-
-  idOf: (live) => live.trigger_uuid,
-  async get(id, state, ctx) {
-    return (await triggersOf(state, ctx))?.find((t) => sameId(t.trigger_uuid, id));
-  },
-  async findByKey(i, ctx) {
-    return (await triggersOf(i, ctx))?.find((t) => triggerKind(t) === i.kind);
-  },
-  async create(i, ctx) {
-    const body = TriggerCreateBodySchema.parse(
-      toWire(BuildTriggerSpec, { ...i, externalScriptId: await scriptTag(i, ctx) }),
-    );
-    return ctx.api.builds.createTrigger({ accountId: ctx.accountId(i.accountId), ...body });
-  },
-  async update(id, i, changed, _olds, ctx) {
-    const patch = TriggerUpdateBodySchema.parse(
-      toWire(
-        BuildTriggerSpec,
-        i,
-        changed.filter((k) => PATCHABLE.has(k)),
-      ),
-    );
-    if (Object.keys(patch).length === 0) {
-      const live = await hooks.get(id, i, ctx);
-      if (!live) throw inputError("triggerUuid", `trigger ${id} is gone; run refresh`);
-      return live;
-    }
-    return ctx.api.builds.updateTrigger(id, { accountId: ctx.accountId(i.accountId), ...patch });
-  },
-  async remove(id, state, ctx) {
-    await ctx.api.builds.deleteTrigger(id, { accountId: ctx.accountId(state.accountId) });
   },
   project(live, previous, fromTable) {
     // The tag and the connection as the program gave them: the listing may spell them otherwise.

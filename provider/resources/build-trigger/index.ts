@@ -5,7 +5,7 @@ import type { ArgsOf } from "../../core/resource-types";
 import { BuildTriggerSpec } from "./spec";
 
 export { BuildTriggerSpec } from "./spec";
-export { KIND_DEFAULTS, normalize, refusedAsHeld, rules, hooks } from "./hooks";
+export { KIND_DEFAULTS, normalize, refusedAsHeld, rules, remote, checks, key, reading } from "./hooks";
 export { handler } from "./handler";
 
 export const BuildTrigger = describedResource(BuildTriggerSpec);

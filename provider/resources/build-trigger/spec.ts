@@ -12,7 +12,7 @@ import { contractInputs } from "../../core/from-contract";
 
 /**
  * The create body as a program gives it: the sdk's (its pattern lists default as the sdk fills them),
- * with the fields check fills (hooks.normalize, hooks.resolve) optional.
+ * with the fields check fills (checks.normalize, checks.resolve) optional.
  */
 const PROGRAM_BODY = TriggerCreateBodySchema.partial({
   external_script_id: true,
@@ -23,7 +23,7 @@ const PROGRAM_BODY = TriggerCreateBodySchema.partial({
 
 export const BuildTriggerSpec = defineResource({
   kind: "BuildTrigger",
-  // Defaults by kind (hooks.normalize) and the script's tag from its name (hooks.resolve).
+  // Defaults by kind (checks.normalize) and the script's tag from its name (checks.resolve).
   filledAtCheck: ["kind", "branchIncludes", "deployCommand", "triggerName", "externalScriptId"],
   idOutput: "triggerUuid",
   deleteBeforeReplace: true,

@@ -1,6 +1,6 @@
 /** The only file of ConfigRule the provider host loads. */
 import { handlerFrom } from "../../core/pipeline";
-import { hooks } from "./hooks";
+import { remote, checks, key, adoption, reading, history } from "./hooks";
 import { ConfigRuleSpec } from "./spec";
 
-export const handler = handlerFrom(ConfigRuleSpec, hooks);
+export const handler = handlerFrom(ConfigRuleSpec, { remote, checks, key, adoption, reading, history });

@@ -15,7 +15,16 @@ import {
 } from "../../../sdk/schemas/content";
 import { fromWire, toWire, type Flags, type InputsOf } from "../../core/define";
 import { deepEqual, defined, isRecord } from "../../core/values";
-import type { Hooks, InputIssue, Known } from "../../core/pipeline";
+import type {
+  Remote,
+  Checks,
+  NaturalKey,
+  Adoption,
+  Reading,
+  History,
+  InputIssue,
+  Known,
+} from "../../core/pipeline";
 import { PartialCreateError, inputError } from "../../errors";
 import type { HandlerContext } from "../../types";
 import { ConfigRuleSpec, RULE_DEFAULTS } from "./spec";
@@ -312,7 +321,7 @@ async function syncOptIns(
   });
 }
 
-// ---- the hooks ----
+// ---- the capabilities ----
 
 /**
  * The entrypoint holds a rule under the ref this create asked for that is not ours (the program named
@@ -374,10 +383,39 @@ async function place(
   return placed;
 }
 
-export const hooks: Hooks<Spec, PlacedRule> = {
+export const remote: Remote<Spec, PlacedRule> = {
   noun: "config rule",
-  keyField: "ref",
-  keyOf: (i) => `with ref "${i.ref}" in zone ${i.zoneId}`,
+  idOf: (_live, i) => resourceId(i),
+  async get(id, state, ctx) {
+    // The sdk answers undefined for the API's 404 (no entrypoint yet, or no zone): the rule is gone.
+    const ruleset = await ctx.api.content.getConfigRuleset({ zoneId: state.zoneId });
+    const rule = ruleset && findRule(ruleset.rules, id, state);
+    if (!ruleset || !rule) return undefined;
+    const ids = state.customHostnameIds;
+    return {
+      ...rule,
+      ruleset_id: ruleset.id,
+      ...(ids ? { opted_in: await optedIn(ctx, state.zoneId, ids) } : {}),
+    };
+  },
+  // No look-up before: the placement's own read of the entrypoint is the one that tells whether an
+  // earlier attempt put the rule there (it is then brought to the inputs, as an adoption would).
+  create: (i, ctx) => place(ctx, i, (rules) => planCreate(rules, i)),
+  async update(_id, i, _changed, olds, ctx) {
+    const placed = written(
+      await updateEntrypoint(ctx, i.zoneId, (rules) => planUpsert(rules, ruleBody(i))),
+      i,
+    );
+    await syncOptIns(ctx, i.zoneId, i.customHostnameIds ?? [], olds.customHostnameIds ?? []);
+    return placed;
+  },
+  async remove(_id, state, ctx) {
+    await updateEntrypoint(ctx, state.zoneId, (rules) => planRemoval(rules, refOf(state)));
+    await syncOptIns(ctx, state.zoneId, [], state.customHostnameIds ?? []);
+  },
+};
+
+export const checks: Checks<Spec> = {
   normalize,
   rules,
   // Another rule of this program with the same ref in the zone: refused at preview, not halfway.
@@ -392,20 +430,11 @@ export const hooks: Hooks<Spec, PlacedRule> = {
         ]
       : [];
   },
-  idOf: (_live, i) => resourceId(i),
-  importIdOf: (live) => live.ref ?? live.id,
-  async get(id, state, ctx) {
-    // The sdk answers undefined for the API's 404 (no entrypoint yet, or no zone): the rule is gone.
-    const ruleset = await ctx.api.content.getConfigRuleset({ zoneId: state.zoneId });
-    const rule = ruleset && findRule(ruleset.rules, id, state);
-    if (!ruleset || !rule) return undefined;
-    const ids = state.customHostnameIds;
-    return {
-      ...rule,
-      ruleset_id: ruleset.id,
-      ...(ids ? { opted_in: await optedIn(ctx, state.zoneId, ids) } : {}),
-    };
-  },
+};
+
+export const key: NaturalKey<Spec, PlacedRule> = {
+  keyField: "ref",
+  keyOf: (i) => `with ref "${i.ref}" in zone ${i.zoneId}`,
   refusedAsHeld: (err) => err instanceof RefHeldError,
   async findByKey(i, ctx) {
     const ruleset = await ctx.api.content.getConfigRuleset({ zoneId: i.zoneId });
@@ -416,9 +445,10 @@ export const hooks: Hooks<Spec, PlacedRule> = {
   // of ours or by a concurrent run of the same program. A ref the program names is ours only with the
   // same settings (the pipeline's default test): someone else's rule of that name is refused.
   ours: (live) => GENERATED_REF.test(live.ref ?? ""),
-  // No look-up before: the placement's own read of the entrypoint is the one that tells whether an
-  // earlier attempt put the rule there (it is then brought to the inputs, as an adoption would).
-  create: (i, ctx) => place(ctx, i, (rules) => planCreate(rules, i)),
+};
+
+export const adoption: Adoption<Spec, PlacedRule> = {
+  importIdOf: (live) => live.ref ?? live.id,
   // Taken over in place: the rule keeps its id and position and gets this resource's ref.
   adopt: (_id, live, i, ctx) =>
     place(ctx, i, (rules) => {
@@ -426,18 +456,9 @@ export const hooks: Hooks<Spec, PlacedRule> = {
         throw inputError("importId", `rule ${live.id} left zone ${i.zoneId}'s entrypoint; nothing to adopt`);
       return planUpsert(rules, ruleBody(i), live.id);
     }),
-  async update(_id, i, _changed, olds, ctx) {
-    const placed = written(
-      await updateEntrypoint(ctx, i.zoneId, (rules) => planUpsert(rules, ruleBody(i))),
-      i,
-    );
-    await syncOptIns(ctx, i.zoneId, i.customHostnameIds ?? [], olds.customHostnameIds ?? []);
-    return placed;
-  },
-  async remove(_id, state, ctx) {
-    await updateEntrypoint(ctx, state.zoneId, (rules) => planRemoval(rules, refOf(state)));
-    await syncOptIns(ctx, state.zoneId, [], state.customHostnameIds ?? []);
-  },
+};
+
+export const reading: Reading<Spec, PlacedRule> = {
   /**
    * The old matchers while the live expression is still the one they stand for, else the live
    * expression itself (so the drift shows and `up` restores it); every other field exactly as the
@@ -470,6 +491,9 @@ export const hooks: Hooks<Spec, PlacedRule> = {
       if (Reflect.get(live, f.wire) === undefined) Reflect.deleteProperty(projected, f.name);
     return projected;
   },
+};
+
+export const history: History = {
   upgrade,
 };
 

@@ -5,7 +5,7 @@ import type { ArgsOf } from "../../core/resource-types";
 import { ConfigRuleSpec } from "./spec";
 
 export { ConfigRuleSpec } from "./spec";
-// The pure hooks, for table tests; the types below are the resource's own.
+// The pure functions and the capabilities, for table tests; the types below are the resource's own.
 export * from "./hooks";
 export { handler } from "./handler";
 

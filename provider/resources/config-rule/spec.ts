@@ -59,7 +59,7 @@ const renamed = (to: string, example: string) =>
 
 export const ConfigRuleSpec = defineResource({
   kind: "ConfigRule",
-  // The generated ref (hooks.normalize).
+  // The generated ref (checks.normalize).
   filledAtCheck: ["ref"],
   fields: {
     /** The zone (at most 32 characters). */

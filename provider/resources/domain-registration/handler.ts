@@ -2,11 +2,11 @@
 import type { InputsOf, StateOf } from "../../core/define";
 import { handlerFrom } from "../../core/pipeline";
 import type { ResourceHandler } from "../../types";
-import { hooks } from "./hooks";
+import { remote, checks, key, reading, history } from "./hooks";
 import { DomainRegistrationSpec as Spec } from "./spec";
 
 /** Status, lock and expiry are the server's, yet their change outside the program is drift. */
 export const handler: ResourceHandler<InputsOf<typeof Spec>, StateOf<typeof Spec>> = {
-  ...handlerFrom(Spec, hooks),
+  ...handlerFrom(Spec, { remote, checks, key, reading, history }),
   driftOutputs: ["status", "locked", "expiresAt"],
 };

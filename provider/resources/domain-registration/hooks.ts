@@ -21,7 +21,16 @@ import {
   type DomainUpdate,
 } from "../../../sdk/schemas/registrar";
 import { fromWire, toWire, type InputsOf, type StateOf } from "../../core/define";
-import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
+import {
+  orGone,
+  type Remote,
+  type Checks,
+  type NaturalKey,
+  type Reading,
+  type History,
+  type InputIssue,
+  type Known,
+} from "../../core/pipeline";
 import { PartialCreateError, ResourceInputError, inputError } from "../../errors";
 import { DEFAULT_WAITS, type HandlerContext } from "../../types";
 import { upgradeState } from "./upgrade";
@@ -306,19 +315,9 @@ async function pendingActionOf(ref: Ref, ctx: HandlerContext): Promise<string | 
   return w.state === "action_required" ? w.context?.action : undefined;
 }
 
-export const hooks: Hooks<Spec, Live> = {
+export const remote: Remote<Spec, Live> = {
   noun: "registration",
-  rules,
   idOf: (live) => live.domain_name,
-  upgrade: upgradeState,
-  // An unset `locked` is not managed: whatever the registry holds is no change, unless the state
-  // still manages it (the program just left it out: the update records that it no longer does).
-  same: (field, olds, news) => field === "locked" && news.locked === undefined && olds.lockManaged !== true,
-  project(live, previous, fromTable) {
-    if (live.lockManaged ?? previous.locked !== undefined) return fromTable;
-    const { locked: _unmanaged, ...rest } = fromTable;
-    return rest;
-  },
   async get(id, state, ctx) {
     const ref = refOf(id, state, ctx);
     const live = await orGone(ctx.api.registrar.getRegistration(ref));
@@ -336,10 +335,6 @@ export const hooks: Hooks<Spec, Live> = {
       ...(typeof lockManaged === "boolean" ? { lockManaged } : {}),
     };
   },
-  findByKey: (i, ctx) => ctx.api.registrar.findRegistration(refOf(i.domainName, i, ctx)),
-  // No look-up before the create: a domain is registered once, so what an earlier attempt registered
-  // makes the check answer domain_unavailable (or the registration a 409), and that leads to it.
-  refusedAsHeld,
   async create(i, ctx) {
     const ref = refOf(i.domainName, i, ctx);
     const pricing = await checkDomain(ref, ctx);
@@ -385,5 +380,31 @@ export const hooks: Hooks<Spec, Live> = {
         `it was removed from the stack only${state.autoRenew ? ", and it still auto-renews" : ""}.`,
     );
   },
+};
+
+export const checks: Checks<Spec> = {
+  rules,
+};
+
+export const key: NaturalKey<Spec, Live> = {
+  findByKey: (i, ctx) => ctx.api.registrar.findRegistration(refOf(i.domainName, i, ctx)),
+  // No look-up before the create: a domain is registered once, so what an earlier attempt registered
+  // makes the check answer domain_unavailable (or the registration a 409), and that leads to it.
+  refusedAsHeld,
+};
+
+export const reading: Reading<Spec, Live> = {
+  // An unset `locked` is not managed: whatever the registry holds is no change, unless the state
+  // still manages it (the program just left it out: the update records that it no longer does).
+  same: (field, olds, news) => field === "locked" && news.locked === undefined && olds.lockManaged !== true,
+  project(live, previous, fromTable) {
+    if (live.lockManaged ?? previous.locked !== undefined) return fromTable;
+    const { locked: _unmanaged, ...rest } = fromTable;
+    return rest;
+  },
   outputs,
+};
+
+export const history: History = {
+  upgrade: upgradeState,
 };

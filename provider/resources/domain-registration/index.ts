@@ -5,7 +5,7 @@ import type { ArgsOf } from "../../core/resource-types";
 import { DomainRegistrationSpec } from "./spec";
 
 export * from "./spec";
-export * from "./hooks"; // hooks, and the <Kind>Inputs type
+export * from "./hooks"; // the capabilities, and the <Kind>Inputs type
 export * from "./upgrade";
 export { handler } from "./handler";
 

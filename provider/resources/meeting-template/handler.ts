@@ -1,6 +1,6 @@
 /** The only file of MeetingTemplate the provider host loads. */
 import { handlerFrom } from "../../core/pipeline";
-import { hooks } from "./hooks";
+import { remote, checks, key, adoption, reading, history } from "./hooks";
 import { MeetingTemplateSpec } from "./spec";
 
-export const handler = handlerFrom(MeetingTemplateSpec, hooks);
+export const handler = handlerFrom(MeetingTemplateSpec, { remote, checks, key, adoption, reading, history });

@@ -22,7 +22,17 @@ import {
   type MeetingUpdate,
 } from "../../../sdk/schemas/meetings";
 import { toWire, type InputsOf, type StateOf } from "../../core/define";
-import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
+import {
+  orGone,
+  type Remote,
+  type Checks,
+  type NaturalKey,
+  type Adoption,
+  type Reading,
+  type History,
+  type InputIssue,
+  type Known,
+} from "../../core/pipeline";
 import { camelWords, isRecord, secretHash, snakeToCamel } from "../../core/values";
 import type { HandlerContext } from "../../types";
 import { renameKeys } from "./renamed";
@@ -196,15 +206,33 @@ async function write(
     : ctx.api.meetings.updateMeeting({ ...at, status: i.status });
 }
 
-export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
+export const remote: Remote<typeof MeetingTemplateSpec, Meeting> = {
   noun: "meeting",
-  keyField: "aiConfig",
-  keyOf: (i) => `marked ${markerOf(i.aiConfig) ?? "(no marker)"} in app ${i.appId}`,
-  normalize,
-  rules,
-  upgrade,
   idOf: (live) => live.id,
   get: (id, state, ctx) => orGone(ctx.api.meetings.getMeeting({ ...where(state, ctx), meetingId: id })),
+  async create(i, ctx) {
+    const made = await ctx.api.meetings.createMeeting({ ...where(i, ctx), ...meetingBody(i) });
+    // A create makes an ACTIVE meeting: one that should not be open is closed at once.
+    if (made.status === i.status) return made;
+    return ctx.api.meetings.updateMeeting({ ...where(i, ctx), meetingId: made.id, status: i.status });
+  },
+  update: (id, i, changed, _olds, ctx) => write(id, i, changed, ctx),
+  async remove(id, state, ctx) {
+    await ctx.api.meetings.updateMeeting({ ...where(state, ctx), meetingId: id, status: "INACTIVE" });
+    ctx.log(
+      `MeetingTemplate: meeting ${id} in app ${state.appId} set INACTIVE (the API cannot delete meetings)`,
+    );
+  },
+};
+
+export const checks: Checks<typeof MeetingTemplateSpec> = {
+  normalize,
+  rules,
+};
+
+export const key: NaturalKey<typeof MeetingTemplateSpec, Meeting> = {
+  keyField: "aiConfig",
+  keyOf: (i) => `marked ${markerOf(i.aiConfig) ?? "(no marker)"} in app ${i.appId}`,
   /** The meeting that carries this resource's marker (an INACTIVE one too: adoption reactivates it). */
   async findByKey(i, ctx) {
     const marker = markerOf(i.aiConfig);
@@ -219,21 +247,14 @@ export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
   // engine already made: the look-up before the first send finds it by the marker, which check
   // derives from the URN and so gives again after `pulumi refresh --clear-pending-creates`.
   lookupBeforeCreate: true,
-  async create(i, ctx) {
-    const made = await ctx.api.meetings.createMeeting({ ...where(i, ctx), ...meetingBody(i) });
-    // A create makes an ACTIVE meeting: one that should not be open is closed at once.
-    if (made.status === i.status) return made;
-    return ctx.api.meetings.updateMeeting({ ...where(i, ctx), meetingId: made.id, status: i.status });
-  },
+};
+
+export const adoption: Adoption<typeof MeetingTemplateSpec, Meeting> = {
   // Adopted: written whole (its stored credentials are unknown) with the program's status.
   adopt: (id, _live, i, ctx) => write(id, i, MeetingTemplateSpec.inputNames, ctx),
-  update: (id, i, changed, _olds, ctx) => write(id, i, changed, ctx),
-  async remove(id, state, ctx) {
-    await ctx.api.meetings.updateMeeting({ ...where(state, ctx), meetingId: id, status: "INACTIVE" });
-    ctx.log(
-      `MeetingTemplate: meeting ${id} in app ${state.appId} set INACTIVE (the API cannot delete meetings)`,
-    );
-  },
+};
+
+export const reading: Reading<typeof MeetingTemplateSpec, Meeting> = {
   project(live, previous, fromTable) {
     // Only what the program manages, as the meeting holds it now (a value it lost shows as drift).
     // An import (no setting stored; a program always gives a title) manages what the meeting holds.
@@ -261,4 +282,8 @@ export const hooks: Hooks<typeof MeetingTemplateSpec, Meeting> = {
       ...(creds ? { storageCredentials: creds, storageCredentialsHash: credentialsHash(creds) } : {}),
     };
   },
+};
+
+export const history: History = {
+  upgrade,
 };

@@ -7,7 +7,7 @@ import { isRecord } from "../../core/values";
 import { CREDENTIAL_FIELDS, MeetingTemplateSpec } from "./spec";
 
 export { MeetingTemplateSpec, CREDENTIAL_FIELDS } from "./spec";
-// The pure hooks, for table tests; the types below are the resource's own.
+// The pure functions and the capabilities, for table tests; the types below are the resource's own.
 export * from "./hooks";
 export { handler } from "./handler";
 

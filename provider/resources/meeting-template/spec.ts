@@ -54,7 +54,7 @@ const StorageCredentialsSchema = z.object({
 
 export const MeetingTemplateSpec = defineResource({
   kind: "MeetingTemplate",
-  // The marker keyword in aiConfig (hooks.normalize).
+  // The marker keyword in aiConfig (checks.normalize).
   filledAtCheck: ["aiConfig"],
   /** The meeting's id is the resource id: known while an update is previewed. */
   idOutput: "meetingId",

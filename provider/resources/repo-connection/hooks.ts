@@ -13,7 +13,7 @@
 import type { RepoConnection as Live } from "../../../sdk/schemas/builds";
 import { RepoConnectionBodySchema } from "../../../sdk/schemas/builds";
 import { toWire, type InputsOf } from "../../core/define";
-import { orGone, type Hooks } from "../../core/pipeline";
+import { orGone, type Remote, type NaturalKey, type Adoption, type Reading } from "../../core/pipeline";
 import type { HandlerContext } from "../../types";
 import { RepoConnectionSpec } from "./spec";
 
@@ -39,9 +39,8 @@ const upsert = (i: RepoConnectionInputs, ctx: HandlerContext): Promise<Live> =>
     ...RepoConnectionBodySchema.parse(toWire(RepoConnectionSpec, i)),
   });
 
-export const hooks: Hooks<Spec, Live> = {
+export const remote: Remote<Spec, Live> = {
   noun: "repository connection",
-  keyOf,
   idOf: (live) => live.repo_connection_uuid,
   async get(id, state, ctx) {
     const known = await listing(state, ctx);
@@ -50,9 +49,21 @@ export const hooks: Hooks<Spec, Live> = {
       return { ...toWire(RepoConnectionSpec, state), repo_connection_uuid: id, [UNCHECKED]: NO_LISTING };
     return known.find((c) => c.repo_connection_uuid.toLowerCase() === id.toLowerCase());
   },
+  create: upsert,
+  update: (_id, i, _changed, _olds, ctx) => upsert(i, ctx),
+  async remove(id, state, ctx) {
+    await ctx.api.builds.deleteRepoConnection(id, { accountId: ctx.accountId(state.accountId) });
+  },
+};
+
+export const key: NaturalKey<Spec, Live> = {
+  keyOf,
   async findByKey(i, ctx) {
     return (await listing(i, ctx))?.find((c) => liveKey(c) === keyOf(i));
   },
+};
+
+export const adoption: Adoption<Spec, Live> = {
   adoptable(live, i) {
     if (live.provider_type === undefined || liveKey(live) === keyOf(i)) return undefined;
     return {
@@ -60,10 +71,8 @@ export const hooks: Hooks<Spec, Live> = {
       rule: `repository connection ${live.repo_connection_uuid} is for ${liveKey(live)}, not ${keyOf(i)}`,
     };
   },
-  create: upsert,
-  update: (_id, i, _changed, _olds, ctx) => upsert(i, ctx),
+};
+
+export const reading: Reading<Spec, Live> = {
   outputs: (live) => (typeof live[UNCHECKED] === "string" ? { uncheckedReason: live[UNCHECKED] } : {}),
-  async remove(id, state, ctx) {
-    await ctx.api.builds.deleteRepoConnection(id, { accountId: ctx.accountId(state.accountId) });
-  },
 };

@@ -5,7 +5,7 @@ import type { ArgsOf } from "../../core/resource-types";
 import { RepoConnectionSpec } from "./spec";
 
 export { RepoConnectionSpec } from "./spec";
-export { hooks, keyOf } from "./hooks";
+export { remote, key, adoption, reading, keyOf } from "./hooks";
 export { handler } from "./handler";
 
 export const RepoConnection = describedResource(RepoConnectionSpec);

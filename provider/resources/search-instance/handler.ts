@@ -1,6 +1,6 @@
 /** The only file of SearchInstance the provider host loads. */
 import { handlerFrom } from "../../core/pipeline";
-import { hooks } from "./hooks";
+import { remote, checks, key, adoption, reading, history } from "./hooks";
 import { SearchInstanceSpec } from "./spec";
 
-export const handler = handlerFrom(SearchInstanceSpec, hooks);
+export const handler = handlerFrom(SearchInstanceSpec, { remote, checks, key, adoption, reading, history });

@@ -24,7 +24,17 @@ import {
 } from "../../../sdk/schemas/search";
 import { BadRequestError, ConflictError } from "../../../sdk/errors";
 import { fromWire, toWire, type InputsOf } from "../../core/define";
-import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
+import {
+  orGone,
+  type Remote,
+  type Checks,
+  type NaturalKey,
+  type Adoption,
+  type Reading,
+  type History,
+  type InputIssue,
+  type Known,
+} from "../../core/pipeline";
 import { deepEqual, isRecord, snakeToCamel, toApi } from "../../core/values";
 import { inputError } from "../../errors";
 import type { HandlerContext } from "../../types";
@@ -189,15 +199,9 @@ const CREATE_INPUTS = WIRE_INPUTS.filter((f) => CREATE_KEYS.has(f.wire) && f.wir
   (f) => f.name,
 );
 
-export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
+export const remote: Remote<typeof SearchInstanceSpec, LiveInstance> = {
   noun: "search instance",
-  keyField: "instanceId",
-  keyOf: (i) => `"${i.instanceId}" in namespace "${i.namespace ?? DEFAULT_NAMESPACE}"`,
-  normalize,
-  rules,
-  upgrade,
   idOf: (live, i) => resourceId({ namespace: i.namespace, instanceId: live.id }),
-  importIdOf: (live) => live.id,
   get: (id, state, ctx) =>
     orGone(
       ctx.api.search.getInstance({
@@ -205,16 +209,6 @@ export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
         ...instanceRef(id, state.namespace),
       }),
     ),
-  findByKey: (i, ctx) => hooks.get(i.instanceId, i, ctx),
-  refusedAsHeld,
-  /**
-   * An instance whose create-time settings are these inputs' is one an earlier attempt made (its
-   * follow-up PUT may not have run): adopted, and the PUT then brings the rest.
-   */
-  ours(live, i) {
-    const seen = project(live, { ...i, ...fromWire(SearchInstanceSpec, live, "input") });
-    return CREATE_INPUTS.every((k) => deepEqual(Reflect.get(seen, k), Reflect.get(i, k)));
-  },
   // The service's create takes no `paused`, `summarization*` or `system_prompt_*`: a PUT follows.
   async create(i, ctx) {
     const live = await ctx.api.search.createInstance({ ...scope(i, ctx), ...createBody(i) });
@@ -225,7 +219,7 @@ export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
   // no setting of the instance: the instance is read, not written.
   async update(id, i, changed, olds, ctx) {
     if (changed.length > 0 && changed.every((k) => k === "readStats")) {
-      const live = await hooks.get(id, i, ctx);
+      const live = await remote.get(id, i, ctx);
       if (!live) throw inputError("instanceId", `search instance ${id} is gone; run refresh`);
       return live;
     }
@@ -241,6 +235,33 @@ export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
       ...instanceRef(id, state.namespace),
     });
   },
+};
+
+export const checks: Checks<typeof SearchInstanceSpec> = {
+  normalize,
+  rules,
+};
+
+export const key: NaturalKey<typeof SearchInstanceSpec, LiveInstance> = {
+  keyField: "instanceId",
+  keyOf: (i) => `"${i.instanceId}" in namespace "${i.namespace ?? DEFAULT_NAMESPACE}"`,
+  findByKey: (i, ctx) => remote.get(i.instanceId, i, ctx),
+  refusedAsHeld,
+  /**
+   * An instance whose create-time settings are these inputs' is one an earlier attempt made (its
+   * follow-up PUT may not have run): adopted, and the PUT then brings the rest.
+   */
+  ours(live, i) {
+    const seen = project(live, { ...i, ...fromWire(SearchInstanceSpec, live, "input") });
+    return CREATE_INPUTS.every((k) => deepEqual(Reflect.get(seen, k), Reflect.get(i, k)));
+  },
+};
+
+export const adoption: Adoption<typeof SearchInstanceSpec, LiveInstance> = {
+  importIdOf: (live) => live.id,
+};
+
+export const reading: Reading<typeof SearchInstanceSpec, LiveInstance> = {
   project: (live, _previous, fromTable) => project(live, fromTable),
   async outputs(live, i, ctx) {
     return {
@@ -251,4 +272,8 @@ export const hooks: Hooks<typeof SearchInstanceSpec, LiveInstance> = {
       ...(i.readStats ? { stats: await statsOf(i, ctx) } : {}),
     };
   },
+};
+
+export const history: History = {
+  upgrade,
 };

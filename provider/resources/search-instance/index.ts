@@ -5,7 +5,7 @@ import type { ArgsOf } from "../../core/resource-types";
 import { SearchInstanceSpec } from "./spec";
 
 export { SearchInstanceSpec } from "./spec";
-export * from "./hooks"; // hooks, and the <Kind>Inputs type
+export * from "./hooks"; // the capabilities, and the <Kind>Inputs type
 export { handler } from "./handler";
 
 export const SearchInstance = describedResource(SearchInstanceSpec);

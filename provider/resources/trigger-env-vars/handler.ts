@@ -1,6 +1,6 @@
 /** The only file of TriggerEnvVars the provider host loads. */
 import { handlerFrom } from "../../core/pipeline";
-import { hooks } from "./hooks";
+import { remote, checks, reading, history } from "./hooks";
 import { TriggerEnvVarsSpec } from "./spec";
 
-export const handler = handlerFrom(TriggerEnvVarsSpec, hooks);
+export const handler = handlerFrom(TriggerEnvVarsSpec, { remote, checks, reading, history });

@@ -6,7 +6,15 @@
  */
 import type { EnvVars, EnvVarsPatchBody } from "../../../sdk/schemas/builds";
 import type { InputsOf, StateOf } from "../../core/define";
-import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
+import {
+  orGone,
+  type Remote,
+  type Checks,
+  type Reading,
+  type History,
+  type InputIssue,
+  type Known,
+} from "../../core/pipeline";
 import { deepEqual, isRecord } from "../../core/values";
 import type { HandlerContext } from "../../types";
 import { TriggerEnvVarsSpec } from "./spec";
@@ -135,10 +143,8 @@ async function patch(
   });
 }
 
-export const hooks: Hooks<Spec, EnvVars> = {
+export const remote: Remote<Spec, EnvVars> = {
   noun: "trigger",
-  rules,
-  upgrade,
   idOf: (_live, i) => i.triggerUuid,
   async get(id, state, ctx) {
     return orGone(
@@ -166,9 +172,20 @@ export const hooks: Hooks<Spec, EnvVars> = {
   async remove(_id, state, ctx) {
     await deleteKeys(ctx, state, Object.keys(state.variables ?? {}));
   },
+};
+
+export const checks: Checks<Spec> = {
+  rules,
+};
+
+export const reading: Reading<Spec, EnvVars> = {
   project: (live, previous, fromTable) => ({
     ...fromTable,
     variables: project(previous.variables ?? importable(live), live),
   }),
   outputs: (_live, i) => ({ keys: Object.keys(i.variables).sort() }),
+};
+
+export const history: History = {
+  upgrade,
 };

@@ -7,7 +7,7 @@ import { describedResource } from "../../core/class";
 import { TriggerEnvVarsSpec } from "./spec";
 
 export { TriggerEnvVarsSpec } from "./spec";
-export { planChanges, project, rules, toPatchBody, upgrade, hooks } from "./hooks";
+export { planChanges, project, rules, toPatchBody, upgrade, remote, checks, reading, history } from "./hooks";
 export { handler } from "./handler";
 
 type Spec = typeof TriggerEnvVarsSpec;

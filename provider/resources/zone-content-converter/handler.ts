@@ -1,6 +1,6 @@
 /** The only file of ZoneContentConverter the provider host loads. */
 import { handlerFrom } from "../../core/pipeline";
-import { hooks } from "./hooks";
+import { remote, checks } from "./hooks";
 import { ZoneContentConverterSpec } from "./spec";
 
-export const handler = handlerFrom(ZoneContentConverterSpec, hooks);
+export const handler = handlerFrom(ZoneContentConverterSpec, { remote, checks });

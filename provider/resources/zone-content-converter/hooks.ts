@@ -5,7 +5,7 @@
 import type { ContentConverterSetting } from "../../../sdk/content";
 import type { ContentConverterValue } from "../../../sdk/schemas/content";
 import type { InputsOf } from "../../core/define";
-import { orGone, type Hooks, type InputIssue, type Known } from "../../core/pipeline";
+import { orGone, type Remote, type Checks, type InputIssue, type Known } from "../../core/pipeline";
 import type { HandlerContext } from "../../types";
 import { ZoneContentConverterSpec } from "./spec";
 
@@ -24,9 +24,8 @@ const set = (
   ctx: HandlerContext,
 ): Promise<ContentConverterSetting> => ctx.api.content.setContentConverter({ zoneId, value });
 
-export const hooks: Hooks<Spec, ContentConverterSetting> = {
+export const remote: Remote<Spec, ContentConverterSetting> = {
   noun: "zone",
-  rules,
   idOf: (_live, i) => i.zoneId,
   get: (zoneId, _state, ctx) => orGone(ctx.api.content.getContentConverter({ zoneId })),
   create: (i, ctx) => set(i.zoneId, i.value, ctx),
@@ -37,4 +36,8 @@ export const hooks: Hooks<Spec, ContentConverterSetting> = {
       `ZoneContentConverter: content_converter of zone ${zoneId} set off (a zone setting cannot be deleted)`,
     );
   },
+};
+
+export const checks: Checks<Spec> = {
+  rules,
 };

@@ -5,7 +5,7 @@ import type { ArgsOf } from "../../core/resource-types";
 import { ZoneContentConverterSpec } from "./spec";
 
 export { ZoneContentConverterSpec } from "./spec";
-export { hooks, rules } from "./hooks";
+export { remote, checks, rules } from "./hooks";
 export { handler } from "./handler";
 
 export const ZoneContentConverter = describedResource(ZoneContentConverterSpec);

@@ -1,6 +1,6 @@
 /** The only file of BuildRun the provider host loads. */
 import { handlerFrom } from "../../core/pipeline";
-import { hooks } from "./hooks";
+import { remote, checks, reading } from "./hooks";
 import { BuildRunSpec } from "./spec";
 
-export const handler = handlerFrom(BuildRunSpec, hooks);
+export const handler = handlerFrom(BuildRunSpec, { remote, checks, reading });

@@ -5,7 +5,7 @@ import type { ArgsOf } from "../../core/resource-types";
 import { BuildRunSpec } from "./spec";
 
 export { BuildRunSpec } from "./spec";
-export { hooks } from "./hooks";
+export { remote, checks, reading } from "./hooks";
 export { handler } from "./handler";
 
 export const BuildRun = describedResource(BuildRunSpec);

@@ -1,6 +1,6 @@
 /** The only file of EmailSend the provider host loads. */
 import { handlerFrom } from "../../core/pipeline";
-import { hooks } from "./hooks";
+import { remote, checks, reading } from "./hooks";
 import { EmailSendSpec } from "./spec";
 
-export const handler = handlerFrom(EmailSendSpec, hooks);
+export const handler = handlerFrom(EmailSendSpec, { remote, checks, reading });

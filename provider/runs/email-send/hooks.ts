@@ -1,10 +1,10 @@
 /** EmailSend: the whole message checked by the sdk's send schema at preview, then sent once. */
 import { randomUUID } from "node:crypto";
 import { SendEmailSchema } from "../../../sdk/schemas/email";
-import type { Hooks } from "../../core/pipeline";
+import type { Checks } from "../../core/pipeline";
 import { containsUnknown, snakeToCamel } from "../../core/values";
 import { toSendEmailParams, type SendEmailInputs } from "../../functions/email-logic";
-import { runHooks, type RunRecord } from "../run";
+import { runCapabilities } from "../run";
 import type { InputsOf } from "../../core/define";
 import type { EmailSendSpec } from "./spec";
 
@@ -16,19 +16,20 @@ const message = (inputs: EmailSendInputs): SendEmailInputs => {
   return rest;
 };
 
-export const hooks: Hooks<typeof EmailSendSpec, RunRecord> = {
-  ...runHooks<typeof EmailSendSpec>({
-    noun: "message",
-    afterDelete: "a sent message cannot be unsent",
-    perform: async (inputs, ctx) => {
-      const sent = await ctx.api.email.sendEmail({
-        ...toSendEmailParams(message(inputs)),
-        accountId: ctx.accountId(inputs.accountId),
-      });
-      // The service's id of the message where it gives one; the run's own otherwise.
-      return { id: sent.messageId ?? randomUUID(), result: sent };
-    },
-  }),
+export const { remote, reading } = runCapabilities<typeof EmailSendSpec>({
+  noun: "message",
+  afterDelete: "a sent message cannot be unsent",
+  perform: async (inputs, ctx) => {
+    const sent = await ctx.api.email.sendEmail({
+      ...toSendEmailParams(message(inputs)),
+      accountId: ctx.accountId(inputs.accountId),
+    });
+    // The service's id of the message where it gives one; the run's own otherwise.
+    return { id: sent.messageId ?? randomUUID(), result: sent };
+  },
+});
+
+export const checks: Checks<typeof EmailSendSpec> = {
   rules: (inputs) => {
     if (containsUnknown(inputs)) return [];
     const parsed = SendEmailSchema.safeParse(toSendEmailParams(message(inputs)));

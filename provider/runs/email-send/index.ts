@@ -5,7 +5,7 @@ import type { ArgsOf } from "../../core/resource-types";
 import { EmailSendSpec } from "./spec";
 
 export { EmailSendSpec } from "./spec";
-export { hooks } from "./hooks";
+export { remote, checks, reading } from "./hooks";
 export { handler } from "./handler";
 
 export const EmailSend = describedResource(EmailSendSpec);

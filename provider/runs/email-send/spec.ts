@@ -16,7 +16,7 @@ import { SendEmailParamsSchema } from "../../functions/email-params";
 import { SendEmailResultSchema } from "../../functions/results";
 import { TRIGGERS_FIELD, resultOutput, runInput } from "../run";
 
-// Shapes only: every rule of a send is the sdk's, applied to the whole message by hooks.rules. The
+// Shapes only: every rule of a send is the sdk's, applied to the whole message by checks.rules. The
 // shapes are sendEmail's parameters', for the package schema.
 const P = SendEmailParamsSchema.shape;
 const address = () => shaped<EmailAddressInput>(P.from);

@@ -1,6 +1,6 @@
 /** The only file of SyncJobRun the provider host loads. */
 import { handlerFrom } from "../../core/pipeline";
-import { hooks } from "./hooks";
+import { remote, reading } from "./hooks";
 import { SyncJobRunSpec } from "./spec";
 
-export const handler = handlerFrom(SyncJobRunSpec, hooks);
+export const handler = handlerFrom(SyncJobRunSpec, { remote, reading });

@@ -5,7 +5,7 @@ import type { ArgsOf } from "../../core/resource-types";
 import { SyncJobRunSpec } from "./spec";
 
 export { SyncJobRunSpec } from "./spec";
-export { hooks } from "./hooks";
+export { remote, reading } from "./hooks";
 export { handler } from "./handler";
 
 export const SyncJobRun = describedResource(SyncJobRunSpec);
