@@ -225,7 +225,7 @@ describe("registrar (emulator, through the sdk)", () => {
     });
   });
 
-  describe("quoteRegistration (rule 3)", () => {
+  describe("registrations.quote (rule 3)", () => {
     it("charges registration_cost for year one and renewal_cost after, exactly, with the currency", async () => {
       const q = await fx.api.registrar.registrations.quote({ domainName: "fresh.com" }, { years: 10 });
       assert.deepEqual(q, {
@@ -447,7 +447,7 @@ describe("registrar (emulator, through the sdk)", () => {
       const create = (body: Record<string, unknown>) => () =>
         fx.api.registrar.registrations.create(
           {},
-          body as unknown as Parameters<typeof fx.api.registrar.createRegistration>[0],
+          body as unknown as Parameters<typeof fx.api.registrar.registrations.create>[1],
         );
       await rejectsLocally(
         create({ domain_name: "bad_name.com" }),
@@ -540,7 +540,7 @@ describe("registrar (emulator, through the sdk)", () => {
           () =>
             fx.api.registrar.registrations.create(
               {},
-              body as unknown as Parameters<typeof fx.api.registrar.createRegistration>[0],
+              body as unknown as Parameters<typeof fx.api.registrar.registrations.create>[1],
             ),
           field,
           rule,
@@ -572,7 +572,7 @@ describe("registrar (emulator, through the sdk)", () => {
         () =>
           fx.api.registrar.registrations.create(
             {},
-            body as unknown as Parameters<typeof fx.api.registrar.createRegistration>[0],
+            body as unknown as Parameters<typeof fx.api.registrar.registrations.create>[1],
           ),
         (e: unknown) => {
           assert.ok(e instanceof ValidationError);
