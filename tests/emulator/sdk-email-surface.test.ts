@@ -40,6 +40,11 @@ describe("sdk email surface (emulator)", () => {
     assert.equal(res.status, 200, res.text);
   });
 
+  it("is importable as pulumi-account-api/sdk/email (the package's explicit export of the folder)", () => {
+    const published = require("pulumi-account-api/sdk/email") as { EmailApi: unknown };
+    assert.equal(typeof published.EmailApi, "function");
+  });
+
   it("names every flat method of 0.1.0 in the deprecated table, and nothing else", () => {
     assert.deepEqual(Object.keys(DEPRECATED_EMAIL_METHODS).sort(), [...FLAT_METHODS_0_1_0].sort());
     const own = Object.getOwnPropertyNames(EmailApi.prototype).filter((n) => n !== "constructor");

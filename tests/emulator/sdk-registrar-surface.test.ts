@@ -36,6 +36,11 @@ describe("sdk registrar surface (emulator)", () => {
   const fx = useEmulator();
   const polling = () => ({ sleep: async (ms: number) => fx.clock.advance(ms), now: () => fx.clock.now() });
 
+  it("is importable as pulumi-account-api/sdk/registrar (the package's explicit export of the folder)", () => {
+    const published = require("pulumi-account-api/sdk/registrar") as { RegistrarApi: unknown };
+    assert.equal(typeof published.RegistrarApi, "function");
+  });
+
   it("names every flat method of 0.1.0 in the deprecated table, and nothing else", () => {
     assert.deepEqual(Object.keys(DEPRECATED_REGISTRAR_METHODS).sort(), [...FLAT_METHODS_0_1_0].sort());
     const own = Object.getOwnPropertyNames(RegistrarApi.prototype).filter((n) => n !== "constructor");
