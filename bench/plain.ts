@@ -149,37 +149,41 @@ const KIND_CALLS: Record<ResourceKind, (c: Ctx, u: number) => Calls> = {
     const r = w.registrant;
     return {
       up: async () => {
-        const quote = await api.registrar.quoteRegistration(domain_name, 1);
+        const quote = await api.registrar.registrations.quote({ domainName: domain_name }, { years: 1 });
         if (quote.currency !== MAX_COST.currency || sdk.compareDecimal(quote.total, MAX_COST.amount) > 0)
           throw new Error(
             `${domain_name}: costs ${quote.total} ${quote.currency}, above the bench's maxCost`,
           );
-        const created = await api.registrar.createRegistration({
-          domain_name,
-          years: 1,
-          auto_renew: true,
-          privacy_mode: "redaction",
-          contacts: {
-            registrant: {
-              email: r.email,
-              phone: r.phone,
-              postal_info: {
-                name: r.name,
-                organization: r.organization,
-                address: {
-                  street: r.street,
-                  city: r.city,
-                  state: r.state,
-                  postal_code: r.postalCode,
-                  country_code: r.countryCode,
+        const created = await api.registrar.registrations.create(
+          {},
+          {
+            domain_name,
+            years: 1,
+            auto_renew: true,
+            privacy_mode: "redaction",
+            contacts: {
+              registrant: {
+                email: r.email,
+                phone: r.phone,
+                postal_info: {
+                  name: r.name,
+                  organization: r.organization,
+                  address: {
+                    street: r.street,
+                    city: r.city,
+                    state: r.state,
+                    postal_code: r.postalCode,
+                    country_code: r.countryCode,
+                  },
                 },
               },
             },
           },
-        });
-        if (created.status === 202) await api.registrar.waitForWorkflow(domain_name, "registration");
+        );
+        if (created.status === 202)
+          await api.registrar.registrationWorkflow.wait({ domainName: domain_name });
       },
-      refresh: async () => void (await api.registrar.getRegistration({ domain_name })),
+      refresh: async () => void (await api.registrar.registrations.get({ domainName: domain_name })),
       // The API has no delete: the domain stays registered, as the resource's delete leaves it.
       destroy: async () => {},
     };

@@ -32,7 +32,7 @@ export function addDomainVerbs(root: Command, io: VerbIo): void {
       action(io, (o: CommonOptions, args: string[]) => {
         const domains = args.map((d) => domainArg("domain check", d));
         return withClient(io, o, async (api) => {
-          const r = await api.registrar.check({ domains });
+          const r = await api.registrar.discovery.check({}, { domains });
           const answered = new Set(r.domains.map((d) => normalizeDomainName(d.name)));
           const missing = domains.filter((d) => !answered.has(d));
           const all = missing.length === 0 && r.domains.every((d) => d.registrable);
@@ -52,7 +52,7 @@ export function addDomainVerbs(root: Command, io: VerbIo): void {
     .action(
       action(io, (o: CommonOptions & { limit?: number }, q: string) =>
         withClient(io, o, async (api) => {
-          const r = await api.registrar.search({ q, ...(o.limit ? { limit: o.limit } : {}) });
+          const r = await api.registrar.discovery.search({}, { q, ...(o.limit ? { limit: o.limit } : {}) });
           return { result: r, text: availabilityText(r.domains, `no suggestions for ${JSON.stringify(q)}`) };
         }),
       ),
@@ -65,7 +65,7 @@ export function addDomainVerbs(root: Command, io: VerbIo): void {
         const name = domainArg("domain quote", arg);
         return withClient(io, o, async (api) => {
           try {
-            const q = await api.registrar.quoteRegistration(name, o.years);
+            const q = await api.registrar.registrations.quote({ domainName: name }, { years: o.years });
             return {
               result: q,
               text: `${q.domain_name} for ${q.years} year(s): ${q.total} ${q.currency} (${q.registration_cost} first year, ${q.renewal_cost}/year after)\n`,

@@ -147,17 +147,20 @@ export function addEmailVerb(root: Command, io: VerbIo): void {
             io,
             o,
           )(`sending to ${o.to.length + (o.cc?.length ?? 0) + (o.bcc?.length ?? 0)} recipient(s)…`);
-          const r = await api.email.sendEmail({
-            from: o.from,
-            to: o.to.length === 1 ? o.to[0]! : o.to,
-            subject: o.subject,
-            ...(o.cc ? { cc: o.cc } : {}),
-            ...(o.bcc ? { bcc: o.bcc } : {}),
-            ...(text !== undefined ? { text } : {}),
-            ...(html !== undefined ? { html } : {}),
-            ...(attachments.length ? { attachments } : {}),
-            ...(o.header?.length ? { headers: headers(o.header) } : {}),
-          });
+          const r = await api.email.sending.send(
+            {},
+            {
+              from: o.from,
+              to: o.to.length === 1 ? o.to[0]! : o.to,
+              subject: o.subject,
+              ...(o.cc ? { cc: o.cc } : {}),
+              ...(o.bcc ? { bcc: o.bcc } : {}),
+              ...(text !== undefined ? { text } : {}),
+              ...(html !== undefined ? { html } : {}),
+              ...(attachments.length ? { attachments } : {}),
+              ...(o.header?.length ? { headers: headers(o.header) } : {}),
+            },
+          );
           const recipients = [
             ...r.delivered.map((address) => ({ address, result: "delivered" as const })),
             ...r.queued.map((address) => ({ address, result: "queued" as const })),

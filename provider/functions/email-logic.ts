@@ -3,7 +3,7 @@
  * because the provider host loads it and never loads Pulumi. Inputs are the send body in camelCase
  * (`replyTo`, `contentId`); header names are passed through as written.
  */
-import type { SendEmailParams } from "../../sdk/email";
+import type { EmailIds, SendEmailBody, SendEmailParams } from "../../sdk/email";
 import { toApi } from "../core/values";
 
 /** `from` and `replyTo`: an address, or an address with the name shown beside it. */
@@ -44,4 +44,10 @@ export function toSendEmailParams(inputs: SendEmailInputs): SendEmailParams {
   const { accountId, ...body } = inputs;
   const params = toApi(body, ["headers"]) as SendEmailParams;
   return accountId !== undefined ? { ...params, accountId } : params;
+}
+
+/** The same inputs as the sdk's `(ids, message)` of `api.email.sending.send`. */
+export function toSendEmailCall(inputs: SendEmailInputs): [EmailIds, SendEmailBody] {
+  const { accountId, ...message } = toSendEmailParams(inputs);
+  return [accountId !== undefined ? { accountId } : {}, message];
 }

@@ -6,7 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SendEmailResult } from "../../sdk/email";
-import { toSendEmailParams, type SendEmailInputs } from "./email-logic";
+import { toSendEmailCall, type SendEmailInputs } from "./email-logic";
 import { onUp } from "./common";
 
 export * from "./email-logic";
@@ -19,8 +19,12 @@ export type SendEmailArgs = { [K in keyof SendEmailInputs]: pulumi.Input<SendEma
  * again only when its inputs or `triggers` change.
  */
 export function sendEmail(args: SendEmailArgs): pulumi.Output<SendEmailResult | undefined> {
-  return onUp(args, (api, resolved: SendEmailInputs) => api.email.sendEmail(toSendEmailParams(resolved)), {
-    name: "sendEmail",
-    instead: "EmailSend",
-  });
+  return onUp(
+    args,
+    (api, resolved: SendEmailInputs) => api.email.sending.send(...toSendEmailCall(resolved)),
+    {
+      name: "sendEmail",
+      instead: "EmailSend",
+    },
+  );
 }

@@ -69,10 +69,10 @@ export async function runCheckDomain(
   // The check takes any string (it leaves a malformed one out), but no name at all is no question.
   if (args.domainName.trim() === "")
     throw new ValidationError("checkDomain", [{ field: "domainName", rule: "must not be empty" }]);
-  const { domains } = await api.registrar.check({
-    domains: [args.domainName],
-    ...(args.accountId ? { accountId: args.accountId } : {}),
-  });
+  const { domains } = await api.registrar.discovery.check(
+    args.accountId ? { accountId: args.accountId } : {},
+    { domains: [args.domainName] },
+  );
   const wanted = normalizeDomainName(args.domainName);
   const entry = domains.find((d) => d.name === wanted) ?? domains[0];
   return entry ? toResult(entry) : { name: args.domainName, registrable: false };
@@ -82,19 +82,22 @@ export async function runSearchDomains(
   api: AccountApi,
   args: SearchDomainsArgs,
 ): Promise<DomainAvailabilityResult[]> {
-  const { domains } = await api.registrar.search({
-    q: args.query,
-    ...(args.extensions ? { extensions: args.extensions } : {}),
-    ...(args.limit !== undefined ? { limit: args.limit } : {}),
-    ...(args.accountId ? { accountId: args.accountId } : {}),
-  });
+  const { domains } = await api.registrar.discovery.search(
+    args.accountId ? { accountId: args.accountId } : {},
+    {
+      q: args.query,
+      ...(args.extensions ? { extensions: args.extensions } : {}),
+      ...(args.limit !== undefined ? { limit: args.limit } : {}),
+    },
+  );
   return domains.map(toResult);
 }
 
 export async function runQuoteDomain(api: AccountApi, args: QuoteDomainArgs): Promise<QuoteResult> {
-  const q = await api.registrar.quoteRegistration(args.domainName, args.years, {
-    ...(args.accountId ? { accountId: args.accountId } : {}),
-  });
+  const q = await api.registrar.registrations.quote(
+    { domainName: args.domainName, ...(args.accountId ? { accountId: args.accountId } : {}) },
+    { years: args.years },
+  );
   return {
     domainName: q.domain_name,
     years: q.years,

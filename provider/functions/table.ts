@@ -124,7 +124,7 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
     },
     result: R.SendEmailResultSchema,
     sideEffect: { instead: "EmailSend" },
-    run: (api, p) => api.email.sendEmail(email().toSendEmailParams(p)),
+    run: (api, p) => api.email.sending.send(...email().toSendEmailCall(p)),
   }),
   entry({
     name: "checkDomain",

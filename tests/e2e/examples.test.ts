@@ -158,7 +158,7 @@ describe("per-area examples end to end (real engine)", function () {
 
     await stableThenDestroyed(stack);
     assert.ok(stack.output.some((l) => l.includes(`${seeded.domainName} stays registered`)));
-    const live = await api.registrar.getRegistration({ domain_name: seeded.domainName });
+    const live = await api.registrar.registrations.get({ domainName: seeded.domainName });
     assert.equal(live.status, "active");
   });
 

@@ -73,7 +73,7 @@ describe("main example end to end (every resource kind)", function () {
       meetings.map((m) => m.status),
       ["INACTIVE"],
     );
-    const registration = await api.registrar.getRegistration({ domain_name: "account-api-demo.com" });
+    const registration = await api.registrar.registrations.get({ domainName: "account-api-demo.com" });
     assert.equal(registration.domain_name, "account-api-demo.com");
   });
 });

@@ -78,7 +78,7 @@ describe("pulumi import through the native provider plugin (real engine)", funct
       ],
     });
     const meeting = await api.meetings.createMeeting({ appId: "app-import", title: "Weekly sync" });
-    await api.registrar.createRegistration({ domain_name: "imported-site.com", auto_renew: true });
+    await api.registrar.registrations.create({}, { domain_name: "imported-site.com", auto_renew: true });
     await api.search.createInstance({ id: "imp-kb", chunk_size: 300 });
     single.push(
       { kind: "SearchInstance", name: "kb", id: "default/imp-kb" },

@@ -193,7 +193,7 @@ export function nativeSequence(
     assert.ok(t, "the trigger exists");
     assert.equal(t.build_command, "npm run build");
     assert.equal(up.outputs.triggerUuid, t.trigger_uuid);
-    const { domains } = await api().registrar.check({ domains: ["acme-shop.com"] });
+    const { domains } = await api().registrar.discovery.check({}, { domains: ["acme-shop.com"] });
     assert.equal(up.outputs.domainRegistrable, domains[0]?.registrable, "checkDomain answered as the API");
     const vars = await variablesOf(api(), t.trigger_uuid);
     assert.deepEqual(vars.API_KEY, { value: null, is_secret: true });

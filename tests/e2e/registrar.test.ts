@@ -75,7 +75,7 @@ describe("registrar end to end (real engine)", function () {
 
     const restore = await stack.stack.up({ refresh: true, onOutput: (l) => stack.output.push(l) });
     assert.equal(restore.summary.result, "succeeded");
-    const live = await api.registrar.getRegistration({ domain_name: "e2e-site.com" });
+    const live = await api.registrar.registrations.get({ domainName: "e2e-site.com" });
     assert.equal(live.auto_renew, false, "auto_renew put back through the update workflow");
     assert.equal(live.locked, true, "the lock put back through the domain PUT");
     await stack.preview({ expectNoChanges: true });
@@ -86,7 +86,7 @@ describe("registrar end to end (real engine)", function () {
       stack.output.some((l) => /e2e-site\.com stays registered/.test(l)),
       "the output says the domain stays registered",
     );
-    assert.equal((await api.registrar.getRegistration({ domain_name: "e2e-site.com" })).status, "active");
+    assert.equal((await api.registrar.registrations.get({ domainName: "e2e-site.com" })).status, "active");
   });
 
   it("goes on from a state the release before wrote: no replace, no diff", async () => {
@@ -123,7 +123,7 @@ describe("registrar end to end (real engine)", function () {
   });
 
   it("records a registration waiting for the user's action, finishes it on the next up, and adopts", async () => {
-    await api.registrar.createRegistration({ domain_name: "e2e-legacy.com" });
+    await api.registrar.registrations.create({}, { domain_name: "e2e-legacy.com" });
     const stack = await e2e.stack(async () => {
       const verify = new DomainRegistration("verify", { domainName: "action-e2e.com" });
       const legacy = new DomainRegistration("legacy", {
@@ -138,7 +138,7 @@ describe("registrar end to end (real engine)", function () {
     const state = stack.rawState();
     assert.match(state, /action-e2e\.com/, "the registration is recorded in state");
     assert.match(state, /pendingAction/);
-    assert.equal((await api.registrar.getRegistration({ domain_name: "e2e-legacy.com" })).auto_renew, true);
+    assert.equal((await api.registrar.registrations.get({ domainName: "e2e-legacy.com" })).auto_renew, true);
 
     await control("POST", "/workflows/action-e2e.com/registration/resolve");
     const up = await stack.up();
@@ -148,6 +148,6 @@ describe("registrar end to end (real engine)", function () {
     await stack.preview({ expectNoChanges: true });
 
     await stack.destroy();
-    assert.equal((await api.registrar.getRegistration({ domain_name: "action-e2e.com" })).status, "active");
+    assert.equal((await api.registrar.registrations.get({ domainName: "action-e2e.com" })).status, "active");
   });
 });

@@ -14,7 +14,7 @@ import {
   EMAIL_MAX_BYTES,
   EmailErrorCode,
   emailError,
-  type SendEmailParams,
+  type SendEmailBody,
 } from "../../sdk/email";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
 
@@ -25,7 +25,7 @@ type Envelope = {
   result: unknown;
 };
 
-const BASE: SendEmailParams = {
+const BASE: SendEmailBody = {
   from: "news@example.com",
   to: "ada@dest.test",
   subject: "Hello",
@@ -111,15 +111,18 @@ describe("email: sending", () => {
     beforeEach(() => addDomain(fx));
 
     it("delivers, bounces and queues each recipient by its local part and returns a message id", async () => {
-      const res = await fx.api.email.sendEmail({
-        from: { address: "news@example.com", name: "News" },
-        to: ["ada@dest.test", "bounce-1@dest.test"],
-        cc: "queue.me@dest.test",
-        bcc: ["BOUNCE@dest.test"],
-        reply_to: "replies@example.com",
-        subject: "Launch",
-        html: "<p>hi</p>",
-      });
+      const res = await fx.api.email.sending.send(
+        {},
+        {
+          from: { address: "news@example.com", name: "News" },
+          to: ["ada@dest.test", "bounce-1@dest.test"],
+          cc: "queue.me@dest.test",
+          bcc: ["BOUNCE@dest.test"],
+          reply_to: "replies@example.com",
+          subject: "Launch",
+          html: "<p>hi</p>",
+        },
+      );
       assert.deepEqual(res.delivered, ["ada@dest.test"]);
       assert.deepEqual(res.permanentBounces, ["bounce-1@dest.test", "BOUNCE@dest.test"]);
       assert.deepEqual(res.queued, ["queue.me@dest.test"]);
@@ -184,12 +187,15 @@ describe("email: sending", () => {
     });
 
     it("takes named recipients ({ address, name? }) in to, cc and bcc, alone or in a list, end to end", async () => {
-      const res = await fx.api.email.sendEmail({
-        ...BASE,
-        to: [{ address: "ada@dest.test", name: "Ada" }, "grace@dest.test"],
-        cc: { address: "queue.cc@dest.test" },
-        bcc: [{ address: "bounce.bcc@dest.test", name: "Hidden" }],
-      });
+      const res = await fx.api.email.sending.send(
+        {},
+        {
+          ...BASE,
+          to: [{ address: "ada@dest.test", name: "Ada" }, "grace@dest.test"],
+          cc: { address: "queue.cc@dest.test" },
+          bcc: [{ address: "bounce.bcc@dest.test", name: "Hidden" }],
+        },
+      );
       assert.deepEqual(res.delivered, ["ada@dest.test", "grace@dest.test"]);
       assert.deepEqual(res.queued, ["queue.cc@dest.test"]);
       assert.deepEqual(res.permanentBounces, ["bounce.bcc@dest.test"]);
@@ -202,20 +208,20 @@ describe("email: sending", () => {
     });
 
     it("accepts a sender on a subdomain of a registered domain", async () => {
-      const res = await fx.api.email.sendEmail({ ...BASE, from: "a@mail.example.com" });
+      const res = await fx.api.email.sending.send({}, { ...BASE, from: "a@mail.example.com" });
       assert.deepEqual(res.delivered, ["ada@dest.test"]);
     });
 
     it("accepts an account-scoped token that holds email:send", async () => {
       const token = fx.token("account", ["email:send"]);
-      const res = await fx.client({ token }).email.sendEmail(BASE);
+      const res = await fx.client({ token }).email.sending.send({}, BASE);
       assert.deepEqual(res.delivered, ["ada@dest.test"]);
     });
 
     it("accepts a body of exactly 5 MiB as sent", async () => {
       const body = bodyOfSize(EMAIL_MAX_BYTES);
       assert.equal(Buffer.byteLength(JSON.stringify(body)), EMAIL_MAX_BYTES);
-      const res = await fx.api.email.sendEmail(body as SendEmailParams);
+      const res = await fx.api.email.sending.send({}, body as SendEmailBody);
       assert.deepEqual(res.delivered, ["ada@dest.test"]);
       // the persisted outbox keeps 64 Ki characters of a body
       const outbox = await fx.http("GET", control(fx, "/outbox"));
@@ -227,7 +233,7 @@ describe("email: sending", () => {
     it("is not retried by the sdk on a 5xx: a repeated send would deliver twice", async () => {
       await setAccount(fx, { forced_failure: { kind: "internal", times: 1 } });
       const api = fx.client({ retry: { maxRetries: 3, baseDelayMs: 1 } });
-      await assert.rejects(api.email.sendEmail(BASE), InternalServerError);
+      await assert.rejects(api.email.sending.send({}, BASE), InternalServerError);
       assert.equal(emailRequests(fx), 1);
     });
   });
@@ -309,7 +315,11 @@ describe("email: sending", () => {
     ];
     for (const [name, patch, field, rule] of cases) {
       it(`rejects ${name}`, async () => {
-        await expectValidation(fx.api.email.sendEmail({ ...BASE, ...patch } as SendEmailParams), field, rule);
+        await expectValidation(
+          fx.api.email.sending.send({}, { ...BASE, ...patch } as SendEmailBody),
+          field,
+          rule,
+        );
         assert.equal(emailRequests(fx), 0);
       });
     }
@@ -339,10 +349,10 @@ describe("email: sending", () => {
     ];
     for (const [name, patch, field, rule] of attachmentCases) {
       it(`rejects an attachment with ${name}`, async () => {
-        const p = fx.api.email.sendEmail({
+        const p = fx.api.email.sending.send({}, {
           ...BASE,
           attachments: [{ ...attachment, ...patch }],
-        } as SendEmailParams);
+        } as SendEmailBody);
         await expectValidation(p, field, rule);
         assert.equal(emailRequests(fx), 0);
       });
@@ -351,7 +361,7 @@ describe("email: sending", () => {
     it("rejects a body one byte over 5 MiB as sent, naming the size", async () => {
       const body = bodyOfSize(EMAIL_MAX_BYTES + 1);
       await expectValidation(
-        fx.api.email.sendEmail(body as SendEmailParams),
+        fx.api.email.sending.send({}, body as SendEmailBody),
         "body",
         new RegExp(`at most ${EMAIL_MAX_BYTES} bytes .* it is ${EMAIL_MAX_BYTES + 1} bytes`),
       );
@@ -371,8 +381,8 @@ describe("email: sending", () => {
             disposition: "attachment",
           },
         ],
-      } as SendEmailParams;
-      await expectValidation(fx.api.email.sendEmail(body), "body", /at most 5242880 bytes/);
+      } as SendEmailBody;
+      await expectValidation(fx.api.email.sending.send({}, body), "body", /at most 5242880 bytes/);
       assert.equal(emailRequests(fx), 0);
     });
   });
@@ -600,7 +610,7 @@ describe("email: sending", () => {
 
     const table: [
       string,
-      (fx: EmulatorFixture) => Promise<SendEmailParams | void>,
+      (fx: EmulatorFixture) => Promise<SendEmailBody | void>,
       EmailErrorCode,
       new (...a: never[]) => Error,
     ][] = [
@@ -616,7 +626,7 @@ describe("email: sending", () => {
         "10004",
         (f) =>
           setAccount(f, { throttle: { limit: 1, window_ms: 1000 } }).then(() =>
-            f.api.email.sendEmail(BASE).then(() => undefined),
+            f.api.email.sending.send({}, BASE).then(() => undefined),
           ),
         EmailErrorCode.Throttled,
         RateLimitError,
@@ -631,7 +641,7 @@ describe("email: sending", () => {
     for (const [name, arrange, code, cls] of table) {
       it(`recognises ${name} on the ApiError`, async () => {
         const params = (await arrange(fx)) ?? BASE;
-        await assert.rejects(fx.api.email.sendEmail(params), (e: unknown) => {
+        await assert.rejects(fx.api.email.sending.send({}, params), (e: unknown) => {
           assert.ok(e instanceof cls, String(e));
           const info = emailError(e, code);
           assert.ok(info, String(e));
@@ -646,17 +656,17 @@ describe("email: sending", () => {
 
     it("gives the server's field details and the auth codes through the sdk", async () => {
       const token = fx.token("user", []);
-      await assert.rejects(fx.client({ token }).email.sendEmail(BASE), (e: unknown) => {
+      await assert.rejects(fx.client({ token }).email.sending.send({}, BASE), (e: unknown) => {
         assert.ok(e instanceof PermissionDeniedError);
         const info = emailError(e, EmailErrorCode.Forbidden);
         assert.deepEqual(info?.details, ["authorization: the token lacks the email:send permission"]);
         return true;
       });
-      await assert.rejects(fx.client({ token: "bogus" }).email.sendEmail(BASE), (e: unknown) => {
+      await assert.rejects(fx.client({ token: "bogus" }).email.sending.send({}, BASE), (e: unknown) => {
         assert.ok(e instanceof AuthenticationError);
         return emailError(e, EmailErrorCode.Unauthorized) !== undefined;
       });
-      const local = await fx.api.email.sendEmail({ ...BASE, to: "x" }).catch((e: unknown) => e);
+      const local = await fx.api.email.sending.send({}, { ...BASE, to: "x" }).catch((e: unknown) => e);
       assert.ok(local instanceof ValidationError);
       assert.equal(emailError(local), undefined);
     });
@@ -679,10 +689,13 @@ describe("email: sending", () => {
     beforeEach(() => addDomain(fx));
 
     it("delivers to the envelope recipients by their local parts and keeps the message in the outbox", async () => {
-      const res = await fx.api.email.sendRawEmail({
-        ...RAW,
-        recipients: ["ada@dest.test", "bounce@dest.test", "queue@dest.test", "ADA@dest.test"],
-      });
+      const res = await fx.api.email.sending.sendRaw(
+        {},
+        {
+          ...RAW,
+          recipients: ["ada@dest.test", "bounce@dest.test", "queue@dest.test", "ADA@dest.test"],
+        },
+      );
       assert.deepEqual(res.delivered, ["ada@dest.test"]);
       assert.deepEqual(res.permanentBounces, ["bounce@dest.test"]);
       assert.deepEqual(res.queued, ["queue@dest.test"]);
@@ -709,7 +722,11 @@ describe("email: sending", () => {
         [{ subject: "x" }, "subject", /is not a known field/],
       ];
       for (const [patch, field, rule] of cases)
-        await expectValidation(fx.api.email.sendRawEmail({ ...RAW, ...patch } as typeof RAW), field, rule);
+        await expectValidation(
+          fx.api.email.sending.sendRaw({}, { ...RAW, ...patch } as typeof RAW),
+          field,
+          rule,
+        );
       assert.equal(emailRequests(fx), 0);
     });
 
@@ -739,7 +756,7 @@ describe("email: sending", () => {
 
     it("refuses a raw body over 5 MiB locally and on the wire (10200)", async () => {
       const big = { ...RAW, mime_message: `${MIME}${"a".repeat(EMAIL_MAX_BYTES)}` };
-      await expectValidation(fx.api.email.sendRawEmail(big), "body", /at most 5242880 bytes/);
+      await expectValidation(fx.api.email.sending.sendRaw({}, big), "body", /at most 5242880 bytes/);
       assert.equal(emailRequests(fx), 0);
       assertRow(await fx.http("POST", rawPath(), { body: big }), 10200);
     });

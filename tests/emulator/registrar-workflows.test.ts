@@ -31,10 +31,10 @@ describe("registrar workflows (emulator, through the sdk)", () => {
   }
 
   it("polls pending → in_progress → succeeded and returns the registration", async () => {
-    const created = await fx.api.registrar.createRegistration({ domain_name: "slow.io", years: 3 });
+    const created = await fx.api.registrar.registrations.create({}, { domain_name: "slow.io", years: 3 });
     assert.equal(created.status, 202);
     const seen: WorkflowState[] = [];
-    const out = await fx.api.registrar.waitForWorkflow("slow.io", "registration", waiting(seen));
+    const out = await fx.api.registrar.registrationWorkflow.wait({ domainName: "slow.io" }, waiting(seen));
     assert.deepEqual(seen, ["pending", "in_progress", "succeeded"]);
     assert.equal(out.state, "succeeded");
     assert.ok(out.state === "succeeded");
@@ -45,58 +45,70 @@ describe("registrar workflows (emulator, through the sdk)", () => {
   });
 
   it("backs off between polls up to the cap", async () => {
-    await fx.api.registrar.createRegistration({ domain_name: "backoff.dev" });
+    await fx.api.registrar.registrations.create({}, { domain_name: "backoff.dev" });
     const pauses: number[] = [];
-    await fx.api.registrar.waitForWorkflow("backoff.dev", "registration", {
-      ...waiting(),
-      sleep: async (ms) => {
-        pauses.push(ms);
-        fx.clock.advance(ms);
+    await fx.api.registrar.registrationWorkflow.wait(
+      { domainName: "backoff.dev" },
+      {
+        ...waiting(),
+        sleep: async (ms) => {
+          pauses.push(ms);
+          fx.clock.advance(ms);
+        },
+        pollIntervalMs: 1_000,
+        maxPollIntervalMs: 8_000,
       },
-      pollIntervalMs: 1_000,
-      maxPollIntervalMs: 8_000,
-    });
+    );
     assert.deepEqual(pauses.slice(0, 5), [1_000, 2_000, 4_000, 8_000, 8_000]);
   });
 
   it("stops at action_required with context.action and does not poll on; resolving it lets it finish", async () => {
-    await fx.api.registrar.createRegistration({ domain_name: "action-needed.com" });
+    await fx.api.registrar.registrations.create({}, { domain_name: "action-needed.com" });
     const seen: WorkflowState[] = [];
-    const out = await fx.api.registrar.waitForWorkflow("action-needed.com", "registration", waiting(seen));
+    const out = await fx.api.registrar.registrationWorkflow.wait(
+      { domainName: "action-needed.com" },
+      waiting(seen),
+    );
     assert.equal(out.state, "action_required");
     assert.ok(out.state === "action_required");
     assert.match(out.action, /^Verify the registrant email address/);
     assert.equal(seen.at(-1), "action_required");
     const polls = calls("/registration-status");
     fx.clock.advance(7 * 24 * 3_600_000);
-    const still = await fx.api.registrar.registrationStatus({ domain_name: "action-needed.com" });
+    const still = await fx.api.registrar.registrationWorkflow.status({ domainName: "action-needed.com" });
     assert.deepEqual([still.state, still.completed], ["action_required", false]);
     assert.equal(calls("/registration-status"), polls + 1, "the wait kept polling after action_required");
     assert.equal(
-      (await fx.api.registrar.getRegistration({ domain_name: "action-needed.com" })).status,
+      (await fx.api.registrar.registrations.get({ domainName: "action-needed.com" })).status,
       "registration_pending",
     );
 
     await control("POST", "/workflows/action-needed.com/registration/resolve");
-    const done = await fx.api.registrar.waitForWorkflow("action-needed.com", "registration", waiting());
+    const done = await fx.api.registrar.registrationWorkflow.wait(
+      { domainName: "action-needed.com" },
+      waiting(),
+    );
     assert.equal(done.state, "succeeded");
   });
 
   it("keeps polling through blocked until the third party lets it through", async () => {
-    await fx.api.registrar.createRegistration({ domain_name: "blocked-at-registry.com" });
+    await fx.api.registrar.registrations.create({}, { domain_name: "blocked-at-registry.com" });
     const seen: WorkflowState[] = [];
-    const out = await fx.api.registrar.waitForWorkflow("blocked-at-registry.com", "registration", {
-      ...waiting(seen),
-      maxPollIntervalMs: 1_000,
-    });
+    const out = await fx.api.registrar.registrationWorkflow.wait(
+      { domainName: "blocked-at-registry.com" },
+      {
+        ...waiting(seen),
+        maxPollIntervalMs: 1_000,
+      },
+    );
     assert.deepEqual(seen, ["pending", "in_progress", "blocked", "in_progress", "succeeded"]);
     assert.equal(out.state, "succeeded");
   });
 
   it("throws WorkflowFailedError with error.code and error.message on failed, and never retries", async () => {
-    await fx.api.registrar.createRegistration({ domain_name: "fail-validation.com" });
+    await fx.api.registrar.registrations.create({}, { domain_name: "fail-validation.com" });
     await assert.rejects(
-      () => fx.api.registrar.waitForWorkflow("fail-validation.com", "registration", waiting()),
+      () => fx.api.registrar.registrationWorkflow.wait({ domainName: "fail-validation.com" }, waiting()),
       (e: unknown) => {
         assert.ok(e instanceof WorkflowFailedError);
         assert.equal(e.code, "ERR_WORKFLOW_FAILED");
@@ -115,20 +127,20 @@ describe("registrar workflows (emulator, through the sdk)", () => {
     );
     assert.equal(calls("/registrar/registrations", "POST"), 1);
     await assert.rejects(
-      () => fx.api.registrar.getRegistration({ domain_name: "fail-validation.com" }),
+      () => fx.api.registrar.registrations.get({ domainName: "fail-validation.com" }),
       NotFoundError,
     );
-    const status = await fx.api.registrar.registrationStatus({ domain_name: "fail-validation.com" });
+    const status = await fx.api.registrar.registrationWorkflow.status({ domainName: "fail-validation.com" });
     assert.deepEqual([status.state, status.error?.code], ["failed", "registry_rejected"]);
     // After review the user may try again; the failed attempt did not register the domain.
     assert.equal(
-      (await fx.api.registrar.createRegistration({ domain_name: "fail-validation.com" })).status,
+      (await fx.api.registrar.registrations.create({}, { domain_name: "fail-validation.com" })).status,
       202,
     );
   });
 
   it("reaches every state of the table when the control API forces it", async () => {
-    await fx.api.registrar.createRegistration({ domain_name: "forced.dev", respondAsync: true });
+    await fx.api.registrar.registrations.create({}, { domain_name: "forced.dev", respondAsync: true });
     const expectations: [WorkflowState, boolean][] = [
       ["pending", false],
       ["in_progress", false],
@@ -140,7 +152,7 @@ describe("registrar workflows (emulator, through the sdk)", () => {
     for (const [state, completed] of expectations) {
       await control("POST", "/workflows/forced.dev/registration/state", { state });
       fx.clock.advance(60 * 60_000); // a forced state holds
-      const w = await fx.api.registrar.registrationStatus({ domain_name: "forced.dev" });
+      const w = await fx.api.registrar.registrationWorkflow.status({ domainName: "forced.dev" });
       assert.deepEqual([w.state, w.completed], [state, completed], state);
       assert.equal(w.context?.action !== undefined, state === "action_required");
       assert.equal(w.error !== undefined, state === "failed");
@@ -149,38 +161,40 @@ describe("registrar workflows (emulator, through the sdk)", () => {
   });
 
   it("runs an update through its workflow and fails it when the registry refuses", async () => {
-    await fx.api.registrar.createRegistration({ domain_name: "upd.com" });
-    const w = await fx.api.registrar.updateRegistration({
-      domain_name: "upd.com",
-      auto_renew: true,
-      respondAsync: true,
-    });
+    await fx.api.registrar.registrations.create({}, { domain_name: "upd.com" });
+    const w = await fx.api.registrar.registrations.update(
+      { domainName: "upd.com" },
+      { auto_renew: true, respondAsync: true },
+    );
     assert.equal(w.state, "pending");
-    const out = await fx.api.registrar.waitForWorkflow("upd.com", "update", waiting());
+    const out = await fx.api.registrar.updateWorkflow.wait({ domainName: "upd.com" }, waiting());
     assert.ok(out.state === "succeeded");
     assert.equal(out.registration.auto_renew, true);
 
     await control("POST", "/scenarios", { domain_name: "upd.com", kind: "update", scenario: "failed" });
-    const second = await fx.api.registrar.updateRegistration({ domain_name: "upd.com", auto_renew: false });
+    const second = await fx.api.registrar.registrations.update(
+      { domainName: "upd.com" },
+      { auto_renew: false },
+    );
     assert.equal(second.state, "pending");
     await assert.rejects(
-      () => fx.api.registrar.waitForWorkflow("upd.com", "update", waiting()),
+      () => fx.api.registrar.updateWorkflow.wait({ domainName: "upd.com" }, waiting()),
       (e: unknown) =>
         e instanceof WorkflowFailedError &&
         e.kind === "update" &&
         e.error.code === "registry_update_rejected",
     );
-    assert.equal((await fx.api.registrar.getRegistration({ domain_name: "upd.com" })).auto_renew, true);
+    assert.equal((await fx.api.registrar.registrations.get({ domainName: "upd.com" })).auto_renew, true);
   });
 
   it("reports a forced failure's own code and message", async () => {
-    await fx.api.registrar.createRegistration({ domain_name: "custom.io" });
+    await fx.api.registrar.registrations.create({}, { domain_name: "custom.io" });
     await control("POST", "/workflows/custom.io/registration/state", {
       state: "failed",
       error: { code: "losing_registrar_refused", message: "The losing registrar refused the request." },
     });
     await assert.rejects(
-      () => fx.api.registrar.waitForWorkflow("custom.io", "registration", waiting()),
+      () => fx.api.registrar.registrationWorkflow.wait({ domainName: "custom.io" }, waiting()),
       (e: unknown) =>
         e instanceof WorkflowFailedError &&
         e.error.code === "losing_registrar_refused" &&
@@ -189,14 +203,17 @@ describe("registrar workflows (emulator, through the sdk)", () => {
   });
 
   it("gives up at the deadline, measured on the injected clock, naming the last state", async () => {
-    await fx.api.registrar.createRegistration({ domain_name: "blocked-long.com" });
+    await fx.api.registrar.registrations.create({}, { domain_name: "blocked-long.com" });
     const started = fx.clock.now();
     await assert.rejects(
       () =>
-        fx.api.registrar.waitForWorkflow("blocked-long.com", "registration", {
-          ...waiting(),
-          deadlineMs: 10_000,
-        }),
+        fx.api.registrar.registrationWorkflow.wait(
+          { domainName: "blocked-long.com" },
+          {
+            ...waiting(),
+            deadlineMs: 10_000,
+          },
+        ),
       (e: unknown) =>
         e instanceof DeadlineExceededError &&
         e.message ===
@@ -206,24 +223,30 @@ describe("registrar workflows (emulator, through the sdk)", () => {
   });
 
   it("stops when its signal is aborted", async () => {
-    await fx.api.registrar.createRegistration({ domain_name: "abort.dev" });
+    await fx.api.registrar.registrations.create({}, { domain_name: "abort.dev" });
     const ac = new AbortController();
     const before = calls("/registration-status");
     ac.abort();
     await assert.rejects(
       () =>
-        fx.api.registrar.waitForWorkflow("abort.dev", "registration", { ...waiting(), signal: ac.signal }),
+        fx.api.registrar.registrationWorkflow.wait(
+          { domainName: "abort.dev" },
+          { ...waiting(), signal: ac.signal },
+        ),
       AbortedError,
     );
     assert.equal(calls("/registration-status"), before);
     const later = new AbortController();
     await assert.rejects(
       () =>
-        fx.api.registrar.waitForWorkflow("abort.dev", "registration", {
-          ...waiting(),
-          signal: later.signal,
-          sleep: async () => later.abort(),
-        }),
+        fx.api.registrar.registrationWorkflow.wait(
+          { domainName: "abort.dev" },
+          {
+            ...waiting(),
+            signal: later.signal,
+            sleep: async () => later.abort(),
+          },
+        ),
       AbortedError,
     );
   });
@@ -233,10 +256,10 @@ describe("registrar workflows (emulator, through the sdk)", () => {
       await fx.http("POST", "/__emulator/faults", {
         body: { method: "POST", path: "/registrar/registrations$", commitThenDrop: true, times: 1 },
       });
-      const out = await fx.api.registrar.createRegistration({ domain_name: "landed.com" });
+      const out = await fx.api.registrar.registrations.create({}, { domain_name: "landed.com" });
       assert.equal(out.recovered, true);
       assert.deepEqual([out.status, out.workflow.state], [201, "succeeded"]);
-      const all = await collect(fx.api.registrar.listRegistrations());
+      const all = await collect(fx.api.registrar.registrations.list());
       assert.deepEqual(
         all.map((r) => r.domain_name),
         ["landed.com"],
@@ -250,13 +273,13 @@ describe("registrar workflows (emulator, through the sdk)", () => {
       await fx.http("POST", "/__emulator/faults", {
         body: { method: "POST", path: "/registrar/registrations$", reset: true, times: 1 },
       });
-      const out = await fx.api.registrar.createRegistration({ domain_name: "retried.com" });
+      const out = await fx.api.registrar.registrations.create({}, { domain_name: "retried.com" });
       assert.deepEqual([out.recovered, out.status], [false, 201]);
       const lookups = fx.em.requestLog.filter(
         (e) => e.method === "GET" && e.url.endsWith("/registrations/retried.com"),
       );
       assert.equal(lookups.length, 1, "looked up by domain name before repeating");
-      assert.equal((await collect(fx.api.registrar.listRegistrations())).length, 1);
+      assert.equal((await collect(fx.api.registrar.registrations.list())).length, 1);
     });
 
     it("surfaces the connection error once its attempts are spent", async () => {
@@ -264,16 +287,16 @@ describe("registrar workflows (emulator, through the sdk)", () => {
         body: { method: "POST", path: "/registrar/registrations$", reset: true, times: 5 },
       });
       await assert.rejects(
-        () => fx.api.registrar.createRegistration({ domain_name: "never.com" }),
+        () => fx.api.registrar.registrations.create({}, { domain_name: "never.com" }),
         ConnectionError,
       );
-      assert.equal(await fx.api.registrar.findRegistration({ domain_name: "never.com" }), undefined);
+      assert.equal(await fx.api.registrar.registrations.find({ domainName: "never.com" }), undefined);
     });
   });
 
   describe("out-of-band changes (control API)", () => {
     it("changes locked, privacy_mode, status, expires_at and auto_renew outside the program", async () => {
-      await fx.api.registrar.createRegistration({ domain_name: "drift.com" });
+      await fx.api.registrar.registrations.create({}, { domain_name: "drift.com" });
       await control("PATCH", "/registrations/drift.com", {
         locked: false,
         privacy_mode: "off",
@@ -281,7 +304,7 @@ describe("registrar workflows (emulator, through the sdk)", () => {
         expires_at: "2030-06-01T00:00:00Z",
         auto_renew: true,
       });
-      const reg = await fx.api.registrar.getRegistration({ domain_name: "drift.com" });
+      const reg = await fx.api.registrar.registrations.get({ domainName: "drift.com" });
       assert.deepEqual(
         [reg.locked, reg.privacy_mode, reg.status, reg.expires_at, reg.auto_renew],
         [false, "off", "suspended", "2030-06-01T00:00:00.000Z", true],
@@ -294,18 +317,18 @@ describe("registrar workflows (emulator, through the sdk)", () => {
 
     it("marks a name taken elsewhere and releases a domain from the account", async () => {
       await control("POST", "/taken", { domain_name: "sniped.com" });
-      const { domains } = await fx.api.registrar.check({ domains: ["sniped.com"] });
+      const { domains } = await fx.api.registrar.discovery.check({}, { domains: ["sniped.com"] });
       assert.equal(domains[0]!.reason, "domain_unavailable");
       await control("POST", "/registrations", { domain_name: "gone.com" });
       await control("DELETE", "/registrations/gone.com");
       await assert.rejects(
-        () => fx.api.registrar.getRegistration({ domain_name: "gone.com" }),
+        () => fx.api.registrar.registrations.get({ domainName: "gone.com" }),
         NotFoundError,
       );
     });
 
     it("refuses to resolve a workflow that is not waiting for an action", async () => {
-      await fx.api.registrar.createRegistration({ domain_name: "plain.com" });
+      await fx.api.registrar.registrations.create({}, { domain_name: "plain.com" });
       const res = await fx.http("POST", "/__emulator/registrar/workflows/plain.com/registration/resolve");
       assert.equal(res.status, 409);
       assert.match(res.text, /state is succeeded, only action_required can be resolved/);

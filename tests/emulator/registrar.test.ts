@@ -55,7 +55,7 @@ describe("registrar (emulator, through the sdk)", () => {
 
   describe("search (advisory)", () => {
     it("lists the exact name first, then the label under the default extensions, with pricing", async () => {
-      const { domains } = await fx.api.registrar.search({ q: "acme.io" });
+      const { domains } = await fx.api.registrar.discovery.search({}, { q: "acme.io" });
       assert.deepEqual(
         domains.map((d) => d.name),
         ["acme.io", "acme.com", "acme.net", "acme.org", "acme.dev", "acme.xyz"],
@@ -90,9 +90,9 @@ describe("registrar (emulator, through the sdk)", () => {
     });
 
     it("may say registrable for a name the authoritative check refuses (stale index)", async () => {
-      const search = await fx.api.registrar.search({ q: "stale-shop", extensions: ["com"] });
+      const search = await fx.api.registrar.discovery.search({}, { q: "stale-shop", extensions: ["com"] });
       assert.equal(search.domains[0]!.registrable, true);
-      const check = await fx.api.registrar.check({ domains: ["stale-shop.com"] });
+      const check = await fx.api.registrar.discovery.check({}, { domains: ["stale-shop.com"] });
       assert.deepEqual(check.domains, [
         { name: "stale-shop.com", registrable: false, reason: "domain_unavailable" },
       ]);
@@ -100,18 +100,18 @@ describe("registrar (emulator, through the sdk)", () => {
 
     it("refuses a bad limit, an empty q and a bad extension locally, without a request", async () => {
       await rejectsLocally(
-        () => fx.api.registrar.search({ q: "acme", limit: 0 }),
+        () => fx.api.registrar.discovery.search({}, { q: "acme", limit: 0 }),
         "limit",
         /between 1 and 50/,
       );
-      await rejectsLocally(() => fx.api.registrar.search({ q: " " }), "q", /must not be empty/);
+      await rejectsLocally(() => fx.api.registrar.discovery.search({}, { q: " " }), "q", /must not be empty/);
       await rejectsLocally(
-        () => fx.api.registrar.search({ q: "a".repeat(101) }),
+        () => fx.api.registrar.discovery.search({}, { q: "a".repeat(101) }),
         "q",
         /^must be at most 100 characters$/,
       );
       await rejectsLocally(
-        () => fx.api.registrar.search({ q: "acme", extensions: ["c_m"] }),
+        () => fx.api.registrar.discovery.search({}, { q: "acme", extensions: ["c_m"] }),
         "extensions.0",
         /must be an extension/,
       );
@@ -138,18 +138,21 @@ describe("registrar (emulator, through the sdk)", () => {
 
   describe("check (authoritative)", () => {
     it("answers each name, includes unsupported extensions with a reason, omits malformed names", async () => {
-      const { domains } = await fx.api.registrar.check({
-        domains: [
-          "Fresh.COM",
-          "fresh.uk",
-          "fresh.tk",
-          "fresh.zz",
-          "example.com",
-          "cars.com",
-          "not..valid",
-          "fresh.eu",
-        ],
-      });
+      const { domains } = await fx.api.registrar.discovery.check(
+        {},
+        {
+          domains: [
+            "Fresh.COM",
+            "fresh.uk",
+            "fresh.tk",
+            "fresh.zz",
+            "example.com",
+            "cars.com",
+            "not..valid",
+            "fresh.eu",
+          ],
+        },
+      );
       assert.deepEqual(domains, [
         {
           name: "fresh.com",
@@ -176,13 +179,16 @@ describe("registrar (emulator, through the sdk)", () => {
         body: { method: "POST", path: "/domain-check$", status: 503, times: 1 },
       });
       const api = fx.client({ retry: { maxRetries: 1 }, sleep: async () => {} });
-      const { domains } = await api.registrar.check({ domains: ["fresh.com"] });
+      const { domains } = await api.registrar.discovery.check({}, { domains: ["fresh.com"] });
       assert.equal(domains[0]!.registrable, true);
       assert.equal(calls("/domain-check"), 2);
     });
 
     it("takes any string as a name, answering only the well-formed ones", async () => {
-      const { domains } = await fx.api.registrar.check({ domains: ["", "x".repeat(300), "ok.com"] });
+      const { domains } = await fx.api.registrar.discovery.check(
+        {},
+        { domains: ["", "x".repeat(300), "ok.com"] },
+      );
       assert.deepEqual(
         domains.map((d) => d.name),
         ["ok.com"],
@@ -190,10 +196,14 @@ describe("registrar (emulator, through the sdk)", () => {
     });
 
     it("refuses an empty or too long list locally and on the wire", async () => {
-      await rejectsLocally(() => fx.api.registrar.check({ domains: [] }), "domains", /must not be empty/);
+      await rejectsLocally(
+        () => fx.api.registrar.discovery.check({}, { domains: [] }),
+        "domains",
+        /must not be empty/,
+      );
       const many = Array.from({ length: 21 }, (_, i) => `n${i}.com`);
       await rejectsLocally(
-        () => fx.api.registrar.check({ domains: many }),
+        () => fx.api.registrar.discovery.check({}, { domains: many }),
         "domains",
         /must have at most 20 entries/,
       );
@@ -209,15 +219,15 @@ describe("registrar (emulator, through the sdk)", () => {
     });
 
     it("reports a domain registered in this account as unavailable", async () => {
-      await fx.api.registrar.createRegistration({ domain_name: "mine.com" });
-      const { domains } = await fx.api.registrar.check({ domains: ["mine.com"] });
+      await fx.api.registrar.registrations.create({}, { domain_name: "mine.com" });
+      const { domains } = await fx.api.registrar.discovery.check({}, { domains: ["mine.com"] });
       assert.equal(domains[0]!.reason, "domain_unavailable");
     });
   });
 
-  describe("quoteRegistration (rule 3)", () => {
+  describe("registrations.quote (rule 3)", () => {
     it("charges registration_cost for year one and renewal_cost after, exactly, with the currency", async () => {
-      const q = await fx.api.registrar.quoteRegistration("fresh.com", 10);
+      const q = await fx.api.registrar.registrations.quote({ domainName: "fresh.com" }, { years: 10 });
       assert.deepEqual(q, {
         domain_name: "fresh.com",
         years: 10,
@@ -226,10 +236,19 @@ describe("registrar (emulator, through the sdk)", () => {
         renewal_cost: "10.44",
         total: "104.40",
       });
-      assert.equal((await fx.api.registrar.quoteRegistration("fresh.xyz", 2)).total, "0.30");
-      assert.equal((await fx.api.registrar.quoteRegistration("fresh.xyz", 10)).total, "1.90");
-      assert.equal((await fx.api.registrar.quoteRegistration("fresh.dev", 3)).total, "34.54");
-      const eu = await fx.api.registrar.quoteRegistration("fresh.eu", 1);
+      assert.equal(
+        (await fx.api.registrar.registrations.quote({ domainName: "fresh.xyz" }, { years: 2 })).total,
+        "0.30",
+      );
+      assert.equal(
+        (await fx.api.registrar.registrations.quote({ domainName: "fresh.xyz" }, { years: 10 })).total,
+        "1.90",
+      );
+      assert.equal(
+        (await fx.api.registrar.registrations.quote({ domainName: "fresh.dev" }, { years: 3 })).total,
+        "34.54",
+      );
+      const eu = await fx.api.registrar.registrations.quote({ domainName: "fresh.eu" }, { years: 1 });
       assert.deepEqual([eu.currency, eu.total], ["EUR", "6.71"]);
     });
 
@@ -244,7 +263,7 @@ describe("registrar (emulator, through the sdk)", () => {
       ];
       for (const [name, reason] of cases) {
         await assert.rejects(
-          () => fx.api.registrar.quoteRegistration(name, 1),
+          () => fx.api.registrar.registrations.quote({ domainName: name }, { years: 1 }),
           (e: unknown) =>
             e instanceof NotRegistrableError &&
             e.reason === reason &&
@@ -254,9 +273,13 @@ describe("registrar (emulator, through the sdk)", () => {
     });
 
     it("refuses bad years and names before asking", async () => {
-      await rejectsLocally(() => fx.api.registrar.quoteRegistration("fresh.com", 11), "", /between 1 and 10/);
       await rejectsLocally(
-        () => fx.api.registrar.quoteRegistration("fresh", 1),
+        () => fx.api.registrar.registrations.quote({ domainName: "fresh.com" }, { years: 11 }),
+        "",
+        /between 1 and 10/,
+      );
+      await rejectsLocally(
+        () => fx.api.registrar.registrations.quote({ domainName: "fresh" }, { years: 1 }),
         "",
         /fully qualified domain name/,
       );
@@ -265,7 +288,7 @@ describe("registrar (emulator, through the sdk)", () => {
 
   describe("create", () => {
     it("answers 201 with the succeeded workflow when it completes within the synchronous window", async () => {
-      const created = await fx.api.registrar.createRegistration({ domain_name: "quick.com", years: 2 });
+      const created = await fx.api.registrar.registrations.create({}, { domain_name: "quick.com", years: 2 });
       assert.equal(created.status, 201);
       assert.equal(created.recovered, false);
       const w = created.workflow;
@@ -284,25 +307,25 @@ describe("registrar (emulator, through the sdk)", () => {
         status: "active",
       });
       assert.deepEqual(
-        await fx.api.registrar.getRegistration({ domain_name: "quick.com" }),
+        await fx.api.registrar.registrations.get({ domainName: "quick.com" }),
         w.context?.registration,
       );
     });
 
     it("answers 202 when the registry is slower; the registration is pending with no expiry until it succeeds", async () => {
-      const created = await fx.api.registrar.createRegistration({ domain_name: "slow.dev" });
+      const created = await fx.api.registrar.registrations.create({}, { domain_name: "slow.dev" });
       assert.equal(created.status, 202);
       assert.equal(created.workflow.state, "pending");
       assert.equal(created.workflow.completed, false);
-      const pending = await fx.api.registrar.getRegistration({ domain_name: "slow.dev" });
+      const pending = await fx.api.registrar.registrations.get({ domainName: "slow.dev" });
       assert.deepEqual([pending.status, pending.expires_at], ["registration_pending", null]);
       fx.clock.advance(1_000);
       assert.equal(
-        (await fx.api.registrar.registrationStatus({ domain_name: "slow.dev" })).state,
+        (await fx.api.registrar.registrationWorkflow.status({ domainName: "slow.dev" })).state,
         "in_progress",
       );
       fx.clock.advance(44_000);
-      const done = await fx.api.registrar.registrationStatus({ domain_name: "slow.dev" });
+      const done = await fx.api.registrar.registrationWorkflow.status({ domainName: "slow.dev" });
       assert.deepEqual(
         [done.state, done.completed, done.context?.registration?.status],
         ["succeeded", true, "active"],
@@ -311,10 +334,13 @@ describe("registrar (emulator, through the sdk)", () => {
     });
 
     it("answers 202 at once with Prefer: respond-async, even for a quick registry", async () => {
-      const created = await fx.api.registrar.createRegistration({
-        domain_name: "async.com",
-        respondAsync: true,
-      });
+      const created = await fx.api.registrar.registrations.create(
+        {},
+        {
+          domain_name: "async.com",
+          respondAsync: true,
+        },
+      );
       assert.deepEqual([created.status, created.workflow.state], [202, "pending"]);
       const raw = await fx.http("POST", `${base()}/registrations`, {
         body: { domain_name: "raw-async.com" },
@@ -327,22 +353,25 @@ describe("registrar (emulator, through the sdk)", () => {
       assert.equal(plain.status, 201);
       fx.clock.advance(3_000);
       assert.equal(
-        (await fx.api.registrar.registrationStatus({ domain_name: "async.com" })).state,
+        (await fx.api.registrar.registrationWorkflow.status({ domainName: "async.com" })).state,
         "succeeded",
       );
     });
 
     it("applies the defaults: the extension's minimum years, auto_renew false, privacy redaction", async () => {
-      const { workflow } = await fx.api.registrar.createRegistration({ domain_name: "defaults.ai" });
+      const { workflow } = await fx.api.registrar.registrations.create({}, { domain_name: "defaults.ai" });
       fx.clock.advance(45_000);
-      const reg = await fx.api.registrar.getRegistration({ domain_name: workflow.context!.domain_name! });
+      const reg = await fx.api.registrar.registrations.get({ domainName: workflow.context!.domain_name! });
       assert.equal(reg.expires_at, "2028-01-01T00:00:00.000Z"); // .ai: at least 2 years
       assert.deepEqual([reg.auto_renew, reg.privacy_mode, reg.locked], [false, "redaction", true]);
-      const off = await fx.api.registrar.createRegistration({
-        domain_name: "off.com",
-        privacy_mode: "off",
-        auto_renew: true,
-      });
+      const off = await fx.api.registrar.registrations.create(
+        {},
+        {
+          domain_name: "off.com",
+          privacy_mode: "off",
+          auto_renew: true,
+        },
+      );
       assert.deepEqual(
         [off.workflow.context?.registration?.privacy_mode, off.workflow.context?.registration?.auto_renew],
         ["off", true],
@@ -359,9 +388,9 @@ describe("registrar (emulator, through the sdk)", () => {
     });
 
     it("registers a domain once: a second create is a conflict", async () => {
-      await fx.api.registrar.createRegistration({ domain_name: "once.com" });
+      await fx.api.registrar.registrations.create({}, { domain_name: "once.com" });
       await assert.rejects(
-        () => fx.api.registrar.createRegistration({ domain_name: "ONCE.com" }),
+        () => fx.api.registrar.registrations.create({}, { domain_name: "ONCE.com" }),
         (e: unknown) =>
           e instanceof ConflictError &&
           e.status === 409 &&
@@ -369,7 +398,7 @@ describe("registrar (emulator, through the sdk)", () => {
           e.errors[0]!.message ===
             "domain_name: once.com is already registered in this account (a domain can be registered once)",
       );
-      assert.equal((await collect(fx.api.registrar.listRegistrations())).length, 1);
+      assert.equal((await collect(fx.api.registrar.registrations.list())).length, 1);
     });
 
     it("refuses premium, taken and unsupported names with 422 and the reason", async () => {
@@ -390,7 +419,7 @@ describe("registrar (emulator, through the sdk)", () => {
       ];
       for (const [name, code, message] of cases) {
         await assert.rejects(
-          () => fx.api.registrar.createRegistration({ domain_name: name }),
+          () => fx.api.registrar.registrations.create({}, { domain_name: name }),
           (e: unknown) =>
             e instanceof UnprocessableEntityError && e.apiCode === code && e.errors[0]!.message === message,
         );
@@ -401,7 +430,7 @@ describe("registrar (emulator, through the sdk)", () => {
       const seeded = await fx.http("POST", "/__emulator/registrar/seed", { body: { count: 500 } });
       assert.equal(seeded.status, 201, seeded.text);
       await assert.rejects(
-        () => fx.api.registrar.createRegistration({ domain_name: "one-too-many.com" }),
+        () => fx.api.registrar.registrations.create({}, { domain_name: "one-too-many.com" }),
         (e: unknown) =>
           e instanceof UnprocessableEntityError &&
           e.apiCode === 13006 &&
@@ -409,15 +438,16 @@ describe("registrar (emulator, through the sdk)", () => {
       );
       await fx.http("DELETE", "/__emulator/registrar/registrations/seeded-0.com");
       assert.equal(
-        (await fx.api.registrar.createRegistration({ domain_name: "one-too-many.com" })).status,
+        (await fx.api.registrar.registrations.create({}, { domain_name: "one-too-many.com" })).status,
         201,
       );
     });
 
     it("refuses malformed bodies locally and on the wire, naming the field", async () => {
       const create = (body: Record<string, unknown>) => () =>
-        fx.api.registrar.createRegistration(
-          body as unknown as Parameters<typeof fx.api.registrar.createRegistration>[0],
+        fx.api.registrar.registrations.create(
+          {},
+          body as unknown as Parameters<typeof fx.api.registrar.registrations.create>[1],
         );
       await rejectsLocally(
         create({ domain_name: "bad_name.com" }),
@@ -477,10 +507,13 @@ describe("registrar (emulator, through the sdk)", () => {
     const full = { ...CONTACT, fax: "+1.5555550199" };
 
     it("takes every role with every field, and registers", async () => {
-      const { status } = await fx.api.registrar.createRegistration({
-        domain_name: "c.com",
-        contacts: { registrant: full, administrator: full, technical: CONTACT, billing: CONTACT },
-      });
+      const { status } = await fx.api.registrar.registrations.create(
+        {},
+        {
+          domain_name: "c.com",
+          contacts: { registrant: full, administrator: full, technical: CONTACT, billing: CONTACT },
+        },
+      );
       assert.equal(status, 201);
     });
 
@@ -505,8 +538,9 @@ describe("registrar (emulator, through the sdk)", () => {
         const body = { domain_name: "d.com", contacts: { registrant } };
         await rejectsLocally(
           () =>
-            fx.api.registrar.createRegistration(
-              body as unknown as Parameters<typeof fx.api.registrar.createRegistration>[0],
+            fx.api.registrar.registrations.create(
+              {},
+              body as unknown as Parameters<typeof fx.api.registrar.registrations.create>[1],
             ),
           field,
           rule,
@@ -536,8 +570,9 @@ describe("registrar (emulator, through the sdk)", () => {
       ];
       await assert.rejects(
         () =>
-          fx.api.registrar.createRegistration(
-            body as unknown as Parameters<typeof fx.api.registrar.createRegistration>[0],
+          fx.api.registrar.registrations.create(
+            {},
+            body as unknown as Parameters<typeof fx.api.registrar.registrations.create>[1],
           ),
         (e: unknown) => {
           assert.ok(e instanceof ValidationError);
@@ -561,7 +596,7 @@ describe("registrar (emulator, through the sdk)", () => {
     it("follows the cursor through every page, oldest first", async () => {
       await fx.http("POST", "/__emulator/registrar/seed", { body: { count: 5, prefix: "page" } });
       const before = calls("/registrar/registrations?");
-      const names = (await collect(fx.api.registrar.listRegistrations({ perPage: 2 }))).map(
+      const names = (await collect(fx.api.registrar.registrations.list({}, { perPage: 2 }))).map(
         (r) => r.domain_name,
       );
       assert.deepEqual(names, ["page-0.com", "page-1.com", "page-2.com", "page-3.com", "page-4.com"]);
@@ -588,41 +623,44 @@ describe("registrar (emulator, through the sdk)", () => {
         undefined,
         /^per_page: must be between 1 and 50$/,
       );
-      assert.throws(() => fx.api.registrar.listRegistrations({ perPage: 0 }), ValidationError);
+      assert.throws(() => fx.api.registrar.registrations.list({}, { perPage: 0 }), ValidationError);
     });
 
     it("answers 404 for an unknown registration and for workflows that do not exist", async () => {
       await assert.rejects(
-        () => fx.api.registrar.getRegistration({ domain_name: "nope.com" }),
+        () => fx.api.registrar.registrations.get({ domainName: "nope.com" }),
         (e: unknown) =>
           e instanceof NotFoundError &&
           e.apiCode === 13002 &&
           e.errors[0]!.message === "registration for nope.com not found",
       );
       await assert.rejects(
-        () => fx.api.registrar.registrationStatus({ domain_name: "nope.com" }),
+        () => fx.api.registrar.registrationWorkflow.status({ domainName: "nope.com" }),
         (e: unknown) =>
           e instanceof NotFoundError &&
           e.errors[0]!.message === "registration workflow for nope.com not found",
       );
-      await fx.api.registrar.createRegistration({ domain_name: "here.com" });
+      await fx.api.registrar.registrations.create({}, { domain_name: "here.com" });
       await assert.rejects(
-        () => fx.api.registrar.updateStatus({ domain_name: "here.com" }),
+        () => fx.api.registrar.updateWorkflow.status({ domainName: "here.com" }),
         (e: unknown) =>
           e instanceof NotFoundError && e.errors[0]!.message === "update workflow for here.com not found",
       );
       assert.equal((await fx.http("GET", `${base()}/registrations/not..a..name`)).status, 404);
-      assert.equal(await fx.api.registrar.findRegistration({ domain_name: "nope.com" }), undefined);
+      assert.equal(await fx.api.registrar.registrations.find({ domainName: "nope.com" }), undefined);
     });
   });
 
   describe("update (auto_renew only)", () => {
     it("changes auto_renew through an update workflow answered 200 within the window", async () => {
-      await fx.api.registrar.createRegistration({ domain_name: "renew.com" });
-      const w = await fx.api.registrar.updateRegistration({ domain_name: "renew.com", auto_renew: true });
+      await fx.api.registrar.registrations.create({}, { domain_name: "renew.com" });
+      const w = await fx.api.registrar.registrations.update(
+        { domainName: "renew.com" },
+        { auto_renew: true },
+      );
       assert.deepEqual([w.state, w.completed], ["succeeded", true]);
       assert.ok(w.links.self.endsWith("/registrations/renew.com/update-status"));
-      assert.equal((await fx.api.registrar.getRegistration({ domain_name: "renew.com" })).auto_renew, true);
+      assert.equal((await fx.api.registrar.registrations.get({ domainName: "renew.com" })).auto_renew, true);
       const raw = await fx.http("PATCH", `${base()}/registrations/renew.com`, {
         body: { auto_renew: false },
       });
@@ -630,30 +668,32 @@ describe("registrar (emulator, through the sdk)", () => {
     });
 
     it("answers 202 with respond-async and applies the change only when the workflow succeeds", async () => {
-      await fx.api.registrar.createRegistration({ domain_name: "later.com" });
-      const w = await fx.api.registrar.updateRegistration({
-        domain_name: "later.com",
-        auto_renew: true,
-        respondAsync: true,
-      });
+      await fx.api.registrar.registrations.create({}, { domain_name: "later.com" });
+      const w = await fx.api.registrar.registrations.update(
+        { domainName: "later.com" },
+        { auto_renew: true, respondAsync: true },
+      );
       assert.equal(w.state, "pending");
-      assert.equal((await fx.api.registrar.getRegistration({ domain_name: "later.com" })).auto_renew, false);
+      assert.equal((await fx.api.registrar.registrations.get({ domainName: "later.com" })).auto_renew, false);
       await assert.rejects(
-        () => fx.api.registrar.updateRegistration({ domain_name: "later.com", auto_renew: false }),
+        () => fx.api.registrar.registrations.update({ domainName: "later.com" }, { auto_renew: false }),
         (e: unknown) =>
           e instanceof ConflictError &&
           e.apiCode === 13007 &&
           /an update workflow is in progress/.test(e.message),
       );
       fx.clock.advance(3_000);
-      assert.equal((await fx.api.registrar.getRegistration({ domain_name: "later.com" })).auto_renew, true);
-      assert.equal((await fx.api.registrar.updateStatus({ domain_name: "later.com" })).state, "succeeded");
+      assert.equal((await fx.api.registrar.registrations.get({ domainName: "later.com" })).auto_renew, true);
+      assert.equal(
+        (await fx.api.registrar.updateWorkflow.status({ domainName: "later.com" })).state,
+        "succeeded",
+      );
     });
 
     it("refuses an update while the registration is pending, and fields other than auto_renew", async () => {
-      await fx.api.registrar.createRegistration({ domain_name: "wait.dev" });
+      await fx.api.registrar.registrations.create({}, { domain_name: "wait.dev" });
       await assert.rejects(
-        () => fx.api.registrar.updateRegistration({ domain_name: "wait.dev", auto_renew: true }),
+        () => fx.api.registrar.registrations.update({ domainName: "wait.dev" }, { auto_renew: true }),
         (e: unknown) =>
           e instanceof ConflictError &&
           e.apiCode === 13008 &&
@@ -669,15 +709,15 @@ describe("registrar (emulator, through the sdk)", () => {
       await rejectsOnWire("PATCH", "/registrations/wait.dev", {}, /^auto_renew: is required$/);
       await rejectsLocally(
         () =>
-          fx.api.registrar.updateRegistration({
-            domain_name: "wait.dev",
-            auto_renew: "yes" as unknown as boolean,
-          }),
+          fx.api.registrar.registrations.update(
+            { domainName: "wait.dev" },
+            { auto_renew: "yes" as unknown as boolean },
+          ),
         "auto_renew",
         /must be a boolean/,
       );
       await assert.rejects(
-        () => fx.api.registrar.updateRegistration({ domain_name: "nope.com", auto_renew: true }),
+        () => fx.api.registrar.registrations.update({ domainName: "nope.com" }, { auto_renew: true }),
         NotFoundError,
       );
     });
@@ -685,22 +725,25 @@ describe("registrar (emulator, through the sdk)", () => {
 
   describe("registration status over time", () => {
     it("expires a domain that does not auto-renew, and rolls the expiry of one that does", async () => {
-      await fx.api.registrar.createRegistration({ domain_name: "lapse.com" });
-      await fx.api.registrar.createRegistration({ domain_name: "keep.com", auto_renew: true });
+      await fx.api.registrar.registrations.create({}, { domain_name: "lapse.com" });
+      await fx.api.registrar.registrations.create({}, { domain_name: "keep.com", auto_renew: true });
       fx.clock.advance(366 * 24 * 3_600_000);
-      const lapsed = await fx.api.registrar.getRegistration({ domain_name: "lapse.com" });
+      const lapsed = await fx.api.registrar.registrations.get({ domainName: "lapse.com" });
       assert.deepEqual([lapsed.status, lapsed.expires_at], ["expired", "2027-01-01T00:00:00.000Z"]);
-      const kept = await fx.api.registrar.getRegistration({ domain_name: "keep.com" });
+      const kept = await fx.api.registrar.registrations.get({ domainName: "keep.com" });
       assert.deepEqual([kept.status, kept.expires_at], ["active", "2028-01-01T00:00:00.000Z"]);
     });
   });
 
   describe("deprecated domain endpoints", () => {
     it("answer from registrations, with a deprecation message and headers", async () => {
-      await fx.api.registrar.createRegistration({
-        domain_name: "old.com",
-        contacts: { registrant: CONTACT },
-      });
+      await fx.api.registrar.registrations.create(
+        {},
+        {
+          domain_name: "old.com",
+          contacts: { registrant: CONTACT },
+        },
+      );
       const raw = await fx.http("GET", `${base()}/domains`);
       assert.equal(raw.status, 200);
       assert.equal(raw.headers.deprecation, "true");
@@ -711,9 +754,9 @@ describe("registrar (emulator, through the sdk)", () => {
         String(e.messages[0]!.message),
         /^Deprecated: .*end of life on 2026-09-27; use registrar\/registrations/,
       );
-      const listed = await collect(fx.api.registrar.listDomains());
+      const listed = await collect(fx.api.registrar.domains.list());
       assert.equal(listed.length, 1);
-      const d = await fx.api.registrar.getDomain({ domain_name: "old.com" });
+      const d = await fx.api.registrar.domains.get({ domainName: "old.com" });
       assert.ok(d);
       assert.equal(d.id?.length, 32);
       assert.deepEqual(
@@ -736,15 +779,13 @@ describe("registrar (emulator, through the sdk)", () => {
     });
 
     it("update locked, privacy and auto_renew at once; the registration shows it", async () => {
-      await fx.api.registrar.createRegistration({ domain_name: "put.com" });
-      const d = await fx.api.registrar.updateDomain({
-        domain_name: "put.com",
-        locked: false,
-        privacy: false,
-        auto_renew: true,
-      });
+      await fx.api.registrar.registrations.create({}, { domain_name: "put.com" });
+      const d = await fx.api.registrar.domains.update(
+        { domainName: "put.com" },
+        { locked: false, privacy: false, auto_renew: true },
+      );
       assert.deepEqual([d?.locked, d?.registry_statuses], [false, "ok"]);
-      const reg = await fx.api.registrar.getRegistration({ domain_name: "put.com" });
+      const reg = await fx.api.registrar.registrations.get({ domainName: "put.com" });
       assert.deepEqual([reg.locked, reg.privacy_mode, reg.auto_renew], [false, "off", true]);
       await rejectsOnWire("PUT", "/domains/put.com", { lock: true }, /lock: is not a known field/);
       assert.equal((await fx.http("GET", `${base()}/domains/nope.com`)).status, 404);
@@ -757,28 +798,28 @@ describe("registrar (emulator, through the sdk)", () => {
       assert.equal(missing.status, 401);
       assert.deepEqual(env(missing.json).errors, [{ code: 10000, message: "Authentication error" }]);
       const api = fx.client({ token: "not-a-token" });
-      await assert.rejects(() => api.registrar.search({ q: "acme" }), AuthenticationError);
+      await assert.rejects(() => api.registrar.discovery.search({}, { q: "acme" }), AuthenticationError);
     });
 
     it("lets registrar:read search, check and read but not write; registrar:edit do both", async () => {
       const reader = fx.client({ token: fx.token("account", ["registrar:read"]) });
-      assert.equal((await reader.registrar.search({ q: "acme" })).domains.length, 6);
-      assert.equal((await reader.registrar.check({ domains: ["a.com"] })).domains.length, 1);
+      assert.equal((await reader.registrar.discovery.search({}, { q: "acme" })).domains.length, 6);
+      assert.equal((await reader.registrar.discovery.check({}, { domains: ["a.com"] })).domains.length, 1);
       await assert.rejects(
-        () => reader.registrar.createRegistration({ domain_name: "r.com" }),
+        () => reader.registrar.registrations.create({}, { domain_name: "r.com" }),
         (e: unknown) =>
           e instanceof PermissionDeniedError &&
           e.apiCode === 9109 &&
           /Unauthorized to access requested resource/.test(e.message),
       );
       const writer = fx.client({ token: fx.token("account", ["registrar:edit"]) });
-      await writer.registrar.createRegistration({ domain_name: "w.com" });
+      await writer.registrar.registrations.create({}, { domain_name: "w.com" });
       await assert.rejects(
-        () => reader.registrar.updateRegistration({ domain_name: "w.com", auto_renew: true }),
+        () => reader.registrar.registrations.update({ domainName: "w.com" }, { auto_renew: true }),
         PermissionDeniedError,
       );
-      assert.equal((await reader.registrar.getRegistration({ domain_name: "w.com" })).domain_name, "w.com");
-      assert.equal((await writer.registrar.getRegistration({ domain_name: "w.com" })).domain_name, "w.com");
+      assert.equal((await reader.registrar.registrations.get({ domainName: "w.com" })).domain_name, "w.com");
+      assert.equal((await writer.registrar.registrations.get({ domainName: "w.com" })).domain_name, "w.com");
       const put = await fx.http("PUT", `${base()}/domains/w.com`, {
         body: { locked: false },
         token: fx.token("user", ["registrar:read"]),
@@ -788,7 +829,7 @@ describe("registrar (emulator, through the sdk)", () => {
 
     it("refuses a token without registrar permissions and a foreign account", async () => {
       const other = fx.client({ token: fx.token("user", ["email:send"]) });
-      await assert.rejects(() => other.registrar.search({ q: "acme" }), PermissionDeniedError);
+      await assert.rejects(() => other.registrar.discovery.search({}, { q: "acme" }), PermissionDeniedError);
       const foreign = await fx.http("GET", "/accounts/someone-else/registrar/registrations");
       assert.equal(foreign.status, 403);
       assert.equal(env(foreign.json).errors[0]!.code, 9109);

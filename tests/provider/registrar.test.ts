@@ -355,7 +355,7 @@ describe("DomainRegistration handler against the emulator", () => {
   }
 
   async function registered(): Promise<string[]> {
-    return (await collect(fx.api.registrar.listRegistrations())).map((r) => r.domain_name);
+    return (await collect(fx.api.registrar.registrations.list())).map((r) => r.domain_name);
   }
 
   /** The deprecated domain PUT answers as past its end of life: 410 Gone. */
@@ -438,7 +438,7 @@ describe("DomainRegistration handler against the emulator", () => {
   });
 
   it("never registers a domain twice: it refuses another's, adopts its own, and adopting reconciles autoRenew", async () => {
-    await fx.api.registrar.createRegistration({ domain_name: "mine.com", auto_renew: true });
+    await fx.api.registrar.registrations.create({}, { domain_name: "mine.com", auto_renew: true });
     await assert.rejects(
       handler.create(await checked({ domainName: "mine.com" }), ctx),
       (e: Error) =>
@@ -453,7 +453,7 @@ describe("DomainRegistration handler against the emulator", () => {
       ctx,
     );
     assert.deepEqual([id, outs.autoRenew, outs.status], ["mine.com", false, "active"]);
-    assert.equal((await fx.api.registrar.getRegistration({ domain_name: "mine.com" })).auto_renew, false);
+    assert.equal((await fx.api.registrar.registrations.get({ domainName: "mine.com" })).auto_renew, false);
     assert.equal(posts(), 1);
     await rejectsWith(
       handler.create(await checked({ domainName: "absent.com", importId: "absent.com" }), ctx),
@@ -464,7 +464,7 @@ describe("DomainRegistration handler against the emulator", () => {
       ctx,
     );
     assert.deepEqual([off.outs.privacyMode, off.outs.locked], ["off", false]);
-    const live = await fx.api.registrar.getRegistration({ domain_name: "mine.com" });
+    const live = await fx.api.registrar.registrations.get({ domainName: "mine.com" });
     assert.deepEqual(
       [live.privacy_mode, live.locked],
       ["off", false],
@@ -550,8 +550,11 @@ describe("DomainRegistration handler against the emulator", () => {
     const created = await handler.create(news, ctx);
     const { outs } = await handler.update("upd.com", created.outs, { ...news, autoRenew: true }, ctx);
     assert.equal(outs.autoRenew, true);
-    assert.equal((await fx.api.registrar.getRegistration({ domain_name: "upd.com" })).auto_renew, true);
-    assert.equal((await fx.api.registrar.updateStatus({ domain_name: "upd.com" })).state, "succeeded");
+    assert.equal((await fx.api.registrar.registrations.get({ domainName: "upd.com" })).auto_renew, true);
+    assert.equal(
+      (await fx.api.registrar.updateWorkflow.status({ domainName: "upd.com" })).state,
+      "succeeded",
+    );
 
     await control("POST", "/scenarios", { domain_name: "upd.com", kind: "update", scenario: "failed" });
     await rejectsWith(
@@ -567,7 +570,7 @@ describe("DomainRegistration handler against the emulator", () => {
     const changed = { ...news, privacyMode: "off" as const, locked: false };
     const { outs } = await handler.update("lock.com", created.outs, changed, ctx);
     assert.deepEqual([outs.privacyMode, outs.locked, puts()], ["off", false, 1]);
-    const live = await fx.api.registrar.getRegistration({ domain_name: "lock.com" });
+    const live = await fx.api.registrar.registrations.get({ domainName: "lock.com" });
     assert.deepEqual([live.privacy_mode, live.locked], ["off", false]);
     await handler.update("lock.com", outs, changed, ctx);
     assert.equal(puts(), 1, "nothing differs: no request");
@@ -586,7 +589,7 @@ describe("DomainRegistration handler against the emulator", () => {
   it("applies a lock the program sets after registering, and records the registration if that fails", async () => {
     const { outs } = await handler.create(await checked({ domainName: "open.com", locked: false }), ctx);
     assert.equal(outs.locked, false);
-    assert.equal((await fx.api.registrar.getRegistration({ domain_name: "open.com" })).locked, false);
+    assert.equal((await fx.api.registrar.registrations.get({ domainName: "open.com" })).locked, false);
 
     endOfLife(ctx);
     await assert.rejects(

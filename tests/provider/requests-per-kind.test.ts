@@ -341,17 +341,23 @@ describe("requests per kind: an object the API already holds, found through the 
 
   it("DomainRegistration: the check's domain_unavailable leads to the look-up; its own is adopted, another's refused", async () => {
     const h = handler("DomainRegistration");
-    await fx.api.registrar.createRegistration({
-      domain_name: "mine.com",
-      years: 1,
-      contacts: { registrant: REGISTRANT_WIRE },
-    });
-    await fx.api.registrar.createRegistration({
-      domain_name: "theirs.com",
-      years: 1,
-      auto_renew: true,
-      contacts: { registrant: REGISTRANT_WIRE },
-    });
+    await fx.api.registrar.registrations.create(
+      {},
+      {
+        domain_name: "mine.com",
+        years: 1,
+        contacts: { registrant: REGISTRANT_WIRE },
+      },
+    );
+    await fx.api.registrar.registrations.create(
+      {},
+      {
+        domain_name: "theirs.com",
+        years: 1,
+        auto_renew: true,
+        contacts: { registrant: REGISTRANT_WIRE },
+      },
+    );
     const news = {
       years: 1,
       maxCost: { amount: "20.00", currency: "USD" },

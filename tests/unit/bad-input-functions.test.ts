@@ -18,7 +18,7 @@ import {
   runTriggerBuild,
   runWaitForBuild,
 } from "../../provider/functions/builds";
-import { toSendEmailParams, type SendEmailInputs } from "../../provider/functions/email";
+import { toSendEmailCall, type SendEmailInputs } from "../../provider/functions/email";
 import { runCheckDomain, runQuoteDomain, runSearchDomains } from "../../provider/functions/registrar";
 import { runTriggerSyncJob, runWaitForJob } from "../../provider/functions/search";
 import { AccountApi } from "../../sdk";
@@ -44,7 +44,7 @@ const email = (change: Partial<Record<keyof SendEmailInputs, unknown>>): Call =>
     else base[k] = v;
   }
   // The function resolves its inputs and hands them to this mapping, then to the sdk.
-  return (api) => api.email.sendEmail(toSendEmailParams(base as unknown as SendEmailInputs));
+  return (api) => api.email.sending.send(...toSendEmailCall(base as unknown as SendEmailInputs));
 };
 
 /** Arguments as a program may pass them, untyped (a JavaScript program, or an Output resolved late). */

@@ -26,7 +26,7 @@ describe("discover: adopting the listed objects", () => {
     await fx.http("POST", "/__emulator/search/namespaces", { body: { name: "team-a" } });
     await fx.api.search.createInstance({ id: "kb", type: "r2", source: "docs-bucket" });
     await fx.api.search.createInstance({ namespace: "team-a", id: "kb2", type: "r2", source: "docs-bucket" });
-    await fx.api.registrar.createRegistration({ domain_name: "adopt-me.com" });
+    await fx.api.registrar.registrations.create({}, { domain_name: "adopt-me.com" });
 
     const { objects } = await discoverAccount(fx.api, { zones: [zone.id] });
     const adopted = await adoptions(objects, providerContext(fx));

@@ -29,7 +29,7 @@ async function seedAccount(fx: EmulatorFixture) {
   const meeting = await fx.api.meetings.createMeeting({ appId: "app-a", title: "standup" });
   const old = await fx.api.meetings.createMeeting({ appId: "app-a", title: "retired" });
   await fx.api.meetings.updateMeeting({ appId: "app-a", meetingId: old.id, status: "INACTIVE" });
-  await fx.api.registrar.createRegistration({ domain_name: "acme.dev" });
+  await fx.api.registrar.registrations.create({}, { domain_name: "acme.dev" });
   await fx.http("POST", "/__emulator/search/namespaces", { body: { name: "team-a" } });
   await fx.api.search.createInstance({ id: "kb", type: "r2", source: "docs-bucket" });
   await fx.api.search.createInstance({ namespace: "team-a", id: "kb2", type: "r2", source: "docs-bucket" });

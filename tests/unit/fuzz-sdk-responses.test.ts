@@ -149,10 +149,11 @@ describe("fuzz: the sdk's response parsing", function () {
       ["builds.listRepoConnections", (a) => a.builds.listRepoConnections()],
       ["meetings.getMeeting", (a) => a.meetings.getMeeting({ appId: "app", meetingId: UUID })],
       ["search.listInstances", (a) => a.search.getInstance({ id: "kb" })],
-      ["registrar.check", (a) => a.registrar.check({ domains: ["example.com"] })],
+      ["registrar.check", (a) => a.registrar.discovery.check({}, { domains: ["example.com"] })],
       [
         "email.sendEmail",
-        (a) => a.email.sendEmail({ from: "a@example.com", to: "b@example.org", subject: "s", text: "t" }),
+        (a) =>
+          a.email.sending.send({}, { from: "a@example.com", to: "b@example.org", subject: "s", text: "t" }),
       ],
     ];
 

@@ -10,7 +10,7 @@ export const room: KindRoom = {
     in: "account",
     list: async (walk) => {
       const out: DiscoveredObject[] = [];
-      for await (const r of walk.api.registrar.listRegistrations({ accountId: walk.accountId })) {
+      for await (const r of walk.api.registrar.registrations.list({ accountId: walk.accountId })) {
         const id = r.domain_name;
         out.push(walk.object("DomainRegistration", { id, resourceId: id }, id, {}, r));
       }

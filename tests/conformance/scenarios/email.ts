@@ -29,38 +29,47 @@ export const scenario: AreaScenario = {
     const rawPath = `/accounts/${kit.accountId}/email/sending/send_raw`;
 
     // Every field of the send body at once.
-    const sent = await kit.api.email.sendEmail({
-      from: { address: "news@example.com", name: "Example News" },
-      to: ["ada@dest.test", "queue-1@dest.test"],
-      cc: "bounce-1@dest.test",
-      bcc: ["grace@dest.test"],
-      reply_to: { address: "replies@example.com", name: "Replies" },
-      subject: "Launch day",
-      html: '<p>Hello <img src="cid:logo"></p>',
-      text: "Hello",
-      attachments: [
-        { content: "aGk=", filename: "brief.txt", type: "text/plain", disposition: "attachment" },
-        {
-          content: "aGk=",
-          filename: "logo.png",
-          type: "image/png",
-          disposition: "inline",
-          content_id: "logo",
-        },
-      ],
-      headers: { "List-Unsubscribe": "<https://example.com/u>", "X-Campaign": "launch" },
-    });
+    const sent = await kit.api.email.sending.send(
+      {},
+      {
+        from: { address: "news@example.com", name: "Example News" },
+        to: ["ada@dest.test", "queue-1@dest.test"],
+        cc: "bounce-1@dest.test",
+        bcc: ["grace@dest.test"],
+        reply_to: { address: "replies@example.com", name: "Replies" },
+        subject: "Launch day",
+        html: '<p>Hello <img src="cid:logo"></p>',
+        text: "Hello",
+        attachments: [
+          { content: "aGk=", filename: "brief.txt", type: "text/plain", disposition: "attachment" },
+          {
+            content: "aGk=",
+            filename: "logo.png",
+            type: "image/png",
+            disposition: "inline",
+            content_id: "logo",
+          },
+        ],
+        headers: { "List-Unsubscribe": "<https://example.com/u>", "X-Campaign": "launch" },
+      },
+    );
     if (sent.delivered.length !== 2 || sent.queued.length !== 1 || sent.permanentBounces.length !== 1)
       throw new Error(`send: unexpected outcome ${JSON.stringify(sent)}`);
     // The shortest form too: strings everywhere.
-    await kit.api.email.sendEmail({ from: "news@example.com", to: "ada@dest.test", subject: "s", text: "t" });
+    await kit.api.email.sending.send(
+      {},
+      { from: "news@example.com", to: "ada@dest.test", subject: "s", text: "t" },
+    );
 
     // Every field of the raw body.
-    await kit.api.email.sendRawEmail({
-      from: "news@example.com",
-      recipients: ["ada@dest.test", "bounce@dest.test"],
-      mime_message: MIME,
-    });
+    await kit.api.email.sending.sendRaw(
+      {},
+      {
+        from: "news@example.com",
+        recipients: ["ada@dest.test", "bounce@dest.test"],
+        mime_message: MIME,
+      },
+    );
 
     // 400: a body the sdk refuses (one problem, so one errors[] entry), and content the service refuses.
     await expectRaw(kit, "POST", sendPath, { from: "news@example.com", subject: "s", text: "t" }, 400);
@@ -82,22 +91,31 @@ export const scenario: AreaScenario = {
     // 403: sending disabled for the account (10203).
     await control(kit, "PATCH", "", { sending_disabled: true });
     await kit.expectStatus(
-      kit.api.email.sendEmail({ from: "news@example.com", to: "a@dest.test", subject: "s", text: "t" }),
+      kit.api.email.sending.send(
+        {},
+        { from: "news@example.com", to: "a@dest.test", subject: "s", text: "t" },
+      ),
       403,
     );
     await kit.expectStatus(
-      kit.api.email.sendRawEmail({
-        from: "news@example.com",
-        recipients: ["a@dest.test"],
-        mime_message: MIME,
-      }),
+      kit.api.email.sending.sendRaw(
+        {},
+        {
+          from: "news@example.com",
+          recipients: ["a@dest.test"],
+          mime_message: MIME,
+        },
+      ),
       403,
     );
     await control(kit, "PATCH", "", { sending_disabled: false });
 
     // 429: the account's throttle (10004); one send fits, the next of either kind is refused.
     await control(kit, "PATCH", "", { throttle: { limit: 1, window_ms: 3_600_000 } });
-    await kit.api.email.sendEmail({ from: "news@example.com", to: "a@dest.test", subject: "s", text: "t" });
+    await kit.api.email.sending.send(
+      {},
+      { from: "news@example.com", to: "a@dest.test", subject: "s", text: "t" },
+    );
     await expectRaw(
       kit,
       "POST",

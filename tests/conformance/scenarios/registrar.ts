@@ -32,33 +32,39 @@ async function expectRaw(
 
 async function discovery(kit: ConformanceKit, base: string): Promise<void> {
   const { api } = kit;
-  const found = await api.registrar.search({ q: "acme", extensions: ["com", "dev"], limit: 5 });
+  const found = await api.registrar.discovery.search({}, { q: "acme", extensions: ["com", "dev"], limit: 5 });
   assert.ok(found.domains.length > 0);
   await expectRaw(kit, 400, "GET", `${base}/domain-search?q=acme&limit=51`);
 
-  const checked = await api.registrar.check({ domains: ["acme.com", "cars.com", "acme.uk"] });
+  const checked = await api.registrar.discovery.check({}, { domains: ["acme.com", "cars.com", "acme.uk"] });
   assert.equal(checked.domains.length, 3);
   await expectRaw(kit, 400, "POST", `${base}/domain-check`, { domains: [] });
 }
 
 async function registrations(kit: ConformanceKit, base: string): Promise<void> {
   const { api, expectStatus } = kit;
-  const full = await api.registrar.createRegistration({
-    domain_name: "conformance.com",
-    years: 2,
-    auto_renew: false,
-    privacy_mode: "redaction",
-    contacts: { registrant: CONTACT, administrator: CONTACT, technical: CONTACT, billing: CONTACT },
-  });
+  const full = await api.registrar.registrations.create(
+    {},
+    {
+      domain_name: "conformance.com",
+      years: 2,
+      auto_renew: false,
+      privacy_mode: "redaction",
+      contacts: { registrant: CONTACT, administrator: CONTACT, technical: CONTACT, billing: CONTACT },
+    },
+  );
   assert.equal(full.status, 201);
-  const slow = await api.registrar.createRegistration({ domain_name: "conformance.dev", respondAsync: true });
+  const slow = await api.registrar.registrations.create(
+    {},
+    { domain_name: "conformance.dev", respondAsync: true },
+  );
   assert.equal(slow.status, 202);
-  await expectStatus(api.registrar.createRegistration({ domain_name: "conformance.com" }), 409);
-  await expectStatus(api.registrar.createRegistration({ domain_name: "cars.com" }), 422);
+  await expectStatus(api.registrar.registrations.create({}, { domain_name: "conformance.com" }), 409);
+  await expectStatus(api.registrar.registrations.create({}, { domain_name: "cars.com" }), 422);
   await expectRaw(kit, 400, "POST", `${base}/registrations`, { domain_name: "a.com", years: 11 });
 
   const listed = await collect(
-    api.registrar.listRegistrations({ perPage: 1, sortBy: "name", direction: "desc" }),
+    api.registrar.registrations.list({}, { perPage: 1, sort_by: "name", direction: "desc" }),
   );
   assert.deepEqual(
     listed.map((r) => r.domain_name),
@@ -66,46 +72,52 @@ async function registrations(kit: ConformanceKit, base: string): Promise<void> {
   );
   await expectRaw(kit, 400, "GET", `${base}/registrations?per_page=51`);
 
-  assert.equal((await api.registrar.getRegistration({ domain_name: "conformance.com" })).status, "active");
-  await expectStatus(api.registrar.getRegistration({ domain_name: "absent.com" }), 404);
+  assert.equal((await api.registrar.registrations.get({ domainName: "conformance.com" })).status, "active");
+  await expectStatus(api.registrar.registrations.get({ domainName: "absent.com" }), 404);
 
-  const now = await api.registrar.updateRegistration({ domain_name: "conformance.com", auto_renew: true });
+  const now = await api.registrar.registrations.update(
+    { domainName: "conformance.com" },
+    { auto_renew: true },
+  );
   assert.equal(now.state, "succeeded");
-  const later = await api.registrar.updateRegistration({
-    domain_name: "conformance.com",
-    auto_renew: false,
-    respondAsync: true,
-  });
+  const later = await api.registrar.registrations.update(
+    { domainName: "conformance.com" },
+    { auto_renew: false, respondAsync: true },
+  );
   assert.equal(later.state, "pending");
   // The .dev registration is still pending: an update must wait for it.
   await expectStatus(
-    api.registrar.updateRegistration({ domain_name: "conformance.dev", auto_renew: true }),
+    api.registrar.registrations.update({ domainName: "conformance.dev" }, { auto_renew: true }),
     409,
   );
 
-  assert.equal((await api.registrar.registrationStatus({ domain_name: "conformance.com" })).completed, true);
-  await expectStatus(api.registrar.registrationStatus({ domain_name: "absent.com" }), 404);
-  assert.equal((await api.registrar.updateStatus({ domain_name: "conformance.com" })).state, "pending");
-  await expectStatus(api.registrar.updateStatus({ domain_name: "conformance.dev" }), 404);
+  assert.equal(
+    (await api.registrar.registrationWorkflow.status({ domainName: "conformance.com" })).completed,
+    true,
+  );
+  await expectStatus(api.registrar.registrationWorkflow.status({ domainName: "absent.com" }), 404);
+  assert.equal(
+    (await api.registrar.updateWorkflow.status({ domainName: "conformance.com" })).state,
+    "pending",
+  );
+  await expectStatus(api.registrar.updateWorkflow.status({ domainName: "conformance.dev" }), 404);
 }
 
 async function deprecatedDomains(kit: ConformanceKit, base: string): Promise<void> {
   const { api, expectStatus } = kit;
-  assert.equal((await collect(api.registrar.listDomains())).length, 2);
+  assert.equal((await collect(api.registrar.domains.list())).length, 2);
   await expectRaw(kit, 403, "GET", `${FOREIGN}/domains`);
 
-  const domain = await api.registrar.getDomain({ domain_name: "conformance.com" });
+  const domain = await api.registrar.domains.get({ domainName: "conformance.com" });
   assert.equal(domain?.registrant_contact?.first_name, "Ada");
-  await expectStatus(api.registrar.getDomain({ domain_name: "absent.com" }), 404);
+  await expectStatus(api.registrar.domains.get({ domainName: "absent.com" }), 404);
 
-  const put = await api.registrar.updateDomain({
-    domain_name: "conformance.com",
-    auto_renew: true,
-    locked: false,
-    privacy: false,
-  });
+  const put = await api.registrar.domains.update(
+    { domainName: "conformance.com" },
+    { auto_renew: true, locked: false, privacy: false },
+  );
   assert.equal(put?.locked, false);
-  await expectStatus(api.registrar.updateDomain({ domain_name: "absent.com", locked: true }), 404);
+  await expectStatus(api.registrar.domains.update({ domainName: "absent.com" }, { locked: true }), 404);
   await expectRaw(kit, 400, "PUT", `${base}/domains/conformance.com`, { locked: "no" });
 }
 
