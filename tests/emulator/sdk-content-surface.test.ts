@@ -24,6 +24,26 @@ const RULE: ConfigRuleRequest = {
   description: "docs as markdown",
 };
 
+/** The methods of `ContentApi` in release 0.1.0 (sdk/content.ts then). */
+const FLAT_METHODS_0_1_0 = [
+  "createZone",
+  "listZones",
+  "findZone",
+  "getZone",
+  "getZoneSetting",
+  "editZoneSetting",
+  "getContentConverter",
+  "setContentConverter",
+  "getConfigRuleset",
+  "putConfigRuleset",
+  "createCustomHostname",
+  "listCustomHostnames",
+  "getCustomHostname",
+  "updateCustomHostname",
+  "deleteCustomHostname",
+  "fetchMarkdown",
+] as const;
+
 /** An origin with one HTML page, for the markdown fetch. */
 async function startOrigin(): Promise<{ url: string; server: Server }> {
   const server = createServer((_req, res) => {
@@ -139,10 +159,15 @@ describe("content sdk surface: (ids, params, options?)", () => {
     assert.equal(html.converted, false);
   });
 
-  it("has a table naming every flat method of ContentApi, each replacement a method of a sub-resource", () => {
-    const flat = Object.getOwnPropertyNames(ContentApi.prototype).filter((n) => n !== "constructor");
-    assert.deepEqual([...flat].sort(), Object.keys(DEPRECATED_CONTENT_METHODS).sort());
-    assert.equal(flat.length, 16);
+  it("is importable as pulumi-account-api/sdk/content (the package's explicit export of the folder)", () => {
+    const published = require("pulumi-account-api/sdk/content") as { ContentApi: unknown };
+    assert.equal(typeof published.ContentApi, "function");
+  });
+
+  it("has a table naming every flat method of 0.1.0, which are the class's only methods", () => {
+    assert.deepEqual(Object.keys(DEPRECATED_CONTENT_METHODS).sort(), [...FLAT_METHODS_0_1_0].sort());
+    const own = Object.getOwnPropertyNames(ContentApi.prototype).filter((n) => n !== "constructor");
+    assert.deepEqual(own.sort(), [...FLAT_METHODS_0_1_0].sort());
     assert.ok(Object.isFrozen(DEPRECATED_CONTENT_METHODS));
     for (const target of Object.values(DEPRECATED_CONTENT_METHODS))
       assert.equal(typeof resolveMethod(fx.api.content, target), "function", target);
