@@ -102,16 +102,17 @@ const KIND_CALLS: Record<ResourceKind, (c: Ctx, u: number) => Calls> = {
     },
   }),
   ZoneContentConverter: ({ api, w }, u) => ({
-    up: async () => void (await api.content.setContentConverter({ zoneId: w.zones[u]!, value: "on" })),
-    refresh: async () => void (await api.content.getContentConverter({ zoneId: w.zones[u]! })),
-    destroy: async () => void (await api.content.setContentConverter({ zoneId: w.zones[u]!, value: "off" })),
+    up: async () => void (await api.content.contentConverter.set({ zoneId: w.zones[u]! }, { value: "on" })),
+    refresh: async () => void (await api.content.contentConverter.get({ zoneId: w.zones[u]! })),
+    destroy: async () =>
+      void (await api.content.contentConverter.set({ zoneId: w.zones[u]! }, { value: "off" })),
   }),
   ConfigRule: ({ api, w }, u) => {
     const zoneId = w.zones[u]!;
     const ref = `bench-${u}`;
     // The API replaces the entrypoint whole: a read, then the write that keeps every other rule.
     const write = async (withOurs: boolean): Promise<void> => {
-      const others = ((await api.content.getConfigRuleset({ zoneId }))?.rules ?? [])
+      const others = ((await api.content.configRuleset.get({ zoneId }))?.rules ?? [])
         .filter((r) => r.ref !== ref)
         .map(ruleAsSent);
       const ours: Sdk.content.ConfigRuleRequest = {
@@ -122,11 +123,11 @@ const KIND_CALLS: Record<ResourceKind, (c: Ctx, u: number) => Calls> = {
         description: "account pages stay HTML",
         enabled: true,
       };
-      await api.content.putConfigRuleset({ zoneId, rules: withOurs ? [...others, ours] : others });
+      await api.content.configRuleset.put({ zoneId }, { rules: withOurs ? [...others, ours] : others });
     };
     return {
       up: () => write(true),
-      refresh: async () => void (await api.content.getConfigRuleset({ zoneId })),
+      refresh: async () => void (await api.content.configRuleset.get({ zoneId })),
       destroy: () => write(false),
     };
   },

@@ -118,7 +118,7 @@ export async function markdownOf(io: VerbIo, o: CommonOptions, source: string): 
       })
     : new AccountApi({ baseUrl: "http://127.0.0.1/client/v4", token: "unused-for-pages", env: {} });
   try {
-    const r = await api.content.fetchMarkdown(source).catch((err: unknown) => {
+    const r = await api.content.markdown.fetch({}, { url: source }).catch((err: unknown) => {
       // A connection error names the path only; the user gave the whole URL.
       if (err instanceof ConnectionError || err instanceof TimeoutError)
         throw new CliError(`${source}: could not fetch the page: ${err.message}`, EXIT.error, { cause: err });

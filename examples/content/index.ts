@@ -28,12 +28,15 @@ export async function seed(
   const zoneName = "saas.example.org";
   const hostname = "docs.customer-one.net";
   const zone =
-    (await api.content.findZone({ name: zoneName })) ??
-    (await api.content.createZone({ name: zoneName, accountId: em.accountId }));
-  const [existing] = await collect(api.content.listCustomHostnames({ zoneId: zone.id, hostname }));
+    (await api.content.zones.find({}, { name: zoneName })) ??
+    (await api.content.zones.create({ accountId: em.accountId }, { name: zoneName }));
+  const [existing] = await collect(api.content.customHostnames.list({ zoneId: zone.id }, { hostname }));
   const custom =
     existing ??
-    (await api.content.createCustomHostname({ zoneId: zone.id, hostname, custom_metadata: { plan: "pro" } }));
+    (await api.content.customHostnames.create(
+      { zoneId: zone.id },
+      { hostname, custom_metadata: { plan: "pro" } },
+    ));
   return { zoneId: zone.id, zoneName, customHostnameId: custom.id };
 }
 

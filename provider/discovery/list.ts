@@ -68,7 +68,7 @@ async function inTriggers(walk: ListingWalk): Promise<DiscoveredObject[]> {
 
 /** The zones named (by id or name), or every zone of the account. */
 async function zonesOf(api: AccountApi, named: readonly string[] | undefined): Promise<Zone[]> {
-  const all = await api.content.listZones().toArray();
+  const all = await api.content.zones.list().toArray();
   if (named === undefined) return all;
   return named.map((z) => {
     const zone = all.find((x) => x.id === z || x.name === z.toLowerCase());

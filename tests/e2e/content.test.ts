@@ -18,30 +18,31 @@ describe("content end to end (real engine)", function () {
 
   before(async () => {
     api = e2e.api;
-    zoneId = (await api.content.createZone({ name: "e2e.example.com" })).id;
+    zoneId = (await api.content.zones.create({}, { name: "e2e.example.com" })).id;
     shopId = (
-      await api.content.createCustomHostname({
-        zoneId,
-        hostname: "shop.customer.net",
-        custom_metadata: { tier: "gold" },
-      })
+      await api.content.customHostnames.create(
+        { zoneId },
+        { hostname: "shop.customer.net", custom_metadata: { tier: "gold" } },
+      )
     ).id;
   });
 
   const putHandRule = () =>
-    api.content.putConfigRuleset({
-      zoneId,
-      rules: [
-        {
-          ref: "hand",
-          expression: 'http.host eq "hand.e2e.example.com"',
-          action: "set_config",
-          action_parameters: { content_converter: true },
-          description: "made by hand",
-        },
-      ],
-    });
-  const rules = async () => (await api.content.getConfigRuleset({ zoneId }))?.rules ?? [];
+    api.content.configRuleset.put(
+      { zoneId },
+      {
+        rules: [
+          {
+            ref: "hand",
+            expression: 'http.host eq "hand.e2e.example.com"',
+            action: "set_config",
+            action_parameters: { content_converter: true },
+            description: "made by hand",
+          },
+        ],
+      },
+    );
+  const rules = async () => (await api.content.configRuleset.get({ zoneId }))?.rules ?? [];
 
   it("goes up in parallel, keeps foreign rules, reconciles drift and destroys", async () => {
     await putHandRule();
@@ -74,34 +75,35 @@ describe("content end to end (real engine)", function () {
     assert.equal(up.outputs.value?.value, "on");
     assert.equal(up.outputs.docsExpr?.value, 'http.host eq "docs.e2e.example.com"');
     assert.deepEqual((await rules()).map((r) => r.ref).sort(), ["docs", "hand", "private", "saas"]);
-    assert.equal((await api.content.getContentConverter({ zoneId })).value, "on");
-    const shop = await api.content.getCustomHostname({ zoneId, customHostnameId: shopId });
+    assert.equal((await api.content.contentConverter.get({ zoneId })).value, "on");
+    const shop = await api.content.customHostnames.get({ zoneId, customHostnameId: shopId });
     assert.deepEqual(shop.custom_metadata, { tier: "gold", content_converter: "enabled" });
 
     await stack.preview({ expectNoChanges: true });
 
     // out of band: the setting off, the docs rule pointed elsewhere, the private rule given logging and
     // another parameter, the hostname opted out
-    await api.content.setContentConverter({ zoneId, value: "off" });
-    await api.content.putConfigRuleset({
-      zoneId,
-      rules: (await rules()).map((r) => ({
-        id: r.id,
-        expression: r.ref === "docs" ? 'http.host eq "elsewhere.e2e.example.com"' : r.expression,
-        action: "set_config" as const,
-        action_parameters: {
-          content_converter: r.action_parameters!.content_converter === true,
-          ...(r.ref === "private" ? { polish: "lossy" as const } : {}),
-        },
-        description: r.description ?? "",
-        ...(r.ref === "private" ? { logging: { enabled: true } } : {}),
-      })),
-    });
-    await api.content.updateCustomHostname({
-      zoneId,
-      customHostnameId: shopId,
-      custom_metadata: { tier: "gold" },
-    });
+    await api.content.contentConverter.set({ zoneId }, { value: "off" });
+    await api.content.configRuleset.put(
+      { zoneId },
+      {
+        rules: (await rules()).map((r) => ({
+          id: r.id,
+          expression: r.ref === "docs" ? 'http.host eq "elsewhere.e2e.example.com"' : r.expression,
+          action: "set_config" as const,
+          action_parameters: {
+            content_converter: r.action_parameters!.content_converter === true,
+            ...(r.ref === "private" ? { polish: "lossy" as const } : {}),
+          },
+          description: r.description ?? "",
+          ...(r.ref === "private" ? { logging: { enabled: true } } : {}),
+        })),
+      },
+    );
+    await api.content.customHostnames.update(
+      { zoneId, customHostnameId: shopId },
+      { custom_metadata: { tier: "gold" } },
+    );
 
     const refresh = await stack.refresh();
     assert.ok(
@@ -114,11 +116,11 @@ describe("content end to end (real engine)", function () {
     const privateRule = (await rules()).find((r) => r.ref === "private")!;
     assert.deepEqual(privateRule.action_parameters, { content_converter: false });
     assert.equal(privateRule.logging, undefined, "up took the out-of-band logging away again");
-    assert.equal((await api.content.getContentConverter({ zoneId })).value, "on");
+    assert.equal((await api.content.contentConverter.get({ zoneId })).value, "on");
     const docs = (await rules()).find((r) => r.ref === "docs")!;
     assert.equal(docs.expression, 'http.host eq "docs.e2e.example.com"');
     assert.equal(
-      (await api.content.getCustomHostname({ zoneId, customHostnameId: shopId })).custom_metadata
+      (await api.content.customHostnames.get({ zoneId, customHostnameId: shopId })).custom_metadata
         ?.content_converter,
       "enabled",
     );
@@ -135,9 +137,9 @@ describe("content end to end (real engine)", function () {
       (await rules()).map((r) => r.ref),
       ["hand"],
     );
-    assert.equal((await api.content.getContentConverter({ zoneId })).value, "off");
+    assert.equal((await api.content.contentConverter.get({ zoneId })).value, "off");
     assert.deepEqual(
-      (await api.content.getCustomHostname({ zoneId, customHostnameId: shopId })).custom_metadata,
+      (await api.content.customHostnames.get({ zoneId, customHostnameId: shopId })).custom_metadata,
       {
         tier: "gold",
       },

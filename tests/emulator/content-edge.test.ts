@@ -81,7 +81,7 @@ describe("content area: the markdown edge", () => {
     await origin.start();
     origin.pages.set("/docs/guide", { body: ARTICLE });
     origin.pages.set("/blog/post", { body: ARTICLE });
-    zone = await fx.api.content.createZone({ name: "example.com" });
+    zone = await fx.api.content.zones.create({}, { name: "example.com" });
     const res = await fx.http("PUT", `/__emulator/content/zones/${zone.id}/origin`, {
       body: { url: origin.url },
     });
@@ -106,7 +106,7 @@ describe("content area: the markdown edge", () => {
     assert.equal(res.headers["x-markdown-tokens"], undefined);
     assert.equal(res.text, body);
   };
-  const enableZone = () => fx.api.content.setContentConverter({ zoneId: zone.id, value: "on" });
+  const enableZone = () => fx.api.content.contentConverter.set({ zoneId: zone.id }, { value: "on" });
 
   describe("conversion", () => {
     it("serves the converted page with the spec's headers and real token counts", async () => {
@@ -127,7 +127,7 @@ describe("content area: the markdown edge", () => {
       await enableZone();
       const events: TransportEvent[] = [];
       const client = fx.client({ onEvent: (e) => events.push(e) });
-      const page = await client.content.fetchMarkdown(edge("example.com", "/docs/guide"));
+      const page = await client.content.markdown.fetch({}, { url: edge("example.com", "/docs/guide") });
       assert.equal(page.converted, true);
       if (!page.converted) return;
       assert.deepEqual(page.frontmatter, {
@@ -162,9 +162,13 @@ describe("content area: the markdown edge", () => {
       await enableZone();
       isOriginal(await get("example.com", "/docs/guide", "text/html,application/xhtml+xml"));
       isOriginal(await get("example.com", "/docs/guide", "text/markdown;q=0, text/html"));
-      const page = await fx.api.content.fetchMarkdown(edge("example.com", "/docs/guide"), {
-        accept: "text/html",
-      });
+      const page = await fx.api.content.markdown.fetch(
+        {},
+        { url: edge("example.com", "/docs/guide") },
+        {
+          accept: "text/html",
+        },
+      );
       assert.equal(page.converted, false);
       if (page.converted) return;
       assert.equal(page.response.status, 200);
@@ -181,7 +185,7 @@ describe("content area: the markdown edge", () => {
   describe("what enables it", () => {
     it("is off for a fresh zone", async () => {
       isOriginal(await get("example.com", "/docs/guide"));
-      const page = await fx.api.content.fetchMarkdown(edge("example.com", "/docs/guide"));
+      const page = await fx.api.content.markdown.fetch({}, { url: edge("example.com", "/docs/guide") });
       assert.equal(page.converted, false);
     });
 
@@ -195,15 +199,15 @@ describe("content area: the markdown edge", () => {
         (await get("www.example.com", "/blog/post")).headers["content-type"],
         "text/markdown; charset=utf-8",
       );
-      await fx.api.content.setContentConverter({ zoneId: zone.id, value: "off" });
+      await fx.api.content.contentConverter.set({ zoneId: zone.id }, { value: "off" });
       isOriginal(await get("example.com", "/blog/post"));
     });
 
     it("a rule matching a host enables only that host", async () => {
-      await fx.api.content.putConfigRuleset({
-        zoneId: zone.id,
-        rules: [rule('http.host eq "docs.example.com"')],
-      });
+      await fx.api.content.configRuleset.put(
+        { zoneId: zone.id },
+        { rules: [rule('http.host eq "docs.example.com"')] },
+      );
       assert.equal(
         (await get("docs.example.com", "/blog/post")).headers["x-markdown-tokens"] !== undefined,
         true,
@@ -213,66 +217,75 @@ describe("content area: the markdown edge", () => {
     });
 
     it("a rule matching a path prefix enables only that path", async () => {
-      await fx.api.content.putConfigRuleset({
-        zoneId: zone.id,
-        rules: [rule('starts_with(http.request.uri.path, "/docs/")')],
-      });
+      await fx.api.content.configRuleset.put(
+        { zoneId: zone.id },
+        { rules: [rule('starts_with(http.request.uri.path, "/docs/")')] },
+      );
       assert.equal((await get("example.com", "/docs/guide")).text, EXPECTED_MARKDOWN);
       isOriginal(await get("example.com", "/blog/post"));
     });
 
     it("a rule's content_converter overrides the zone setting, later matching rules winning", async () => {
       await enableZone();
-      await fx.api.content.putConfigRuleset({
-        zoneId: zone.id,
-        rules: [
-          rule('starts_with(http.request.uri.path, "/blog/")', false),
-          rule('http.host eq "news.example.com" and starts_with(http.request.uri.path, "/blog/")', true),
-        ],
-      });
+      await fx.api.content.configRuleset.put(
+        { zoneId: zone.id },
+        {
+          rules: [
+            rule('starts_with(http.request.uri.path, "/blog/")', false),
+            rule('http.host eq "news.example.com" and starts_with(http.request.uri.path, "/blog/")', true),
+          ],
+        },
+      );
       isOriginal(await get("example.com", "/blog/post"));
       assert.equal((await get("example.com", "/docs/guide")).text, EXPECTED_MARKDOWN);
       assert.equal((await get("news.example.com", "/blog/post")).text, EXPECTED_MARKDOWN);
     });
 
     it("a disabled rule is ignored", async () => {
-      await fx.api.content.putConfigRuleset({
-        zoneId: zone.id,
-        rules: [rule('starts_with(http.request.uri.path, "/docs/")', true, { enabled: false })],
-      });
+      await fx.api.content.configRuleset.put(
+        { zoneId: zone.id },
+        {
+          rules: [rule('starts_with(http.request.uri.path, "/docs/")', true, { enabled: false })],
+        },
+      );
       isOriginal(await get("example.com", "/docs/guide"));
     });
 
     it("custom-hostname metadata opts a hostname in through a metadata rule", async () => {
-      await fx.api.content.putConfigRuleset({
-        zoneId: zone.id,
-        rules: [rule('lookup_json_string(cf.hostname.metadata, "content_converter") eq "enabled"')],
-      });
-      const shop = await fx.api.content.createCustomHostname({
-        zoneId: zone.id,
-        hostname: "shop.customer.net",
-        custom_metadata: { content_converter: "enabled" },
-      });
-      await fx.api.content.createCustomHostname({ zoneId: zone.id, hostname: "blog.customer.net" });
+      await fx.api.content.configRuleset.put(
+        { zoneId: zone.id },
+        {
+          rules: [rule('lookup_json_string(cf.hostname.metadata, "content_converter") eq "enabled"')],
+        },
+      );
+      const shop = await fx.api.content.customHostnames.create(
+        { zoneId: zone.id },
+        {
+          hostname: "shop.customer.net",
+          custom_metadata: { content_converter: "enabled" },
+        },
+      );
+      await fx.api.content.customHostnames.create({ zoneId: zone.id }, { hostname: "blog.customer.net" });
       assert.equal((await get("shop.customer.net", "/docs/guide")).text, EXPECTED_MARKDOWN);
       assert.equal(origin.seen.at(-1)!.headers["x-forwarded-host"], "shop.customer.net");
       isOriginal(await get("blog.customer.net", "/docs/guide"));
       isOriginal(await get("example.com", "/docs/guide"));
 
-      await fx.api.content.updateCustomHostname({
-        zoneId: zone.id,
-        customHostnameId: shop.id,
-        custom_metadata: { content_converter: "disabled" },
-      });
+      await fx.api.content.customHostnames.update(
+        { zoneId: zone.id, customHostnameId: shop.id },
+        { custom_metadata: { content_converter: "disabled" } },
+      );
       isOriginal(await get("shop.customer.net", "/docs/guide"));
     });
 
     it("metadata alone does nothing without a rule that reads it", async () => {
-      await fx.api.content.createCustomHostname({
-        zoneId: zone.id,
-        hostname: "shop.customer.net",
-        custom_metadata: { content_converter: "enabled" },
-      });
+      await fx.api.content.customHostnames.create(
+        { zoneId: zone.id },
+        {
+          hostname: "shop.customer.net",
+          custom_metadata: { content_converter: "enabled" },
+        },
+      );
       isOriginal(await get("shop.customer.net", "/docs/guide"));
     });
   });
@@ -321,7 +334,7 @@ describe("content area: the markdown edge", () => {
       const res = await get("example.com", "/missing");
       assert.equal(res.status, 404);
       assert.equal(res.text, "<h1>Not here</h1>");
-      const page = await fx.api.content.fetchMarkdown(edge("example.com", "/missing"));
+      const page = await fx.api.content.markdown.fetch({}, { url: edge("example.com", "/missing") });
       assert.deepEqual(page.converted ? undefined : page.response.status, 404);
     });
   });
@@ -337,7 +350,7 @@ describe("content area: the markdown edge", () => {
     });
 
     it("answers 502 for a zone without origin or with an unreachable one", async () => {
-      const bare = await fx.api.content.createZone({ name: "bare.com" });
+      const bare = await fx.api.content.zones.create({}, { name: "bare.com" });
       const none = await get("bare.com", "/");
       assert.equal(none.status, 502);
       assert.match(
@@ -370,7 +383,7 @@ describe("content area: the markdown edge", () => {
 
     it("fetchMarkdown refuses a relative URL locally", async () => {
       await assert.rejects(
-        fx.api.content.fetchMarkdown("/docs/guide"),
+        fx.api.content.markdown.fetch({}, { url: "/docs/guide" }),
         (e: unknown) =>
           e instanceof ValidationError &&
           /fetchMarkdown: url: must be an absolute http\(s\) URL/.test(e.message),

@@ -52,16 +52,16 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
 
   describe("zones", () => {
     it("creates, finds by name and gets a zone", async () => {
-      const zone = await fx.api.content.createZone({ name: "Example.COM" });
+      const zone = await fx.api.content.zones.create({}, { name: "Example.COM" });
       assert.equal(zone.name, "example.com");
       assert.equal(zone.account.id, fx.em.accountId);
       assert.equal(zone.status, "active");
       assert.match(zone.id, /^[0-9a-f]{32}$/);
       assert.equal(zone.created_on, "2026-01-01T00:00:00.000Z");
 
-      assert.deepEqual(await fx.api.content.getZone({ zoneId: zone.id }), zone);
-      assert.deepEqual(await fx.api.content.findZone({ name: "example.com" }), zone);
-      assert.equal(await fx.api.content.findZone({ name: "other.com" }), undefined);
+      assert.deepEqual(await fx.api.content.zones.get({ zoneId: zone.id }), zone);
+      assert.deepEqual(await fx.api.content.zones.find({}, { name: "example.com" }), zone);
+      assert.equal(await fx.api.content.zones.find({}, { name: "other.com" }), undefined);
     });
 
     it("sends POST /zones with {name, account:{id}} on the wire", async () => {
@@ -79,17 +79,17 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
     });
 
     it("lists zones page by page", async () => {
-      for (let i = 0; i < 55; i++) await fx.api.content.createZone({ name: `z${i}.example.com` });
-      const names = (await collect(fx.api.content.listZones())).map((z) => z.name);
+      for (let i = 0; i < 55; i++) await fx.api.content.zones.create({}, { name: `z${i}.example.com` });
+      const names = (await collect(fx.api.content.zones.list())).map((z) => z.name);
       assert.equal(names.length, 55);
       assert.equal(names[54], "z54.example.com");
       assert.ok(fx.em.requestLog.some((r) => r.url.includes("/zones?page=2&per_page=50")));
     });
 
     it("refuses a second zone of the same name with 409", async () => {
-      await fx.api.content.createZone({ name: "dup.com" });
+      await fx.api.content.zones.create({}, { name: "dup.com" });
       await assert.rejects(
-        fx.api.content.createZone({ name: "dup.com" }),
+        fx.api.content.zones.create({}, { name: "dup.com" }),
         (e: unknown) =>
           e instanceof ConflictError && e.apiCode === 1061 && /zone dup\.com already exists/.test(e.message),
       );
@@ -97,7 +97,7 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
 
     it("returns 404 for an unknown zone", async () => {
       await assert.rejects(
-        fx.api.content.getZone({ zoneId: "0".repeat(32) }),
+        fx.api.content.zones.get({ zoneId: "0".repeat(32) }),
         (e: unknown) =>
           e instanceof NotFoundError && e.apiCode === 1002 && /zone 0{32} not found/.test(e.message),
       );
@@ -107,27 +107,27 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       await fx.http("POST", "/__emulator/faults", {
         body: { method: "POST", path: "^/client/v4/zones$", commitThenDrop: true, times: 1 },
       });
-      const zone = await fx.api.content.createZone({ name: "lost.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "lost.com" });
       assert.equal(zone.name, "lost.com");
-      assert.equal((await collect(fx.api.content.listZones())).length, 1);
+      assert.equal((await collect(fx.api.content.zones.list())).length, 1);
     });
 
     it("validates locally before any request", async () => {
       await assertLocal(
-        () => fx.api.content.createZone({ name: "no_underscores.com" }),
+        () => fx.api.content.zones.create({}, { name: "no_underscores.com" }),
         /createZone: name: must be a hostname/,
       );
       await assertLocal(
-        () => fx.api.content.createZone({ name: "single" }),
+        () => fx.api.content.zones.create({}, { name: "single" }),
         /createZone: name: must be a hostname/,
       );
       const before = apiRequests();
       await assert.rejects(
-        fx.api.content.createZone({ name: "a.com", accountId: "x".repeat(33) }),
+        fx.api.content.zones.create({ accountId: "x".repeat(33) }, { name: "a.com" }),
         /accountId: at most 32 characters/,
       );
       assert.equal(apiRequests(), before);
-      await assertLocal(() => fx.api.content.getZone({ zoneId: "" }), /getZone: zoneId: must not be empty/);
+      await assertLocal(() => fx.api.content.zones.get({ zoneId: "" }), /getZone: zoneId: must not be empty/);
     });
 
     it("answers 400 naming the field", async () => {
@@ -150,28 +150,28 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
 
   describe("the content_converter setting", () => {
     it("starts off, turns on with PATCH {value}, and reports modified_on", async () => {
-      const zone = await fx.api.content.createZone({ name: "s.com" });
-      assert.deepEqual(await fx.api.content.getContentConverter({ zoneId: zone.id }), {
+      const zone = await fx.api.content.zones.create({}, { name: "s.com" });
+      assert.deepEqual(await fx.api.content.contentConverter.get({ zoneId: zone.id }), {
         id: "content_converter",
         value: "off",
         editable: true,
         modified_on: null,
       });
       fx.clock.advance(60_000);
-      const on = await fx.api.content.setContentConverter({ zoneId: zone.id, value: "on" });
+      const on = await fx.api.content.contentConverter.set({ zoneId: zone.id }, { value: "on" });
       assert.deepEqual(on, {
         id: "content_converter",
         value: "on",
         editable: true,
         modified_on: "2026-01-01T00:01:00.000Z",
       });
-      assert.equal((await fx.api.content.getContentConverter({ zoneId: zone.id })).value, "on");
+      assert.equal((await fx.api.content.contentConverter.get({ zoneId: zone.id })).value, "on");
     });
 
     it("refuses other values locally and on the wire", async () => {
-      const zone = await fx.api.content.createZone({ name: "s.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "s.com" });
       await assertLocal(
-        () => fx.api.content.setContentConverter({ zoneId: zone.id, value: "yes" as "on" }),
+        () => fx.api.content.contentConverter.set({ zoneId: zone.id }, { value: "yes" as "on" }),
         /setContentConverter: value: must be "on" or "off"/,
       );
       const res = await fx.http("PATCH", `/zones/${zone.id}/settings/content_converter`, {
@@ -181,7 +181,7 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
     });
 
     it("answers 404 for an unknown setting or zone, before any rule of a value", async () => {
-      const zone = await fx.api.content.createZone({ name: "s.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "s.com" });
       const res = await fx.http("GET", `/zones/${zone.id}/settings/no_such_setting`);
       assert.equal(res.status, 404);
       assert.equal((res.json as Envelope).errors[0]!.message, "zone setting no_such_setting not found");
@@ -192,12 +192,12 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       assert.equal(patch.status, 404);
       // the sdk sends an id outside its catalogue as it is, for the service to judge
       await assert.rejects(
-        fx.api.content.editZoneSetting({ zoneId: zone.id, settingId: "no_such_setting", value: "on" }),
+        fx.api.content.settings.edit({ zoneId: zone.id, settingId: "no_such_setting" }, { value: "on" }),
         (e: unknown) =>
           e instanceof NotFoundError && /zone setting no_such_setting not found/.test(e.message),
       );
       await assert.rejects(
-        fx.api.content.setContentConverter({ zoneId: "f".repeat(32), value: "on" }),
+        fx.api.content.contentConverter.set({ zoneId: "f".repeat(32) }, { value: "on" }),
         (e: unknown) => e instanceof NotFoundError && /zone f{32} not found/.test(e.message),
       );
     });
@@ -205,19 +205,18 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
 
   describe("any zone setting of the catalogue", () => {
     it("reads a fresh zone's value and edits it, by value or by enabled", async () => {
-      const zone = await fx.api.content.createZone({ name: "cat.com" });
-      assert.deepEqual(await fx.api.content.getZoneSetting({ zoneId: zone.id, settingId: "brotli" }), {
+      const zone = await fx.api.content.zones.create({}, { name: "cat.com" });
+      assert.deepEqual(await fx.api.content.settings.get({ zoneId: zone.id, settingId: "brotli" }), {
         id: "brotli",
         value: "on",
         editable: true,
         modified_on: null,
       });
       fx.clock.advance(1_000);
-      const ttl = await fx.api.content.editZoneSetting({
-        zoneId: zone.id,
-        settingId: "browser_cache_ttl",
-        value: 7200,
-      });
+      const ttl = await fx.api.content.settings.edit(
+        { zoneId: zone.id, settingId: "browser_cache_ttl" },
+        { value: 7200 },
+      );
       assert.deepEqual(ttl, {
         id: "browser_cache_ttl",
         value: 7200,
@@ -225,24 +224,23 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
         modified_on: "2026-01-01T00:00:01.000Z",
       });
       const ciphers = ["ECDHE-RSA-AES128-GCM-SHA256", "AES128-SHA"];
-      await fx.api.content.editZoneSetting({ zoneId: zone.id, settingId: "ciphers", value: ciphers });
+      await fx.api.content.settings.edit({ zoneId: zone.id, settingId: "ciphers" }, { value: ciphers });
       assert.deepEqual(
-        (await fx.api.content.getZoneSetting({ zoneId: zone.id, settingId: "ciphers" })).value,
+        (await fx.api.content.settings.get({ zoneId: zone.id, settingId: "ciphers" })).value,
         ciphers,
       );
-      const recommender = await fx.api.content.editZoneSetting({
-        zoneId: zone.id,
-        settingId: "ssl_recommender",
-        enabled: true,
-      });
+      const recommender = await fx.api.content.settings.edit(
+        { zoneId: zone.id, settingId: "ssl_recommender" },
+        { enabled: true },
+      );
       assert.equal(recommender.enabled, true);
       assert.equal(recommender.value, undefined);
       // one setting's change leaves the others, and the content converter, as they were
-      assert.equal((await fx.api.content.getContentConverter({ zoneId: zone.id })).value, "off");
+      assert.equal((await fx.api.content.contentConverter.get({ zoneId: zone.id })).value, "off");
     });
 
     it("refuses a value its setting does not take, locally and on the wire, naming the field", async () => {
-      const zone = await fx.api.content.createZone({ name: "cat.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "cat.com" });
       const edit = (settingId: string, body: Record<string, unknown>) =>
         fx.http("PATCH", `/zones/${zone.id}/settings/${settingId}`, { body });
       assert400(await edit("brotli", { value: "maybe" }), 'value: must be "on" or "off"');
@@ -257,23 +255,20 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       assert400(await edit("brotli", {}), "body: must set value or enabled");
       assert400(await edit("brotli", { value: "on", extra: 1 }), "extra: is not a known field");
       await assertLocal(
-        () => fx.api.content.editZoneSetting({ zoneId: zone.id, settingId: "tls_1_3", value: "yes" }),
+        () => fx.api.content.settings.edit({ zoneId: zone.id, settingId: "tls_1_3" }, { value: "yes" }),
         /editZoneSetting \(tls_1_3\): value: must be one of on, off, zrt/,
       );
       await assertLocal(
-        () => fx.api.content.editZoneSetting({ zoneId: zone.id, settingId: "Bad Id", value: "on" }),
+        () => fx.api.content.settings.edit({ zoneId: zone.id, settingId: "Bad Id" }, { value: "on" }),
         /settingId: must be a zone setting id/,
       );
-      assert.equal(
-        (await fx.api.content.getZoneSetting({ zoneId: zone.id, settingId: "brotli" })).value,
-        "on",
-      );
+      assert.equal((await fx.api.content.settings.get({ zoneId: zone.id, settingId: "brotli" })).value, "on");
     });
 
     it("serves every setting of the catalogue with its documented initial value", async () => {
-      const zone = await fx.api.content.createZone({ name: "cat.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "cat.com" });
       for (const [id, shape] of Object.entries(ZONE_SETTINGS)) {
-        const got = await fx.api.content.getZoneSetting({ zoneId: zone.id, settingId: id });
+        const got = await fx.api.content.settings.get({ zoneId: zone.id, settingId: id });
         assert.deepEqual(got[shape.key], shape.initial, id);
         assert.equal(shape.schema.safeParse(shape.initial).success, true, `${id}: initial fits its rule`);
       }
@@ -282,25 +277,27 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
 
   describe("the http_config_settings entrypoint", () => {
     it("is absent (404 → undefined) until the first PUT", async () => {
-      const zone = await fx.api.content.createZone({ name: "r.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "r.com" });
       const raw = await fx.http("GET", `/zones/${zone.id}/rulesets/phases/http_config_settings/entrypoint`);
       assert.equal(raw.status, 404);
       assert.equal(
         (raw.json as Envelope).errors[0]!.message,
         "entrypoint ruleset of phase http_config_settings not found",
       );
-      assert.equal(await fx.api.content.getConfigRuleset({ zoneId: zone.id }), undefined);
+      assert.equal(await fx.api.content.configRuleset.get({ zoneId: zone.id }), undefined);
     });
 
     it("assigns ids, versions and last_updated; keeps identity by ref and bumps only changed rules", async () => {
-      const zone = await fx.api.content.createZone({ name: "r.com" });
-      const first = await fx.api.content.putConfigRuleset({
-        zoneId: zone.id,
-        rules: [
-          rule('http.host eq "docs.r.com"', true, { ref: "docs" }),
-          rule('starts_with(http.request.uri.path, "/blog/")'),
-        ],
-      });
+      const zone = await fx.api.content.zones.create({}, { name: "r.com" });
+      const first = await fx.api.content.configRuleset.put(
+        { zoneId: zone.id },
+        {
+          rules: [
+            rule('http.host eq "docs.r.com"', true, { ref: "docs" }),
+            rule('starts_with(http.request.uri.path, "/blog/")'),
+          ],
+        },
+      );
       assert.equal(first.kind, "zone");
       assert.equal(first.phase, "http_config_settings");
       assert.equal(first.version, "1");
@@ -314,14 +311,16 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       assert.equal(docs!.enabled, true);
 
       fx.clock.advance(1000);
-      const second = await fx.api.content.putConfigRuleset({
-        zoneId: zone.id,
-        rules: [
-          rule('starts_with(http.request.uri.path, "/blog/")', true, { ref: blog!.ref }),
-          rule('http.host eq "docs.r.com"', false, { ref: "docs" }),
-          rule('http.host eq "new.r.com"'),
-        ],
-      });
+      const second = await fx.api.content.configRuleset.put(
+        { zoneId: zone.id },
+        {
+          rules: [
+            rule('starts_with(http.request.uri.path, "/blog/")', true, { ref: blog!.ref }),
+            rule('http.host eq "docs.r.com"', false, { ref: "docs" }),
+            rule('http.host eq "new.r.com"'),
+          ],
+        },
+      );
       assert.equal(second.id, first.id);
       assert.equal(second.version, "2");
       const [blog2, docs2, added] = second.rules;
@@ -335,21 +334,23 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       assert.ok(![docs!.id, blog!.id].includes(added!.id));
 
       // an id from a read keeps identity too; a PUT of nothing empties the rules but keeps the ruleset
-      const third = await fx.api.content.putConfigRuleset({
-        zoneId: zone.id,
-        rules: [{ ...rule('http.host eq "docs.r.com"', false), id: docs!.id }],
-      });
+      const third = await fx.api.content.configRuleset.put(
+        { zoneId: zone.id },
+        {
+          rules: [{ ...rule('http.host eq "docs.r.com"', false), id: docs!.id }],
+        },
+      );
       assert.equal(third.version, "3");
       assert.equal(third.rules[0]!.id, docs!.id);
       assert.equal(third.rules[0]!.ref, "docs");
-      const empty = await fx.api.content.putConfigRuleset({ zoneId: zone.id, rules: [] });
+      const empty = await fx.api.content.configRuleset.put({ zoneId: zone.id }, { rules: [] });
       assert.equal(empty.version, "4");
       assert.deepEqual(empty.rules, []);
-      assert.deepEqual(await fx.api.content.getConfigRuleset({ zoneId: zone.id }), empty);
+      assert.deepEqual(await fx.api.content.configRuleset.get({ zoneId: zone.id }), empty);
     });
 
     it("answers 400 naming the rule index for an unsupported expression", async () => {
-      const zone = await fx.api.content.createZone({ name: "r.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "r.com" });
       const res = await fx.http("PUT", `/zones/${zone.id}/rulesets/phases/http_config_settings/entrypoint`, {
         body: {
           rules: [rule('http.host eq "a.r.com"'), rule('http.cookie eq "x"'), rule('http.host matches "x"')],
@@ -365,19 +366,19 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       );
       assert.match(errors[1]!.message, /^rules\.2\.expression: unsupported operator "matches"/);
       await assert.rejects(
-        fx.api.content.putConfigRuleset({ zoneId: zone.id, rules: [rule('http.cookie eq "x"')] }),
+        fx.api.content.configRuleset.put({ zoneId: zone.id }, { rules: [rule('http.cookie eq "x"')] }),
         (e: unknown) =>
           e instanceof BadRequestError && e.apiCode === 20021 && /rules\.0\.expression/.test(e.message),
       );
       assert.equal(
-        await fx.api.content.getConfigRuleset({ zoneId: zone.id }),
+        await fx.api.content.configRuleset.get({ zoneId: zone.id }),
         undefined,
         "nothing was stored",
       );
     });
 
     it("answers 400 naming the field for bad rule bodies", async () => {
-      const zone = await fx.api.content.createZone({ name: "r.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "r.com" });
       const put = (body: unknown) =>
         fx.http("PUT", `/zones/${zone.id}/rulesets/phases/http_config_settings/entrypoint`, { body });
       assert400(
@@ -421,24 +422,28 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
     });
 
     it("validates rules locally", async () => {
-      const zone = await fx.api.content.createZone({ name: "r.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "r.com" });
       await assertLocal(
         () =>
-          fx.api.content.putConfigRuleset({
-            zoneId: zone.id,
-            rules: [{ ...rule('http.host eq "a"'), action: "block" as "set_config" }],
-          }),
+          fx.api.content.configRuleset.put(
+            { zoneId: zone.id },
+            {
+              rules: [{ ...rule('http.host eq "a"'), action: "block" as "set_config" }],
+            },
+          ),
         /putConfigRuleset: rules\.0\.action: must be one of set_config/,
       );
       await assertLocal(
         () =>
-          fx.api.content.putConfigRuleset({
-            zoneId: zone.id,
-            rules: [
-              rule('http.host eq "a"', true, { ref: "x" }),
-              rule('http.host eq "b"', true, { ref: "x" }),
-            ],
-          }),
+          fx.api.content.configRuleset.put(
+            { zoneId: zone.id },
+            {
+              rules: [
+                rule('http.host eq "a"', true, { ref: "x" }),
+                rule('http.host eq "b"', true, { ref: "x" }),
+              ],
+            },
+          ),
         /rules\.1\.ref: must be unique within the ruleset/,
       );
     });
@@ -474,13 +479,15 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
     };
 
     it("stores and returns each one, and moves the rule's version when any changes", async () => {
-      const zone = await fx.api.content.createZone({ name: "r.com" });
-      const first = await fx.api.content.putConfigRuleset({
-        zoneId: zone.id,
-        name: "markdown rules",
-        description: "managed by tests",
-        rules: [full],
-      });
+      const zone = await fx.api.content.zones.create({}, { name: "r.com" });
+      const first = await fx.api.content.configRuleset.put(
+        { zoneId: zone.id },
+        {
+          name: "markdown rules",
+          description: "managed by tests",
+          rules: [full],
+        },
+      );
       assert.equal(first.name, "markdown rules");
       assert.equal(first.description, "managed by tests");
       const { id, version, last_updated, ...stored } = first.rules[0]!;
@@ -490,12 +497,14 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       assert.deepEqual(stored, full);
 
       // the same rule again, with the echoes of a read: nothing moves but the ruleset's version
-      const same = await fx.api.content.putConfigRuleset({
-        zoneId: zone.id,
-        id: first.id,
-        version: first.version,
-        rules: [{ ...full, id, version, last_updated }],
-      });
+      const same = await fx.api.content.configRuleset.put(
+        { zoneId: zone.id },
+        {
+          id: first.id,
+          version: first.version,
+          rules: [{ ...full, id, version, last_updated }],
+        },
+      );
       assert.equal(same.version, "2");
       assert.equal(same.rules[0]!.version, "1");
       assert.equal(same.name, "markdown rules", "name is kept when left out");
@@ -506,16 +515,16 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
         [4, { ratelimit: { characteristics: ["ip.src"], period: 10 } }],
         [5, { action_parameters: { ...full.action_parameters, polish: "lossy" } }],
       ] as [number, Partial<ConfigRuleRequest>][]) {
-        const rs = await fx.api.content.putConfigRuleset({
-          zoneId: zone.id,
-          rules: [{ ...full, ...change }],
-        });
+        const rs = await fx.api.content.configRuleset.put(
+          { zoneId: zone.id },
+          { rules: [{ ...full, ...change }] },
+        );
         assert.equal(rs.rules[0]!.version, String(n), JSON.stringify(change));
       }
     });
 
     it("refuses what the contract refuses, naming the field", async () => {
-      const zone = await fx.api.content.createZone({ name: "r.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "r.com" });
       const put = (patch: Record<string, unknown>) =>
         fx.http("PUT", `/zones/${zone.id}/rulesets/phases/http_config_settings/entrypoint`, {
           body: { rules: [{ ...full, ...patch }] },
@@ -545,12 +554,11 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
 
   describe("custom hostnames", () => {
     it("creates, lists, gets, patches metadata and deletes", async () => {
-      const zone = await fx.api.content.createZone({ name: "saas.com" });
-      const created = await fx.api.content.createCustomHostname({
-        zoneId: zone.id,
-        hostname: "Shop.Customer.net",
-        ssl: { method: "txt", type: "dv" },
-      });
+      const zone = await fx.api.content.zones.create({}, { name: "saas.com" });
+      const created = await fx.api.content.customHostnames.create(
+        { zoneId: zone.id },
+        { hostname: "Shop.Customer.net", ssl: { method: "txt", type: "dv" } },
+      );
       assert.equal(created.hostname, "shop.customer.net");
       assert.equal(created.status, "active");
       const { id: sslId, ...ssl } = created.ssl ?? {};
@@ -558,59 +566,59 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       assert.deepEqual(ssl, { status: "active", method: "txt", type: "dv", bundle_method: "ubiquitous" });
       assert.equal(created.custom_metadata, undefined);
 
-      const patched = await fx.api.content.updateCustomHostname({
-        zoneId: zone.id,
-        customHostnameId: created.id,
-        custom_metadata: { content_converter: "enabled" },
-      });
+      const patched = await fx.api.content.customHostnames.update(
+        { zoneId: zone.id, customHostnameId: created.id },
+        { custom_metadata: { content_converter: "enabled" } },
+      );
       assert.deepEqual(patched.custom_metadata, { content_converter: "enabled" });
       assert.deepEqual(
-        await fx.api.content.getCustomHostname({ zoneId: zone.id, customHostnameId: created.id }),
+        await fx.api.content.customHostnames.get({ zoneId: zone.id, customHostnameId: created.id }),
         patched,
       );
 
-      await fx.api.content.createCustomHostname({ zoneId: zone.id, hostname: "b.customer.net" });
-      const all = await collect(fx.api.content.listCustomHostnames({ zoneId: zone.id }));
+      await fx.api.content.customHostnames.create({ zoneId: zone.id }, { hostname: "b.customer.net" });
+      const all = await collect(fx.api.content.customHostnames.list({ zoneId: zone.id }));
       assert.deepEqual(
         all.map((h) => h.hostname),
         ["shop.customer.net", "b.customer.net"],
       );
       const one = await collect(
-        fx.api.content.listCustomHostnames({ zoneId: zone.id, hostname: "b.customer.net" }),
+        fx.api.content.customHostnames.list({ zoneId: zone.id }, { hostname: "b.customer.net" }),
       );
       assert.equal(one.length, 1);
 
-      const cleared = await fx.api.content.updateCustomHostname({
-        zoneId: zone.id,
-        customHostnameId: created.id,
-        custom_metadata: {},
-      });
+      const cleared = await fx.api.content.customHostnames.update(
+        { zoneId: zone.id, customHostnameId: created.id },
+        { custom_metadata: {} },
+      );
       assert.equal(cleared.custom_metadata, undefined);
 
       assert.deepEqual(
-        await fx.api.content.deleteCustomHostname({ zoneId: zone.id, customHostnameId: created.id }),
+        await fx.api.content.customHostnames.delete({ zoneId: zone.id, customHostnameId: created.id }),
         { id: created.id },
       );
       await assert.rejects(
-        fx.api.content.getCustomHostname({ zoneId: zone.id, customHostnameId: created.id }),
+        fx.api.content.customHostnames.get({ zoneId: zone.id, customHostnameId: created.id }),
         (e: unknown) =>
           e instanceof NotFoundError && e.message.includes(`custom hostname ${created.id} not found`),
       );
       await assert.rejects(
-        fx.api.content.deleteCustomHostname({ zoneId: zone.id, customHostnameId: created.id }),
+        fx.api.content.customHostnames.delete({ zoneId: zone.id, customHostnameId: created.id }),
         (e: unknown) => e instanceof NotFoundError,
       );
     });
 
     it("edits every field of the contract, each optional, and never shows a private key", async () => {
-      const zone = await fx.api.content.createZone({ name: "saas.com" });
-      const created = await fx.api.content.createCustomHostname({
-        zoneId: zone.id,
-        hostname: "app.customer.net",
-        custom_origin_server: "origin.saas.com",
-      });
+      const zone = await fx.api.content.zones.create({}, { name: "saas.com" });
+      const created = await fx.api.content.customHostnames.create(
+        { zoneId: zone.id },
+        {
+          hostname: "app.customer.net",
+          custom_origin_server: "origin.saas.com",
+        },
+      );
       assert.equal(created.custom_origin_server, "origin.saas.com");
-      const same = await fx.api.content.updateCustomHostname({
+      const same = await fx.api.content.customHostnames.update({
         zoneId: zone.id,
         customHostnameId: created.id,
       });
@@ -634,13 +642,14 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
         type: "dv",
         wildcard: true,
       };
-      const edited = await fx.api.content.updateCustomHostname({
-        zoneId: zone.id,
-        customHostnameId: created.id,
-        ssl,
-        custom_origin_sni: ":request_host_header:",
-        custom_metadata: { plan: "gold" },
-      });
+      const edited = await fx.api.content.customHostnames.update(
+        { zoneId: zone.id, customHostnameId: created.id },
+        {
+          ssl,
+          custom_origin_sni: ":request_host_header:",
+          custom_metadata: { plan: "gold" },
+        },
+      );
       const { custom_key: _key, ...shown } = ssl;
       const { id: sslId, status, ...rest } = edited.ssl ?? {};
       assert.deepEqual(rest, shown);
@@ -651,26 +660,27 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       assert.equal(edited.custom_origin_sni, ":request_host_header:");
       assert.deepEqual(edited.custom_metadata, { plan: "gold" });
 
-      const bundle = await fx.api.content.updateCustomHostname({
-        zoneId: zone.id,
-        customHostnameId: created.id,
-        ssl: {
-          custom_cert_bundle: [
-            { custom_certificate: "RSA", custom_key: "K1" },
-            { custom_certificate: "EC", custom_key: "K2" },
-          ],
+      const bundle = await fx.api.content.customHostnames.update(
+        { zoneId: zone.id, customHostnameId: created.id },
+        {
+          ssl: {
+            custom_cert_bundle: [
+              { custom_certificate: "RSA", custom_key: "K1" },
+              { custom_certificate: "EC", custom_key: "K2" },
+            ],
+          },
         },
-      });
+      );
       assert.equal(JSON.stringify(bundle).includes("K1"), false);
       assert.equal(bundle.ssl?.method, "http");
     });
 
     it("refuses a hostname that exists already, in any zone", async () => {
-      const a = await fx.api.content.createZone({ name: "a.com" });
-      const b = await fx.api.content.createZone({ name: "b.com" });
-      await fx.api.content.createCustomHostname({ zoneId: a.id, hostname: "x.customer.net" });
+      const a = await fx.api.content.zones.create({}, { name: "a.com" });
+      const b = await fx.api.content.zones.create({}, { name: "b.com" });
+      await fx.api.content.customHostnames.create({ zoneId: a.id }, { hostname: "x.customer.net" });
       await assert.rejects(
-        fx.api.content.createCustomHostname({ zoneId: b.id, hostname: "x.customer.net" }),
+        fx.api.content.customHostnames.create({ zoneId: b.id }, { hostname: "x.customer.net" }),
         (e: unknown) =>
           e instanceof ConflictError &&
           e.apiCode === 1406 &&
@@ -679,7 +689,7 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
     });
 
     it("answers 400 naming the field, and validates locally", async () => {
-      const zone = await fx.api.content.createZone({ name: "saas.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "saas.com" });
       const base = `/zones/${zone.id}/custom_hostnames`;
       assert400(
         await fx.http("POST", base, { body: { hostname: "-bad-.com" } }),
@@ -695,7 +705,10 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
         await fx.http("POST", base, { body: { hostname: "ok.com", ssl: { method: "dns" } } }),
         "ssl.method: must be one of http, txt, email",
       );
-      const created = await fx.api.content.createCustomHostname({ zoneId: zone.id, hostname: "ok.com" });
+      const created = await fx.api.content.customHostnames.create(
+        { zoneId: zone.id },
+        { hostname: "ok.com" },
+      );
       assert400(
         await fx.http("PATCH", `${base}/${created.id}`, { body: { custom_origin_sni: "not a host" } }),
         "custom_origin_sni: must be a hostname or :request_host_header:",
@@ -712,15 +725,14 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       );
       await assertLocal(
         () =>
-          fx.api.content.updateCustomHostname({
-            zoneId: zone.id,
-            customHostnameId: created.id,
-            custom_metadata: { content_converter: 1 as unknown as string },
-          }),
+          fx.api.content.customHostnames.update(
+            { zoneId: zone.id, customHostnameId: created.id },
+            { custom_metadata: { content_converter: 1 as unknown as string } },
+          ),
         /updateCustomHostname: custom_metadata\.content_converter: must be a string/,
       );
       await assertLocal(
-        () => fx.api.content.createCustomHostname({ zoneId: zone.id, hostname: "nodot" }),
+        () => fx.api.content.customHostnames.create({ zoneId: zone.id }, { hostname: "nodot" }),
         /createCustomHostname: hostname: must be a hostname/,
       );
     });
@@ -733,47 +745,47 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       assert.equal((missing.json as Envelope).errors[0]!.message, "Authentication error");
       const wrong = fx.client({ token: "not-a-token" });
       await assert.rejects(
-        wrong.content.listZones().next(),
+        wrong.content.zones.list().next(),
         (e: unknown) => e instanceof AuthenticationError && e.apiCode === 10000,
       );
     });
 
     it("requires the permission of each operation", async () => {
-      const zone = await fx.api.content.createZone({ name: "p.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "p.com" });
       const reader = fx.client({ token: fx.token("account", ["zone:read"]) });
-      assert.equal((await reader.content.getZone({ zoneId: zone.id })).id, zone.id);
-      assert.equal((await reader.content.getContentConverter({ zoneId: zone.id })).value, "off");
+      assert.equal((await reader.content.zones.get({ zoneId: zone.id })).id, zone.id);
+      assert.equal((await reader.content.contentConverter.get({ zoneId: zone.id })).value, "off");
       const denied = (e: unknown): boolean =>
         e instanceof PermissionDeniedError &&
         e.apiCode === 9109 &&
         /Unauthorized to access requested resource/.test(e.message);
-      await assert.rejects(reader.content.createZone({ name: "q.com" }), denied);
-      await assert.rejects(reader.content.setContentConverter({ zoneId: zone.id, value: "on" }), denied);
-      await assert.rejects(reader.content.putConfigRuleset({ zoneId: zone.id, rules: [] }), denied);
+      await assert.rejects(reader.content.zones.create({}, { name: "q.com" }), denied);
+      await assert.rejects(reader.content.contentConverter.set({ zoneId: zone.id }, { value: "on" }), denied);
+      await assert.rejects(reader.content.configRuleset.put({ zoneId: zone.id }, { rules: [] }), denied);
       await assert.rejects(
-        reader.content.createCustomHostname({ zoneId: zone.id, hostname: "c.net" }),
+        reader.content.customHostnames.create({ zoneId: zone.id }, { hostname: "c.net" }),
         denied,
       );
 
       const settings = fx.client({ token: fx.token("account", ["zone:settings:edit"]) });
       assert.equal(
-        (await settings.content.setContentConverter({ zoneId: zone.id, value: "on" })).value,
+        (await settings.content.contentConverter.set({ zoneId: zone.id }, { value: "on" })).value,
         "on",
       );
-      await assert.rejects(settings.content.getZone({ zoneId: zone.id }), denied);
+      await assert.rejects(settings.content.zones.get({ zoneId: zone.id }), denied);
       const rules = fx.client({ token: fx.token("account", ["rulesets:edit"]) });
-      assert.equal((await rules.content.putConfigRuleset({ zoneId: zone.id, rules: [] })).version, "1");
+      assert.equal((await rules.content.configRuleset.put({ zoneId: zone.id }, { rules: [] })).version, "1");
       const hostnames = fx.client({ token: fx.token("account", ["custom_hostnames:edit"]) });
       assert.equal(
-        (await hostnames.content.createCustomHostname({ zoneId: zone.id, hostname: "c.net" })).hostname,
+        (await hostnames.content.customHostnames.create({ zoneId: zone.id }, { hostname: "c.net" })).hostname,
         "c.net",
       );
       const zones = fx.client({ token: fx.token("account", ["zone:edit"]) });
-      assert.equal((await zones.content.createZone({ name: "q.com" })).name, "q.com");
+      assert.equal((await zones.content.zones.create({}, { name: "q.com" })).name, "q.com");
     });
 
     it("refuses a token of another account with 403 and hides its zones from listings", async () => {
-      const zone = await fx.api.content.createZone({ name: "mine.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "mine.com" });
       const other = fx.em.auth.add({
         scope: "account",
         permissions: ["*"] as never[],
@@ -781,14 +793,14 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
       }).value;
       const client = fx.client({ token: other, accountId: "other-account" });
       await assert.rejects(
-        client.content.getZone({ zoneId: zone.id }),
+        client.content.zones.get({ zoneId: zone.id }),
         (e: unknown) => e instanceof PermissionDeniedError && e.status === 403,
       );
       await assert.rejects(
-        client.content.putConfigRuleset({ zoneId: zone.id, rules: [] }),
+        client.content.configRuleset.put({ zoneId: zone.id }, { rules: [] }),
         (e: unknown) => e instanceof PermissionDeniedError,
       );
-      assert.deepEqual(await collect(client.content.listZones()), []);
+      assert.deepEqual(await collect(client.content.zones.list()), []);
       const res = await fx.http("POST", "/zones", {
         body: { name: "theirs.com", account: { id: fx.em.accountId } },
         token: other,
@@ -808,7 +820,7 @@ describe("content area: a state file of an earlier emulator", () => {
     try {
       let em = await startEmulator(opts);
       let api = client(em.url);
-      const zone = await api.content.createZone({ name: "legacy.com" });
+      const zone = await api.content.zones.create({}, { name: "legacy.com" });
       await api.close();
       await em.stop();
       // What an earlier emulator saved: `settings[zoneId]` was content_converter's `{ value, modified_on }`.
@@ -820,12 +832,12 @@ describe("content area: a state file of an earlier emulator", () => {
 
       em = await startEmulator(opts);
       api = client(em.url);
-      const converter = await api.content.getContentConverter({ zoneId: zone.id });
+      const converter = await api.content.contentConverter.get({ zoneId: zone.id });
       assert.deepEqual([converter.value, converter.modified_on], ["on", "2025-12-31T00:00:00.000Z"]);
-      assert.equal((await api.content.getZoneSetting({ zoneId: zone.id, settingId: "brotli" })).value, "on");
-      await api.content.editZoneSetting({ zoneId: zone.id, settingId: "polish", value: "lossy" });
+      assert.equal((await api.content.settings.get({ zoneId: zone.id, settingId: "brotli" })).value, "on");
+      await api.content.settings.edit({ zoneId: zone.id, settingId: "polish" }, { value: "lossy" });
       assert.equal(
-        (await api.content.getContentConverter({ zoneId: zone.id })).value,
+        (await api.content.contentConverter.get({ zoneId: zone.id })).value,
         "on",
         "kept beside others",
       );

@@ -410,7 +410,7 @@ describe("content resources against the emulator", () => {
   beforeEach(async () => {
     logs = [];
     ctx = providerContext(fx, logs);
-    zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+    zoneId = (await fx.api.content.zones.create({}, { name: "example.com" })).id;
   });
 
   const checked = async (
@@ -423,7 +423,7 @@ describe("content resources against the emulator", () => {
     return r.inputs!;
   };
   const refs = async (): Promise<string[]> =>
-    ((await fx.api.content.getConfigRuleset({ zoneId }))?.rules ?? []).map((r) => r.ref ?? "");
+    ((await fx.api.content.configRuleset.get({ zoneId }))?.rules ?? []).map((r) => r.ref ?? "");
 
   it("refuses at check a second ConfigRule of the program with the same ref in the zone", async () => {
     const news = { zoneId, host: "a.example.com", ref: "docs" };
@@ -446,21 +446,21 @@ describe("content resources against the emulator", () => {
       const { id, outs } = await setting.create(ins, ctx);
       assert.equal(id, zoneId);
       assert.equal(outs.value, "on");
-      assert.equal((await fx.api.content.getContentConverter({ zoneId })).value, "on");
+      assert.equal((await fx.api.content.contentConverter.get({ zoneId })).value, "on");
 
       const read = await setting.read(id, outs, ctx);
       assert.deepEqual(read!.inputs, ins);
       assert.deepEqual(read!.props, outs);
 
-      await fx.api.content.setContentConverter({ zoneId, value: "off" });
+      await fx.api.content.contentConverter.set({ zoneId }, { value: "off" });
       const drifted = await setting.read(id, outs, ctx);
       assert.equal(drifted!.inputs.value, "off");
       assert.equal((await setting.diff(id, drifted!.props, ins, ctx)).changes, true);
       await setting.update(id, drifted!.props, ins, ctx);
-      assert.equal((await fx.api.content.getContentConverter({ zoneId })).value, "on");
+      assert.equal((await fx.api.content.contentConverter.get({ zoneId })).value, "on");
 
       await setting.delete(id, outs, ctx);
-      assert.equal((await fx.api.content.getContentConverter({ zoneId })).value, "off");
+      assert.equal((await fx.api.content.contentConverter.get({ zoneId })).value, "off");
       assert.deepEqual(logs, [
         `ZoneContentConverter: content_converter of zone ${zoneId} set off (a zone setting cannot be deleted)`,
       ]);
@@ -489,10 +489,10 @@ describe("content resources against the emulator", () => {
       );
       assert.equal(id, zoneId);
       assert.deepEqual([outs.value, outs.editable], ["off", true]);
-      assert.equal((await fx.api.content.getContentConverter({ zoneId })).value, "off");
+      assert.equal((await fx.api.content.contentConverter.get({ zoneId })).value, "off");
       await setting.create(await inputs({ zoneId, importId: zoneId, value: "on" }), ctx);
       assert.equal(
-        (await fx.api.content.getContentConverter({ zoneId })).value,
+        (await fx.api.content.contentConverter.get({ zoneId })).value,
         "on",
         "adoption applies the inputs",
       );
@@ -508,10 +508,12 @@ describe("content resources against the emulator", () => {
     it("creates several rules of one zone in parallel and keeps every rule it does not own", async () => {
       // A rule made by hand that also sets a parameter this package does not model.
       const hand = foreignRule("hand", 'http.host eq "hand.example.com"');
-      await fx.api.content.putConfigRuleset({
-        zoneId,
-        rules: [{ ...hand, action_parameters: { ...hand.action_parameters, polish: "lossless" } }],
-      });
+      await fx.api.content.configRuleset.put(
+        { zoneId },
+        {
+          rules: [{ ...hand, action_parameters: { ...hand.action_parameters, polish: "lossless" } }],
+        },
+      );
       const all = await Promise.all(
         ["a", "b", "c", "d", "e"].map(async (name) =>
           rule.create(await checked({ zoneId, host: `${name}.example.com`, ref: name }), ctx),
@@ -522,7 +524,7 @@ describe("content resources against the emulator", () => {
         all.map((r) => r.id),
         ["a", "b", "c", "d", "e"].map((n) => `${zoneId}/${n}`),
       );
-      const kept = (await fx.api.content.getConfigRuleset({ zoneId }))!.rules.find((r) => r.ref === "hand")!;
+      const kept = (await fx.api.content.configRuleset.get({ zoneId }))!.rules.find((r) => r.ref === "hand")!;
       assert.equal(kept.description, "made by hand");
       assert.equal(kept.version, "1", "the foreign rule was never changed");
       assert.deepEqual(kept.action_parameters, { ...hand.action_parameters, polish: "lossless" });
@@ -538,25 +540,27 @@ describe("content resources against the emulator", () => {
       assert.equal(outs.ruleExpression, 'starts_with(http.request.uri.path, "/docs/")');
       assert.match(String(outs.ruleId), /^[0-9a-f]{32}$/);
       assert.equal(outs.ruleVersion, "1");
-      assert.equal(outs.rulesetId, (await fx.api.content.getConfigRuleset({ zoneId }))!.id);
+      assert.equal(outs.rulesetId, (await fx.api.content.configRuleset.get({ zoneId }))!.id);
       const read = await rule.read(id, outs, ctx);
       assert.deepEqual(read!.inputs, ins);
       assert.deepEqual(read!.props, outs);
       assert.equal((await rule.diff(id, read!.props, ins, ctx)).changes, false);
 
-      const rs = (await fx.api.content.getConfigRuleset({ zoneId }))!;
-      await fx.api.content.putConfigRuleset({
-        zoneId,
-        rules: rs.rules.map((r) => ({
-          ref: r.ref!,
-          expression: 'starts_with(http.request.uri.path, "/blog/")',
-          action: "set_config" as const,
-          action_parameters: { content_converter: false, polish: "lossy" },
-          description: "docs",
-          logging: { enabled: true },
-          categories: ["hand"],
-        })),
-      });
+      const rs = (await fx.api.content.configRuleset.get({ zoneId }))!;
+      await fx.api.content.configRuleset.put(
+        { zoneId },
+        {
+          rules: rs.rules.map((r) => ({
+            ref: r.ref!,
+            expression: 'starts_with(http.request.uri.path, "/blog/")',
+            action: "set_config" as const,
+            action_parameters: { content_converter: false, polish: "lossy" },
+            description: "docs",
+            logging: { enabled: true },
+            categories: ["hand"],
+          })),
+        },
+      );
       const drifted = (await rule.read(id, outs, ctx))!;
       assert.deepEqual(drifted.inputs, {
         zoneId,
@@ -574,7 +578,7 @@ describe("content resources against the emulator", () => {
       assert.equal(fixed.ruleId, outs.ruleId, "the rule kept its id");
       assert.equal(fixed.ruleVersion, "3");
       assert.deepEqual((await rule.read(id, fixed, ctx))!.inputs, ins);
-      const restored = (await fx.api.content.getConfigRuleset({ zoneId }))!.rules[0]!;
+      const restored = (await fx.api.content.configRuleset.get({ zoneId }))!.rules[0]!;
       assert.deepEqual(restored.action_parameters, { content_converter: true });
       assert.equal(restored.logging, undefined, "a field the program does not set is taken away again");
       assert.equal(restored.categories, undefined);
@@ -595,12 +599,14 @@ describe("content resources against the emulator", () => {
       const read = (await rule.read(id, outs, ctx))!;
       assert.deepEqual(read.inputs, ins);
       assert.equal((await rule.diff(id, read.props, ins, ctx)).changes, false);
-      const rs = (await fx.api.content.getConfigRuleset({ zoneId }))!;
+      const rs = (await fx.api.content.configRuleset.get({ zoneId }))!;
       const [mine] = rs.rules;
-      await fx.api.content.putConfigRuleset({
-        zoneId,
-        rules: [{ ...asRequest(mine!), ratelimit: { characteristics: ["ip.src"], period: 10 } }],
-      });
+      await fx.api.content.configRuleset.put(
+        { zoneId },
+        {
+          rules: [{ ...asRequest(mine!), ratelimit: { characteristics: ["ip.src"], period: 10 } }],
+        },
+      );
       const drifted = (await rule.read(id, outs, ctx))!;
       assert.deepEqual(drifted.inputs.ratelimit, { characteristics: ["ip.src"], period: 10 });
       assert.deepEqual((await rule.diff(id, drifted.props, ins, ctx)).changes, true);
@@ -643,7 +649,7 @@ describe("content resources against the emulator", () => {
       const diff = await untyped.diff(id, stored, news, ctx);
       assert.deepEqual(diff, { changes: true, replaces: [], deleteBeforeReplace: false });
       await untyped.delete(id, stored, ctx);
-      assert.deepEqual((await fx.api.content.getConfigRuleset({ zoneId }))!.rules, []);
+      assert.deepEqual((await fx.api.content.configRuleset.get({ zoneId }))!.rules, []);
     });
 
     it("is gone on read when its rule, the entrypoint or the zone is gone; other failures propagate", async () => {
@@ -658,7 +664,7 @@ describe("content resources against the emulator", () => {
       fx.em.faults.clear();
       assert.equal((await rule.read(id, outs, ctx))!.id, id);
 
-      await fx.api.content.putConfigRuleset({ zoneId, rules: [] });
+      await fx.api.content.configRuleset.put({ zoneId }, { rules: [] });
       assert.equal(await rule.read(id, outs, ctx), undefined);
       const ghost = { ...outs, zoneId: "0".repeat(32) };
       assert.equal(await rule.read(`${ghost.zoneId}/${ghost.ref}`, ghost, ctx), undefined);
@@ -666,11 +672,11 @@ describe("content resources against the emulator", () => {
     });
 
     it("refuses to take over an existing ref without importId, and adopts with it", async () => {
-      await fx.api.content.putConfigRuleset({
-        zoneId,
-        rules: [foreignRule("hand", 'http.host eq "old.example.com"')],
-      });
-      const handId = (await fx.api.content.getConfigRuleset({ zoneId }))!.rules[0]!.id;
+      await fx.api.content.configRuleset.put(
+        { zoneId },
+        { rules: [foreignRule("hand", 'http.host eq "old.example.com"')] },
+      );
+      const handId = (await fx.api.content.configRuleset.get({ zoneId }))!.rules[0]!.id;
       await assert.rejects(
         rule.create(await checked({ zoneId, host: "a.example.com", ref: "hand" }), ctx),
         new RegExp(
@@ -701,20 +707,20 @@ describe("content resources against the emulator", () => {
       );
 
       // by ref, or by the resource id the refusal names
-      await fx.api.content.putConfigRuleset({
-        zoneId,
-        rules: [foreignRule("hand", 'http.host eq "old.example.com"')],
-      });
+      await fx.api.content.configRuleset.put(
+        { zoneId },
+        { rules: [foreignRule("hand", 'http.host eq "old.example.com"')] },
+      );
       const byRef = await rule.create(
         await checked({ zoneId, host: "b.example.com", ref: "b", importId: "hand" }),
         ctx,
       );
       assert.deepEqual(await refs(), ["b"]);
       await rule.delete(byRef.id, byRef.outs, ctx);
-      await fx.api.content.putConfigRuleset({
-        zoneId,
-        rules: [foreignRule("hand", 'http.host eq "old.example.com"')],
-      });
+      await fx.api.content.configRuleset.put(
+        { zoneId },
+        { rules: [foreignRule("hand", 'http.host eq "old.example.com"')] },
+      );
       await rule.create(
         await checked({ zoneId, host: "c.example.com", ref: "c", importId: `${zoneId}/hand` }),
         ctx,
@@ -723,12 +729,11 @@ describe("content resources against the emulator", () => {
     });
 
     it("opts custom hostnames in through metadata, keeping other keys, and takes it back on delete", async () => {
-      const shop = await fx.api.content.createCustomHostname({
-        zoneId,
-        hostname: "shop.customer.net",
-        custom_metadata: { tier: "gold" },
-      });
-      const blog = await fx.api.content.createCustomHostname({ zoneId, hostname: "blog.customer.net" });
+      const shop = await fx.api.content.customHostnames.create(
+        { zoneId },
+        { hostname: "shop.customer.net", custom_metadata: { tier: "gold" } },
+      );
+      const blog = await fx.api.content.customHostnames.create({ zoneId }, { hostname: "blog.customer.net" });
       const ins = await checked({
         zoneId,
         customHostnameMetadata: true,
@@ -737,13 +742,16 @@ describe("content resources against the emulator", () => {
       const { id, outs } = await rule.create(ins, ctx);
       assert.equal(outs.ruleExpression, METADATA_EXPRESSION);
       const meta = async (chid: string) =>
-        (await fx.api.content.getCustomHostname({ zoneId, customHostnameId: chid })).custom_metadata;
+        (await fx.api.content.customHostnames.get({ zoneId, customHostnameId: chid })).custom_metadata;
       assert.deepEqual(await meta(shop.id), { tier: "gold", content_converter: "enabled" });
       assert.deepEqual(await meta(blog.id), { content_converter: "enabled" });
       assert.deepEqual((await rule.read(id, outs, ctx))!.inputs, ins);
 
       // drift: someone opts blog out; read shows it, update puts it back
-      await fx.api.content.updateCustomHostname({ zoneId, customHostnameId: blog.id, custom_metadata: {} });
+      await fx.api.content.customHostnames.update(
+        { zoneId, customHostnameId: blog.id },
+        { custom_metadata: {} },
+      );
       const drifted = (await rule.read(id, outs, ctx))!;
       assert.deepEqual(drifted.inputs.customHostnameIds, [shop.id]);
       await rule.update(id, drifted.props, ins, ctx);
@@ -791,12 +799,12 @@ describe("content resources against the emulator", () => {
         getConfigRuleset: async (p) => {
           if (++reads === 2) {
             // another writer lands between our read and our re-check
-            await other.content.putConfigRuleset({
-              zoneId,
-              rules: [foreignRule("hand", 'http.host eq "h.example.com"')],
-            });
+            await other.content.configRuleset.put(
+              { zoneId },
+              { rules: [foreignRule("hand", 'http.host eq "h.example.com"')] },
+            );
           }
-          return real.content.getConfigRuleset(p);
+          return real.content.configRuleset.get(p);
         },
         putConfigRuleset: (p) => real.content.putConfigRuleset(p),
       };
@@ -830,11 +838,11 @@ describe("content resources against the emulator", () => {
       let n = 0;
       const api: EntrypointApi = {
         getConfigRuleset: async (p) => {
-          await real.content.putConfigRuleset({
-            zoneId,
-            rules: [foreignRule(`r${++n}`, 'http.host eq "x.example.com"')],
-          });
-          return real.content.getConfigRuleset(p);
+          await real.content.configRuleset.put(
+            { zoneId },
+            { rules: [foreignRule(`r${++n}`, 'http.host eq "x.example.com"')] },
+          );
+          return real.content.configRuleset.get(p);
         },
         putConfigRuleset: () => assert.fail("never gets to write"),
       };
@@ -869,9 +877,15 @@ describe("content resources against the emulator", () => {
           body: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
         });
         await rule.create(await checked({ zoneId, pathPrefix: "/docs/" }), ctx);
-        const docs = await fx.api.content.fetchMarkdown(`${fx.em.origin}/__edge/example.com/docs/x`);
+        const docs = await fx.api.content.markdown.fetch(
+          {},
+          { url: `${fx.em.origin}/__edge/example.com/docs/x` },
+        );
         assert.equal(docs.converted && docs.body, "# Hello");
-        const other = await fx.api.content.fetchMarkdown(`${fx.em.origin}/__edge/example.com/blog/x`);
+        const other = await fx.api.content.markdown.fetch(
+          {},
+          { url: `${fx.em.origin}/__edge/example.com/blog/x` },
+        );
         assert.equal(other.converted, false);
       } finally {
         server.closeAllConnections();

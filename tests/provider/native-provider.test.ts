@@ -211,7 +211,7 @@ describe("the native provider (account-api:index:<Kind>)", () => {
     assert.equal(record(si.inputs).instanceId, "docs");
     assert.equal(record(si.inputs).chunkSize, 300);
 
-    const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+    const zoneId = (await fx.api.content.zones.create({}, { name: "example.com" })).id;
     const rule = record((await p.check(urn("ConfigRule"), {}, { zoneId, host: "a.example.com" })).inputs);
     const made = await p.create(urn("ConfigRule"), rule);
     const imported = await p.read(made.id, urn("ConfigRule"), {});
@@ -228,7 +228,7 @@ describe("the native provider (account-api:index:<Kind>)", () => {
 
   it("derives a rule's ref and a meeting's marker from the engine's URN: a create whose state was lost adopts", async () => {
     const p = await configured(fx);
-    const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+    const zoneId = (await fx.api.content.zones.create({}, { name: "example.com" })).id;
     const u = urn("ConfigRule", "docs");
     const rule = record((await p.check(u, {}, { zoneId, host: "a.example.com" })).inputs);
     assert.equal(rule.ref, `pulumi-${keyOfUrn(u)}`);
@@ -238,7 +238,7 @@ describe("the native provider (account-api:index:<Kind>)", () => {
     const again = record((await p.check(u, {}, { zoneId, host: "a.example.com" })).inputs);
     assert.deepEqual(again, rule);
     assert.equal((await p.create(u, again)).id, made.id);
-    assert.equal((await fx.api.content.getConfigRuleset({ zoneId }))?.rules.length, 1, "one rule");
+    assert.equal((await fx.api.content.configRuleset.get({ zoneId }))?.rules.length, 1, "one rule");
 
     const m = urn("MeetingTemplate", "standup");
     const meeting = record((await p.check(m, {}, { appId: "app-1", title: "Standup" })).inputs);
@@ -250,7 +250,7 @@ describe("the native provider (account-api:index:<Kind>)", () => {
 
   it("a create that made something but could not finish is an initialization failure with id and properties", async () => {
     const p = await configured(fx);
-    const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+    const zoneId = (await fx.api.content.zones.create({}, { name: "example.com" })).id;
     const ins = record(
       (
         await p.check(

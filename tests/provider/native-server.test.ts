@@ -65,7 +65,7 @@ describe("the native plugin's gRPC server", () => {
 
   it("answers a partial create as ErrorResourceInitFailed with the id and properties", async () => {
     const service = await configured();
-    const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+    const zoneId = (await fx.api.content.zones.create({}, { name: "example.com" })).id;
     const check = await call(
       service.check,
       new proto.CheckRequest().setUrn(urn("ConfigRule")).setNews(
@@ -133,7 +133,7 @@ describe("the native plugin's gRPC server", () => {
       const repeat = await configure(fx.em.url);
       assert.equal(repeat.err, null, "an identical repeat is accepted");
       // The provider still talks to the first base URL only.
-      const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+      const zoneId = (await fx.api.content.zones.create({}, { name: "example.com" })).id;
       const before = fx.em.requestLog.length;
       const read = await new Promise<{ err: ServiceError | null; res?: proto.ReadResponse }>((done) =>
         client.read(

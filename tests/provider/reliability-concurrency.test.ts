@@ -37,7 +37,7 @@ describe("reliability: concurrent writers (handler level)", function () {
   }
 
   it(`two programs × ${PER_PROGRAM} ConfigRules in one zone, ${ROUNDS} rounds in parallel: 0 lost`, async () => {
-    const zoneId = (await fx.api.content.createZone({ name: "busy.example.com" })).id;
+    const zoneId = (await fx.api.content.zones.create({}, { name: "busy.example.com" })).id;
     let lost = 0;
     let leftBehind = 0;
     let refused = 0;
@@ -48,7 +48,7 @@ describe("reliability: concurrent writers (handler level)", function () {
         programs.flatMap((p) => p.inputs.map((i) => rule.create(i, p.ctx))),
       );
       refused += made.filter((m) => m.status === "rejected").length;
-      const live = (await fx.api.content.getConfigRuleset({ zoneId }))?.rules ?? [];
+      const live = (await fx.api.content.configRuleset.get({ zoneId }))?.rules ?? [];
       const want = programs.flatMap((p) => p.inputs.map((i) => String(Reflect.get(i, "ref"))));
       lost += want.filter(
         (ref) => !live.some((r) => r.ref === ref && r.expression.includes(`.r${round}.`)),
@@ -61,7 +61,7 @@ describe("reliability: concurrent writers (handler level)", function () {
         ),
       );
       refused += gone.filter((g) => g.status === "rejected").length;
-      leftBehind += ((await fx.api.content.getConfigRuleset({ zoneId }))?.rules ?? []).length;
+      leftBehind += ((await fx.api.content.configRuleset.get({ zoneId }))?.rules ?? []).length;
     }
     console.log(
       `FIGURE concurrency.configRules ${JSON.stringify({ rounds: ROUNDS, programs: 2, rulesEach: PER_PROGRAM, lost, leftBehind, refused })}`,
@@ -72,7 +72,7 @@ describe("reliability: concurrent writers (handler level)", function () {
   });
 
   it("a rule of its own that a concurrent run already put in place is adopted, not refused", async () => {
-    const zoneId = (await fx.api.content.createZone({ name: "twice.example.com" })).id;
+    const zoneId = (await fx.api.content.zones.create({}, { name: "twice.example.com" })).id;
     const inputs = (await rule.check(undefined, { zoneId, host: "x.example.com", ref: "x" }, offlineContext))
       .inputs!;
     const [one, two] = await Promise.all([
@@ -80,7 +80,7 @@ describe("reliability: concurrent writers (handler level)", function () {
       rule.create(inputs, providerContext(fx)),
     ]);
     assert.equal(one.id, two.id);
-    assert.equal((await fx.api.content.getConfigRuleset({ zoneId }))?.rules.length, 1);
+    assert.equal((await fx.api.content.configRuleset.get({ zoneId }))?.rules.length, 1);
   });
 
   it("parallel env-var patches on one trigger: 0 lost", async () => {

@@ -168,14 +168,14 @@ describe("requests per kind: create and read send what the plain script sends", 
   });
 
   it("ZoneContentConverter: PATCH of the setting; read GETs it", async () => {
-    const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+    const zoneId = (await fx.api.content.zones.create({}, { name: "example.com" })).id;
     const { id, outs, sent, h } = await up(fx, "ZoneContentConverter", { zoneId });
     assert.deepEqual(sent, ["PATCH /zones/:hex/settings/content_converter"]);
     assert.deepEqual((await refresh(fx, h, id, outs)).sent, ["GET /zones/:hex/settings/content_converter"]);
   });
 
   it("ConfigRule: the look-up and the placement share one read; read GETs the entrypoint", async () => {
-    const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+    const zoneId = (await fx.api.content.zones.create({}, { name: "example.com" })).id;
     const { id, outs, sent, h } = await up(fx, "ConfigRule", { zoneId, pathPrefix: "/docs/" });
     const entrypoint = "/zones/:hex/rulesets/phases/http_config_settings/entrypoint";
     // The plain script's read and PUT, with the version re-read before the PUT and the check after
@@ -288,25 +288,27 @@ describe("requests per kind: an object the API already holds, found through the 
   });
 
   it("ConfigRule: the placement's read finds the rule; a generated ref is adopted, a named one of other settings refused", async () => {
-    const zoneId = (await fx.api.content.createZone({ name: "example.com" })).id;
+    const zoneId = (await fx.api.content.zones.create({}, { name: "example.com" })).id;
     const ref = "pulumi-0123456789abcdef";
-    await fx.api.content.putConfigRuleset({
-      zoneId,
-      rules: [
-        {
-          ref,
-          expression: 'http.host eq "old.example.com"',
-          action: "set_config",
-          action_parameters: { content_converter: true },
-        },
-        {
-          ref: "docs",
-          expression: 'http.host eq "x.com"',
-          action: "set_config",
-          action_parameters: { content_converter: true },
-        },
-      ],
-    });
+    await fx.api.content.configRuleset.put(
+      { zoneId },
+      {
+        rules: [
+          {
+            ref,
+            expression: 'http.host eq "old.example.com"',
+            action: "set_config",
+            action_parameters: { content_converter: true },
+          },
+          {
+            ref: "docs",
+            expression: 'http.host eq "x.com"',
+            action: "set_config",
+            action_parameters: { content_converter: true },
+          },
+        ],
+      },
+    );
     const h = handler("ConfigRule");
     const ours = (await h.check(undefined, { zoneId, host: "new.example.com", ref }, providerContext(fx)))
       .inputs!;
@@ -320,7 +322,7 @@ describe("requests per kind: an object the API already holds, found through the 
       `PUT ${entrypoint}`,
       `GET ${entrypoint}`,
     ]);
-    const rules = (await fx.api.content.getConfigRuleset({ zoneId }))!.rules;
+    const rules = (await fx.api.content.configRuleset.get({ zoneId }))!.rules;
     assert.deepEqual(
       rules.map((r) => [r.ref, r.expression]),
       [
@@ -336,7 +338,7 @@ describe("requests per kind: an object the API already holds, found through the 
       h.create(named, providerContext(fx)),
       /ref: a config rule with ref "docs" in zone [0-9a-f]+ already exists \([0-9a-f]+\/docs\) with other settings \(.*\); set importId: "docs" to adopt it$/,
     );
-    assert.equal((await fx.api.content.getConfigRuleset({ zoneId }))!.rules.length, 2, "nothing written");
+    assert.equal((await fx.api.content.configRuleset.get({ zoneId }))!.rules.length, 2, "nothing written");
   });
 
   it("DomainRegistration: the check's domain_unavailable leads to the look-up; its own is adopted, another's refused", async () => {

@@ -220,12 +220,12 @@ describe("command line: messages that tell what happened", () => {
 
     async function siteAnswering(status: number, body: string, type: string): Promise<void> {
       origin = await scripted(status, body, type);
-      const zone = await fx.api.content.createZone({ name: "example.com" });
+      const zone = await fx.api.content.zones.create({}, { name: "example.com" });
       const res = await fx.http("PUT", `/__emulator/content/zones/${zone.id}/origin`, {
         body: { url: origin.url },
       });
       assert.equal(res.status, 200, res.text);
-      await fx.api.content.setContentConverter({ zoneId: zone.id, value: "on" });
+      await fx.api.content.contentConverter.set({ zoneId: zone.id }, { value: "on" });
     }
 
     const reasonOf = async (url: string): Promise<string> => {
@@ -250,7 +250,7 @@ describe("command line: messages that tell what happened", () => {
       );
       await origin!.close();
       origin = await scripted(200, '{"a":1}', "application/json");
-      const zone = (await fx.api.content.listZones().toArray())[0]!;
+      const zone = (await fx.api.content.zones.list().toArray())[0]!;
       await fx.http("PUT", `/__emulator/content/zones/${zone.id}/origin`, { body: { url: origin.url } });
       assert.equal(
         await reasonOf(edge("/data")),
@@ -259,7 +259,7 @@ describe("command line: messages that tell what happened", () => {
       await origin.close();
       origin = await scripted(200, "<p>hi</p>", "text/html; charset=utf-8");
       await fx.http("PUT", `/__emulator/content/zones/${zone.id}/origin`, { body: { url: origin.url } });
-      await fx.api.content.setContentConverter({ zoneId: zone.id, value: "off" });
+      await fx.api.content.contentConverter.set({ zoneId: zone.id }, { value: "off" });
       assert.match(
         await reasonOf(edge("/page")),
         /^the page came back as HTML: Markdown conversion is not on for it/,

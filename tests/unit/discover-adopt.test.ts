@@ -21,8 +21,8 @@ describe("discover: adopting the listed objects", () => {
     await fx.api.builds.patchEnvironmentVariables(trigger, {
       variables: { MODE: { value: "prod", is_secret: false }, API_KEY: { value: "k", is_secret: true } },
     });
-    const zone = await fx.api.content.createZone({ name: "adopt.example" });
-    await fx.api.content.setContentConverter({ zoneId: zone.id, value: "on" });
+    const zone = await fx.api.content.zones.create({}, { name: "adopt.example" });
+    await fx.api.content.contentConverter.set({ zoneId: zone.id }, { value: "on" });
     await fx.http("POST", "/__emulator/search/namespaces", { body: { name: "team-a" } });
     await fx.api.search.createInstance({ id: "kb", type: "r2", source: "docs-bucket" });
     await fx.api.search.createInstance({ namespace: "team-a", id: "kb2", type: "r2", source: "docs-bucket" });

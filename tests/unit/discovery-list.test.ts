@@ -12,20 +12,22 @@ async function seedAccount(fx: EmulatorFixture) {
   await fx.api.builds.patchEnvironmentVariables(trigger.trigger_uuid, {
     variables: { MODE: { value: "prod", is_secret: false } },
   });
-  const zone = await fx.api.content.createZone({ name: "example.com" });
-  const quiet = await fx.api.content.createZone({ name: "quiet.org" });
-  await fx.api.content.setContentConverter({ zoneId: zone.id, value: "on" });
-  await fx.api.content.putConfigRuleset({
-    zoneId: zone.id,
-    rules: [
-      {
-        ref: "docs",
-        expression: 'starts_with(http.request.uri.path, "/docs/")',
-        action: "set_config",
-        action_parameters: { content_converter: true },
-      },
-    ],
-  });
+  const zone = await fx.api.content.zones.create({}, { name: "example.com" });
+  const quiet = await fx.api.content.zones.create({}, { name: "quiet.org" });
+  await fx.api.content.contentConverter.set({ zoneId: zone.id }, { value: "on" });
+  await fx.api.content.configRuleset.put(
+    { zoneId: zone.id },
+    {
+      rules: [
+        {
+          ref: "docs",
+          expression: 'starts_with(http.request.uri.path, "/docs/")',
+          action: "set_config",
+          action_parameters: { content_converter: true },
+        },
+      ],
+    },
+  );
   const meeting = await fx.api.meetings.createMeeting({ appId: "app-a", title: "standup" });
   const old = await fx.api.meetings.createMeeting({ appId: "app-a", title: "retired" });
   await fx.api.meetings.updateMeeting({ appId: "app-a", meetingId: old.id, status: "INACTIVE" });

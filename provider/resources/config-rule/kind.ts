@@ -11,7 +11,7 @@ export const room: KindRoom = {
     in: "zone",
     list: async (zone, walk) => {
       const scope = { zoneId: zone.id, zoneName: zone.name };
-      const ruleset = await walk.api.content.getConfigRuleset({ zoneId: zone.id });
+      const ruleset = await walk.api.content.configRuleset.get({ zoneId: zone.id });
       return (ruleset?.rules ?? []).map((rule) => {
         const ref = rule.ref ?? rule.id;
         const label = `${zone.name}/${rule.description || ref}`;

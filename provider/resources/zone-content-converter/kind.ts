@@ -14,7 +14,7 @@ export const room: KindRoom = {
   lister: {
     in: "zone",
     list: async (zone, walk) => {
-      const converter = await orGone(walk.api.content.getContentConverter({ zoneId: zone.id }));
+      const converter = await orGone(walk.api.content.contentConverter.get({ zoneId: zone.id }));
       if (!converter || converter.value === CONVERTER_INITIAL) return [];
       const scope = { zoneId: zone.id, zoneName: zone.name };
       const label = `content converter of ${zone.name}`;

@@ -16,121 +16,126 @@ export const scenario: AreaScenario = {
   area: "content",
   async run(kit) {
     const { content } = kit.api;
-    const zone = await content.createZone({ name: "conformance.example.com" });
+    const zone = await content.zones.create({}, { name: "conformance.example.com" });
     const zoneId = zone.id;
 
     // ---- zone settings ----
-    await content.getContentConverter({ zoneId });
-    await content.setContentConverter({ zoneId, value: "on" });
-    await content.getZoneSetting({ zoneId, settingId: "content_converter" });
+    await content.contentConverter.get({ zoneId });
+    await content.contentConverter.set({ zoneId }, { value: "on" });
+    await content.settings.get({ zoneId, settingId: "content_converter" });
     // Both fields of the edit body at once: no catalogued setting takes both, so an id outside the
     // catalogue carries them (the sdk sends such an id as it is) and answers the 404.
     await kit.expectStatus(
-      content.editZoneSetting({ zoneId, settingId: "no_such_setting", value: "on", enabled: true }),
+      content.settings.edit({ zoneId, settingId: "no_such_setting" }, { value: "on", enabled: true }),
       404,
     );
-    await kit.expectStatus(content.getZoneSetting({ zoneId, settingId: "no_such_setting" }), 404);
+    await kit.expectStatus(content.settings.get({ zoneId, settingId: "no_such_setting" }), 404);
     await expectRaw(kit, "PATCH", `/zones/${zoneId}/settings/content_converter`, { value: "maybe" }, 400);
 
     // ---- the entrypoint ----
     const entrypoint = `/zones/${zoneId}/rulesets/phases/http_config_settings/entrypoint`;
     await expectRaw(kit, "GET", entrypoint, undefined, 404);
-    const first = await content.putConfigRuleset({
-      zoneId,
-      name: "markdown",
-      description: "conformance",
-      rules: [
-        {
-          ref: "docs",
-          expression: 'starts_with(http.request.uri.path, "/docs/")',
-          action: "set_config",
-          action_parameters: { content_converter: true, polish: "lossless", autominify: { css: true } },
-          description: "docs as markdown",
-          enabled: true,
-          logging: { enabled: true },
-          categories: ["docs"],
-          exposed_credential_check: { username_expression: "http.host", password_expression: "http.host" },
-          ratelimit: { characteristics: ["ip.src"], period: 60, requests_per_period: 100 },
-        },
-      ],
-    });
+    const first = await content.configRuleset.put(
+      { zoneId },
+      {
+        name: "markdown",
+        description: "conformance",
+        rules: [
+          {
+            ref: "docs",
+            expression: 'starts_with(http.request.uri.path, "/docs/")',
+            action: "set_config",
+            action_parameters: { content_converter: true, polish: "lossless", autominify: { css: true } },
+            description: "docs as markdown",
+            enabled: true,
+            logging: { enabled: true },
+            categories: ["docs"],
+            exposed_credential_check: { username_expression: "http.host", password_expression: "http.host" },
+            ratelimit: { characteristics: ["ip.src"], period: 60, requests_per_period: 100 },
+          },
+        ],
+      },
+    );
     const [rule] = first.rules;
     if (!rule) throw new Error("the entrypoint came back without its rule");
     // Every field the body takes: the ruleset's echoes of a read, and a rule sent back with its own.
-    await content.putConfigRuleset({
-      zoneId,
-      id: first.id,
-      version: first.version,
-      name: "markdown",
-      description: "conformance, again",
-      rules: [
-        {
-          id: rule.id,
-          ref: "docs",
-          version: rule.version,
-          last_updated: rule.last_updated,
-          expression: rule.expression,
-          action: "set_config",
-          action_parameters: { content_converter: false },
-          description: "docs stay HTML",
-          enabled: false,
-          logging: { enabled: false },
-          categories: ["docs", "html"],
-          exposed_credential_check: { username_expression: "http.host", password_expression: "http.host" },
-          ratelimit: {
-            characteristics: ["ip.src", "cf.colo.id"],
-            period: 10,
-            counting_expression: "http.host",
-            mitigation_timeout: 60,
-            requests_per_period: 5,
-            requests_to_origin: true,
-            score_per_period: 1,
-            score_response_header_name: "x-score",
+    await content.configRuleset.put(
+      { zoneId },
+      {
+        id: first.id,
+        version: first.version,
+        name: "markdown",
+        description: "conformance, again",
+        rules: [
+          {
+            id: rule.id,
+            ref: "docs",
+            version: rule.version,
+            last_updated: rule.last_updated,
+            expression: rule.expression,
+            action: "set_config",
+            action_parameters: { content_converter: false },
+            description: "docs stay HTML",
+            enabled: false,
+            logging: { enabled: false },
+            categories: ["docs", "html"],
+            exposed_credential_check: { username_expression: "http.host", password_expression: "http.host" },
+            ratelimit: {
+              characteristics: ["ip.src", "cf.colo.id"],
+              period: 10,
+              counting_expression: "http.host",
+              mitigation_timeout: 60,
+              requests_per_period: 5,
+              requests_to_origin: true,
+              score_per_period: 1,
+              score_response_header_name: "x-score",
+            },
           },
-        },
-      ],
-    });
-    await content.getConfigRuleset({ zoneId });
+        ],
+      },
+    );
+    await content.configRuleset.get({ zoneId });
     await expectRaw(kit, "PUT", entrypoint, { rules: [{ expression: "", action: "rewrite" }] }, 400);
 
     // ---- custom hostnames ----
-    const ch = await content.createCustomHostname({ zoneId, hostname: "shop.customer.example.net" });
+    const ch = await content.customHostnames.create({ zoneId }, { hostname: "shop.customer.example.net" });
     const chPath = `/zones/${zoneId}/custom_hostnames/${ch.id}`;
-    await content.getCustomHostname({ zoneId, customHostnameId: ch.id });
-    await content.updateCustomHostname({
-      zoneId,
-      customHostnameId: ch.id,
-      custom_metadata: { content_converter: "enabled", plan: "pro" },
-      custom_origin_server: "origin.conformance.example.com",
-      custom_origin_sni: ":request_host_header:",
-      ssl: {
-        bundle_method: "optimal",
-        certificate_authority: "google",
-        cloudflare_branding: false,
-        custom_cert_bundle: [{ custom_certificate: "-----BEGIN CERTIFICATE-----", custom_key: "KEY" }],
-        custom_certificate: "-----BEGIN CERTIFICATE-----",
-        custom_csr_id: "7b163417-1d2b-4c84-a38a-2fb7a0cd7752",
-        custom_key: "-----BEGIN PRIVATE KEY-----",
-        method: "txt",
-        settings: {
-          ciphers: ["ECDHE-RSA-AES128-GCM-SHA256"],
-          early_hints: "on",
-          http2: "on",
-          min_tls_version: "1.2",
-          tls_1_3: "on",
+    await content.customHostnames.get({ zoneId, customHostnameId: ch.id });
+    await content.customHostnames.update(
+      { zoneId, customHostnameId: ch.id },
+      {
+        custom_metadata: { content_converter: "enabled", plan: "pro" },
+        custom_origin_server: "origin.conformance.example.com",
+        custom_origin_sni: ":request_host_header:",
+        ssl: {
+          bundle_method: "optimal",
+          certificate_authority: "google",
+          cloudflare_branding: false,
+          custom_cert_bundle: [{ custom_certificate: "-----BEGIN CERTIFICATE-----", custom_key: "KEY" }],
+          custom_certificate: "-----BEGIN CERTIFICATE-----",
+          custom_csr_id: "7b163417-1d2b-4c84-a38a-2fb7a0cd7752",
+          custom_key: "-----BEGIN PRIVATE KEY-----",
+          method: "txt",
+          settings: {
+            ciphers: ["ECDHE-RSA-AES128-GCM-SHA256"],
+            early_hints: "on",
+            http2: "on",
+            min_tls_version: "1.2",
+            tls_1_3: "on",
+          },
+          type: "dv",
+          wildcard: false,
         },
-        type: "dv",
-        wildcard: false,
       },
-    });
-    await content.updateCustomHostname({ zoneId, customHostnameId: ch.id });
+    );
+    await content.customHostnames.update({ zoneId, customHostnameId: ch.id });
     await expectRaw(kit, "PATCH", chPath, { ssl: { method: "dns" } }, 400);
-    await content.deleteCustomHostname({ zoneId, customHostnameId: ch.id });
-    await kit.expectStatus(content.getCustomHostname({ zoneId, customHostnameId: ch.id }), 404);
+    await content.customHostnames.delete({ zoneId, customHostnameId: ch.id });
+    await kit.expectStatus(content.customHostnames.get({ zoneId, customHostnameId: ch.id }), 404);
     await kit.expectStatus(
-      content.updateCustomHostname({ zoneId, customHostnameId: ch.id, custom_metadata: {} }),
+      content.customHostnames.update({ zoneId, customHostnameId: ch.id }, { custom_metadata: {} }),
       404,
     );
-    await kit.expectStatus(content.deleteCustomHostname({ zoneId, customHostnameId: ch.id }), 404);
+    await kit.expectStatus(content.customHostnames.delete({ zoneId, customHostnameId: ch.id }), 404);
   },
 };
