@@ -93,7 +93,13 @@ describe("builds sdk surface: sub-resources in the (ids, params, options?) conve
   const fx = useEmulator();
 
   it("the deprecated table names every flat method of release 0.1.0, each replacement exists", () => {
-    const flat = Object.getOwnPropertyNames(BuildsApi.prototype).filter((n) => n !== "constructor");
+    const flat: string[] = [];
+    for (
+      let p: object | null = BuildsApi.prototype;
+      p && p !== Object.prototype;
+      p = Object.getPrototypeOf(p)
+    )
+      flat.push(...Object.getOwnPropertyNames(p).filter((n) => n !== "constructor"));
     assert.deepEqual([...flat].sort(), [...RELEASE_0_1_0_METHODS].sort());
     assert.deepEqual(Object.keys(DEPRECATED_BUILDS_METHODS).sort(), [...RELEASE_0_1_0_METHODS].sort());
     assert.ok(Object.isFrozen(DEPRECATED_BUILDS_METHODS));
