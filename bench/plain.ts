@@ -64,41 +64,50 @@ const KIND_CALLS: Record<ResourceKind, (c: Ctx, u: number) => Calls> = {
   RepoConnection: ({ api, made }, u) => ({
     up: async () =>
       void (made.repo[u] = (
-        await api.builds.upsertRepoConnection({
-          provider_type: "github",
-          provider_account_id: "bench",
-          provider_account_name: "Bench",
-          repo_id: `r${u}`,
-          repo_name: `repo-${u}`,
-        })
+        await api.builds.repos.connections.upsert(
+          {},
+          {
+            provider_type: "github",
+            provider_account_id: "bench",
+            provider_account_name: "Bench",
+            repo_id: `r${u}`,
+            repo_name: `repo-${u}`,
+          },
+        )
       ).repo_connection_uuid),
-    refresh: async () => void (await api.builds.listRepoConnections()),
-    destroy: async () => api.builds.deleteRepoConnection(made.repo[u]!),
+    refresh: async () => void (await api.builds.repos.connections.list()),
+    destroy: async () => api.builds.repos.connections.delete({ repoConnectionUuid: made.repo[u]! }),
   }),
   BuildTrigger: ({ api, w, made, deps }, u) => ({
     up: async () =>
       void (made.trigger[u] = (
-        await api.builds.createTrigger({
-          external_script_id: w.scriptTags[u]!,
-          repo_connection_uuid: deps.repo(u),
-          build_token_uuid: w.buildToken,
-          trigger_name: "production",
-          branch_includes: ["main"],
-          build_command: "npm run build",
-          deploy_command: "npx wrangler deploy",
-          root_directory: "/",
-        })
+        await api.builds.triggers.create(
+          {},
+          {
+            external_script_id: w.scriptTags[u]!,
+            repo_connection_uuid: deps.repo(u),
+            build_token_uuid: w.buildToken,
+            trigger_name: "production",
+            branch_includes: ["main"],
+            build_command: "npm run build",
+            deploy_command: "npx wrangler deploy",
+            root_directory: "/",
+          },
+        )
       ).trigger_uuid),
-    refresh: async () => void (await api.builds.listTriggers(w.scriptTags[u]!)),
-    destroy: async () => api.builds.deleteTrigger(made.trigger[u]!),
+    refresh: async () => void (await api.builds.triggers.list({ scriptTag: w.scriptTags[u]! })),
+    destroy: async () => api.builds.triggers.delete({ triggerUuid: made.trigger[u]! }),
   }),
   TriggerEnvVars: ({ api, deps }, u) => ({
     up: async () =>
-      void (await api.builds.patchEnvironmentVariables(deps.trigger(u), { variables: VARS(u) })),
-    refresh: async () => void (await api.builds.getEnvironmentVariables(deps.trigger(u))),
+      void (await api.builds.environmentVariables.upsert({ triggerUuid: deps.trigger(u) }, VARS(u))),
+    refresh: async () => void (await api.builds.environmentVariables.list({ triggerUuid: deps.trigger(u) })),
     destroy: async () => {
       for (const key of Object.keys(VARS(u)))
-        await api.builds.deleteEnvironmentVariable(deps.trigger(u), key);
+        await api.builds.environmentVariables.delete({
+          triggerUuid: deps.trigger(u),
+          environmentVariableKey: key,
+        });
     },
   }),
   ZoneContentConverter: ({ api, w }, u) => ({

@@ -34,10 +34,13 @@ function waitBuild(api: AccountApi, uuid: string, deadlineMs: number, progress: 
   progress(`waiting for build ${uuid} (at most ${Math.round(deadlineMs / 1000)} s)…`);
   return lookingFor(
     `build ${uuid}`,
-    api.builds.waitForBuild(uuid, {
-      deadlineMs,
-      onProgress: (b) => progress(`build ${b.build_uuid}: ${b.status}`),
-    }),
+    api.builds.builds.wait(
+      { buildUuid: uuid },
+      {
+        deadlineMs,
+        onProgress: (b) => progress(`build ${b.build_uuid}: ${b.status}`),
+      },
+    ),
   );
 }
 
@@ -63,10 +66,13 @@ export function addBuildVerbs(root: Command, io: VerbIo): void {
       return withClient(io, o, async (api) => {
         const started = await lookingFor(
           `trigger ${triggerUuid}`,
-          api.builds.triggerBuild(triggerUuid, {
-            ...(o.branch ? { branch: o.branch } : {}),
-            ...(o.commit ? { commitHash: o.commit } : {}),
-          }),
+          api.builds.builds.create(
+            { triggerUuid },
+            {
+              ...(o.branch ? { branch: o.branch } : {}),
+              ...(o.commit ? { commit_hash: o.commit } : {}),
+            },
+          ),
         );
         if (!o.wait) return buildOutcome(started);
         return buildOutcome(await waitBuild(api, started.build_uuid, o.deadline, progressFor(io, o)));
@@ -85,7 +91,7 @@ export function addBuildVerbs(root: Command, io: VerbIo): void {
   leaf(build.command("logs <buildUuid>").description("every log line of a build so far")).action(
     action(io, (o: CommonOptions, uuid: string) =>
       withClient(io, o, async (api) => {
-        const logs = await lookingFor(`build ${uuid}`, api.builds.collectLogs(uuid));
+        const logs = await lookingFor(`build ${uuid}`, api.builds.builds.collectLogs({ buildUuid: uuid }));
         const text = logs.lines.map((l) => `${l.text}\n`).join("");
         return { result: logs, text: logs.truncated ? `${text}(truncated)\n` : text };
       }),
@@ -95,7 +101,7 @@ export function addBuildVerbs(root: Command, io: VerbIo): void {
   leaf(build.command("cancel <buildUuid>").description("cancel a build that has not stopped")).action(
     action(io, (o: CommonOptions, uuid: string) =>
       withClient(io, o, async (api) => {
-        const b = await lookingFor(`build ${uuid}`, api.builds.cancelBuild(uuid));
+        const b = await lookingFor(`build ${uuid}`, api.builds.builds.cancel({ buildUuid: uuid }));
         return { result: b, text: buildLine(b) };
       }),
     ),
@@ -108,7 +114,7 @@ export function addBuildVerbs(root: Command, io: VerbIo): void {
   ).action(
     action(io, (o: WaitOpts, scriptName: string) =>
       withClient(io, o, async (api) => {
-        const r = await api.builds.redeployActiveDeployment(scriptName);
+        const r = await api.builds.builds.redeployActiveDeployment({ scriptName });
         const b = o.wait ? await waitBuild(api, r.build.build_uuid, o.deadline, progressFor(io, o)) : r.build;
         const outcome = buildOutcome(b);
         return {
@@ -123,7 +129,7 @@ export function addBuildVerbs(root: Command, io: VerbIo): void {
   leaf(build.command("purge-cache <triggerUuid>").description("clear a trigger's build cache")).action(
     action(io, (o: CommonOptions, triggerUuid: string) =>
       withClient(io, o, async (api) => {
-        await lookingFor(`trigger ${triggerUuid}`, api.builds.purgeBuildCache(triggerUuid));
+        await lookingFor(`trigger ${triggerUuid}`, api.builds.triggers.purgeCache({ triggerUuid }));
         return {
           result: { purged: triggerUuid },
           text: `purged the build cache of trigger ${triggerUuid}\n`,
@@ -135,7 +141,7 @@ export function addBuildVerbs(root: Command, io: VerbIo): void {
   leaf(build.command("tokens").description("list the account's build tokens")).action(
     action(io, (o: CommonOptions) =>
       withClient(io, o, async (api) => {
-        const tokens = await api.builds.listTokens();
+        const tokens = await api.builds.tokens.list();
         return { result: tokens, text: tokensText(tokens) };
       }),
     ),

@@ -25,9 +25,9 @@ export async function seed(
   _em: Pick<RunningEmulator, "origin" | "accountId">,
 ): Promise<Seeded> {
   const scriptName = "docs-site";
-  const scripts = await api.builds.listScripts();
-  if (!scripts.some((s) => s.id === scriptName)) await api.builds.uploadScript(scriptName);
-  const [token] = await api.builds.listTokens();
+  const scripts = await api.builds.scripts.list();
+  if (!scripts.some((s) => s.id === scriptName)) await api.builds.scripts.upload({ scriptName });
+  const [token] = await api.builds.tokens.list();
   if (!token) throw new Error("seed: the account has no build token");
   return { scriptName, buildTokenUuid: token.build_token_uuid };
 }

@@ -58,8 +58,8 @@ async function inTriggers(walk: ListingWalk): Promise<DiscoveredObject[]> {
   const listers = listersIn("trigger");
   const out: DiscoveredObject[] = [];
   const { api, accountId } = walk;
-  for (const script of await api.builds.listScripts({ accountId })) {
-    const triggers = (await orGone(api.builds.listTriggers(script.tag, { accountId }))) ?? [];
+  for (const script of await api.builds.scripts.list({ accountId })) {
+    const triggers = (await orGone(api.builds.triggers.list({ accountId, scriptTag: script.tag }))) ?? [];
     for (const t of triggers)
       out.push(...(await inTurn(listers, ({ lister }) => lister.list(script, t, walk))));
   }

@@ -99,11 +99,13 @@ async function waitFor(
   buildUuid: string,
   p: WaitParams & { accountId?: string; requireSuccess?: boolean },
 ): Promise<Build> {
-  const done = await api.builds.waitForBuild(buildUuid, {
-    ...account(p),
-    ...(p.deadlineMs !== undefined ? { deadlineMs: p.deadlineMs } : {}),
-    ...(p.pollIntervalMs !== undefined ? { pollIntervalMs: p.pollIntervalMs } : {}),
-  });
+  const done = await api.builds.builds.wait(
+    { ...account(p), buildUuid },
+    {
+      ...(p.deadlineMs !== undefined ? { deadlineMs: p.deadlineMs } : {}),
+      ...(p.pollIntervalMs !== undefined ? { pollIntervalMs: p.pollIntervalMs } : {}),
+    },
+  );
   if (p.requireSuccess !== false && done.build_outcome !== "success") {
     throw new Error(
       `build ${buildUuid} stopped with outcome ${done.build_outcome ?? "unknown"} (read its logs with buildLogs)`,
@@ -113,11 +115,13 @@ async function waitFor(
 }
 
 export async function runTriggerBuild(api: AccountApi, p: TriggerBuildParams): Promise<BuildInfo> {
-  const build = await api.builds.triggerBuild(p.triggerUuid, {
-    ...account(p),
-    ...(p.branch !== undefined ? { branch: p.branch } : {}),
-    ...(p.commitHash !== undefined ? { commitHash: p.commitHash } : {}),
-  });
+  const build = await api.builds.builds.create(
+    { ...account(p), triggerUuid: p.triggerUuid },
+    {
+      ...(p.branch !== undefined ? { branch: p.branch } : {}),
+      ...(p.commitHash !== undefined ? { commit_hash: p.commitHash } : {}),
+    },
+  );
   return toBuildInfo(p.wait ? await waitFor(api, build.build_uuid, p) : build);
 }
 
@@ -126,15 +130,15 @@ export async function runWaitForBuild(api: AccountApi, p: WaitForBuildParams): P
 }
 
 export async function runBuildLogs(api: AccountApi, p: BuildRef): Promise<BuildLogs> {
-  return api.builds.collectLogs(p.buildUuid, account(p));
+  return api.builds.builds.collectLogs({ ...account(p), buildUuid: p.buildUuid });
 }
 
 export async function runCancelBuild(api: AccountApi, p: BuildRef): Promise<BuildInfo> {
-  return toBuildInfo(await api.builds.cancelBuild(p.buildUuid, account(p)));
+  return toBuildInfo(await api.builds.builds.cancel({ ...account(p), buildUuid: p.buildUuid }));
 }
 
 export async function runRedeploy(api: AccountApi, p: RedeployParams): Promise<RedeployInfo> {
-  const r = await api.builds.redeployActiveDeployment(p.scriptName, account(p));
+  const r = await api.builds.builds.redeployActiveDeployment({ ...account(p), scriptName: p.scriptName });
   const build = p.wait ? await waitFor(api, r.build.build_uuid, p) : r.build;
   return { build: toBuildInfo(build), versionId: r.versionId };
 }
@@ -143,12 +147,12 @@ export async function runPurgeBuildCache(
   api: AccountApi,
   p: PurgeBuildCacheParams,
 ): Promise<{ triggerUuid: string }> {
-  await api.builds.purgeBuildCache(p.triggerUuid, account(p));
+  await api.builds.triggers.purgeCache({ ...account(p), triggerUuid: p.triggerUuid });
   return { triggerUuid: p.triggerUuid };
 }
 
 export async function runBuildTokens(api: AccountApi, p: BuildTokensParams): Promise<BuildTokenInfo[]> {
-  const tokens = await api.builds.listTokens(account(p));
+  const tokens = await api.builds.tokens.list(account(p));
   return tokens.map((t) => ({
     buildTokenUuid: t.build_token_uuid,
     buildTokenName: t.build_token_name ?? null,

@@ -39,7 +39,7 @@ describe("builds end to end (real engine)", function () {
 
   it("manages a repository connection, two triggers and their variables, with drift, limits and a build", async () => {
     const tag = await uploadScript("shop");
-    const [token] = await api.builds.listTokens();
+    const [token] = await api.builds.tokens.list();
     const phase = { third: false, build: false, edit: false };
     const stack = await e2e.stack(async () => {
       const repo = new RepoConnection("repo", {
@@ -79,7 +79,7 @@ describe("builds end to end (real engine)", function () {
     assert.equal(up.summary.resourceChanges?.create, 5);
     assert.equal(up.outputs.tag?.value, tag);
     const prodUuid = String(up.outputs.prod?.value);
-    const triggers = await api.builds.listTriggers(tag);
+    const triggers = await api.builds.triggers.list({ scriptTag: tag });
     assert.deepEqual(triggers.map((t) => t.trigger_name).sort(), ["preview", "production"]);
     assert.deepEqual(await variablesOf(api, prodUuid), {
       MODE: { value: "fast", is_secret: false },
@@ -107,19 +107,26 @@ describe("builds end to end (real engine)", function () {
     phase.edit = false;
 
     // Out of band: a setting, a plain value and a secret's key.
-    await api.builds.updateTrigger(prodUuid, { build_command: "changed by hand" });
-    await api.builds.patchEnvironmentVariables(prodUuid, {
-      variables: { MODE: { value: "slow", is_secret: false } },
+    await api.builds.triggers.update({ triggerUuid: prodUuid }, { build_command: "changed by hand" });
+    await api.builds.environmentVariables.upsert(
+      { triggerUuid: prodUuid },
+      { MODE: { value: "slow", is_secret: false } },
+    );
+    await api.builds.environmentVariables.delete({
+      triggerUuid: prodUuid,
+      environmentVariableKey: "API_KEY",
     });
-    await api.builds.deleteEnvironmentVariable(prodUuid, "API_KEY");
     // …and the repository connection's display names (same upsert key, so the same connection).
-    await api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme Renamed",
-      repo_id: "shop",
-      repo_name: "shop-renamed",
-    });
+    await api.builds.repos.connections.upsert(
+      {},
+      {
+        provider_type: "github",
+        provider_account_id: "acme",
+        provider_account_name: "Acme Renamed",
+        repo_id: "shop",
+        repo_name: "shop-renamed",
+      },
+    );
     const refresh = await stack.refresh();
     assert.ok(
       (refresh.summary.resourceChanges?.update ?? 0) >= 3,
@@ -132,10 +139,12 @@ describe("builds end to end (real engine)", function () {
     );
     const reconcile = await stack.up();
     assert.ok((reconcile.summary.resourceChanges?.update ?? 0) >= 3);
-    const [repoLive] = await api.builds.listRepoConnections();
+    const [repoLive] = await api.builds.repos.connections.list();
     assert.equal(repoLive?.repo_name, "shop");
     assert.equal(repoLive?.provider_account_name, "Acme");
-    const prodLive = (await api.builds.listTriggers(tag)).find((t) => t.trigger_uuid === prodUuid)!;
+    const prodLive = (await api.builds.triggers.list({ scriptTag: tag })).find(
+      (t) => t.trigger_uuid === prodUuid,
+    )!;
     assert.equal(prodLive.build_command, "npm run build");
     assert.deepEqual(await variablesOf(api, prodUuid), {
       MODE: { value: "fast", is_secret: false },
@@ -161,34 +170,43 @@ describe("builds end to end (real engine)", function () {
     };
     assert.equal(build.triggerUuid, prodUuid);
     assert.equal(build.branch, "main");
-    assert.equal((await api.builds.getBuild(build.buildUuid)).trigger?.trigger_uuid, prodUuid);
+    assert.equal(
+      (await api.builds.builds.get({ buildUuid: build.buildUuid })).trigger?.trigger_uuid,
+      prodUuid,
+    );
 
     const destroy = await stack.destroy();
     assert.equal(destroy.summary.result, "succeeded");
-    assert.deepEqual(await api.builds.listTriggers(tag), []);
-    assert.deepEqual(await api.builds.listRepoConnections(), []);
+    assert.deepEqual(await api.builds.triggers.list({ scriptTag: tag }), []);
+    assert.deepEqual(await api.builds.repos.connections.list(), []);
   });
 
   it("adopts a trigger made by hand with importId and brings it to the program", async () => {
     const tag = await uploadScript("blog");
-    const [token] = await api.builds.listTokens();
-    const repo = await api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme",
-      repo_id: "blog",
-      repo_name: "blog",
-    });
-    const byHand = await api.builds.createTrigger({
-      external_script_id: tag,
-      repo_connection_uuid: repo.repo_connection_uuid,
-      build_token_uuid: token!.build_token_uuid,
-      trigger_name: "by hand",
-      build_command: "",
-      deploy_command: "npx wrangler deploy",
-      root_directory: "/",
-      branch_includes: ["main"],
-    });
+    const [token] = await api.builds.tokens.list();
+    const repo = await api.builds.repos.connections.upsert(
+      {},
+      {
+        provider_type: "github",
+        provider_account_id: "acme",
+        provider_account_name: "Acme",
+        repo_id: "blog",
+        repo_name: "blog",
+      },
+    );
+    const byHand = await api.builds.triggers.create(
+      {},
+      {
+        external_script_id: tag,
+        repo_connection_uuid: repo.repo_connection_uuid,
+        build_token_uuid: token!.build_token_uuid,
+        trigger_name: "by hand",
+        build_command: "",
+        deploy_command: "npx wrangler deploy",
+        root_directory: "/",
+        branch_includes: ["main"],
+      },
+    );
     const stack = await e2e.stack(async () => {
       const t = new BuildTrigger("adopted", {
         externalScriptId: tag,
@@ -202,10 +220,10 @@ describe("builds end to end (real engine)", function () {
     });
     const up = await stack.up();
     assert.equal(up.outputs.uuid?.value, byHand.trigger_uuid);
-    assert.equal((await api.builds.listTriggers(tag))[0]!.trigger_name, "managed");
+    assert.equal((await api.builds.triggers.list({ scriptTag: tag }))[0]!.trigger_name, "managed");
     await stack.preview({ expectNoChanges: true });
     await stack.destroy();
-    assert.deepEqual(await api.builds.listTriggers(tag), []);
-    await api.builds.deleteRepoConnection(repo.repo_connection_uuid);
+    assert.deepEqual(await api.builds.triggers.list({ scriptTag: tag }), []);
+    await api.builds.repos.connections.delete({ repoConnectionUuid: repo.repo_connection_uuid });
   });
 });

@@ -31,14 +31,14 @@ async function trigger(
   w: BuildWorld,
   over: Partial<TriggerCreateBody> = {},
 ): Promise<string> {
-  return (await api.builds.createTrigger(productionTriggerBody(w, over))).trigger_uuid;
+  return (await api.builds.triggers.create({}, productionTriggerBody(w, over))).trigger_uuid;
 }
 
 async function settle(fx: EmulatorFixture, b: Build): Promise<Build> {
-  return fx.api.builds.waitForBuild(b.build_uuid, {
-    sleep: async (ms) => fx.clock.advance(ms),
-    now: () => fx.clock.now(),
-  });
+  return fx.api.builds.builds.wait(
+    { buildUuid: b.build_uuid },
+    { sleep: async (ms) => fx.clock.advance(ms), now: () => fx.clock.now() },
+  );
 }
 
 /** Asserts a local refusal naming the rule, with no request sent. */
@@ -55,41 +55,59 @@ describe("builds area: the public contract's operations", () => {
     it("creates, lists, reads, renames and deletes a script's hooks; names are unique per script", async () => {
       const w = await seedBuildWorld(fx);
       const hooks = fx.api.builds;
-      const nightly = await hooks.createDeployHook(w.tag, { deploy_hook_name: "nightly", branch: "main" });
+      const nightly = await hooks.deployHooks.create(
+        { scriptTag: w.tag },
+        { deploy_hook_name: "nightly", branch: "main" },
+      );
       assert.equal(nightly.external_script_id, w.tag);
       assert.equal(nightly.branch, "main");
       fx.clock.advance(1_000);
-      const weekly = await hooks.createDeployHook(w.tag, { deploy_hook_name: "weekly", branch: "release" });
+      const weekly = await hooks.deployHooks.create(
+        { scriptTag: w.tag },
+        { deploy_hook_name: "weekly", branch: "release" },
+      );
       assert.deepEqual(
-        (await hooks.listDeployHooks(w.tag)).map((h) => h.deploy_hook_name),
+        (await hooks.deployHooks.list({ scriptTag: w.tag })).map((h) => h.deploy_hook_name),
         ["nightly", "weekly"],
       );
       await assert.rejects(
-        hooks.createDeployHook(w.tag, { deploy_hook_name: "nightly", branch: "x" }),
+        hooks.deployHooks.create({ scriptTag: w.tag }, { deploy_hook_name: "nightly", branch: "x" }),
         (e: unknown) => e instanceof ConflictError && e.apiCode === 12010 && /already exists/.test(e.message),
       );
       await assert.rejects(
-        hooks.updateDeployHook(w.tag, nightly.deploy_hook_uuid, {
-          deploy_hook_name: "weekly",
-          branch: "main",
-        }),
+        hooks.deployHooks.update(
+          { scriptTag: w.tag, deployHookUuid: nightly.deploy_hook_uuid },
+          { deploy_hook_name: "weekly", branch: "main" },
+        ),
         ConflictError,
       );
       fx.clock.advance(1_000);
-      const renamed = await hooks.updateDeployHook(w.tag, nightly.deploy_hook_uuid, {
-        deploy_hook_name: "nightly (main)",
-        branch: "develop",
-      });
+      const renamed = await hooks.deployHooks.update(
+        { scriptTag: w.tag, deployHookUuid: nightly.deploy_hook_uuid },
+        { deploy_hook_name: "nightly (main)", branch: "develop" },
+      );
       assert.equal(renamed.deploy_hook_name, "nightly (main)");
       assert.notEqual(renamed.modified_on, renamed.created_on);
-      assert.deepEqual(await hooks.getDeployHook(w.tag, nightly.deploy_hook_uuid), renamed);
-      await hooks.deleteDeployHook(w.tag, weekly.deploy_hook_uuid);
-      await assert.rejects(hooks.getDeployHook(w.tag, weekly.deploy_hook_uuid), NotFoundError);
+      assert.deepEqual(
+        await hooks.deployHooks.get({ scriptTag: w.tag, deployHookUuid: nightly.deploy_hook_uuid }),
+        renamed,
+      );
+      await hooks.deployHooks.delete({ scriptTag: w.tag, deployHookUuid: weekly.deploy_hook_uuid });
+      await assert.rejects(
+        hooks.deployHooks.get({ scriptTag: w.tag, deployHookUuid: weekly.deploy_hook_uuid }),
+        NotFoundError,
+      );
       // The same name is free again once its hook is gone, and other scripts have their own names.
-      await hooks.createDeployHook(w.tag, { deploy_hook_name: "weekly", branch: "release" });
+      await hooks.deployHooks.create({ scriptTag: w.tag }, { deploy_hook_name: "weekly", branch: "release" });
       const other = await seedBuildWorld(fx, "api");
-      await hooks.createDeployHook(other.tag, { deploy_hook_name: "weekly", branch: "main" });
-      await assert.rejects(hooks.getDeployHook(other.tag, nightly.deploy_hook_uuid), NotFoundError);
+      await hooks.deployHooks.create(
+        { scriptTag: other.tag },
+        { deploy_hook_name: "weekly", branch: "main" },
+      );
+      await assert.rejects(
+        hooks.deployHooks.get({ scriptTag: other.tag, deployHookUuid: nightly.deploy_hook_uuid }),
+        NotFoundError,
+      );
     });
 
     it("answers a script name where the tag belongs with 404, and a bad body with 400, and checks both locally", async () => {
@@ -107,12 +125,14 @@ describe("builds area: the public contract's operations", () => {
       );
       await refusedLocally(
         fx,
-        () => fx.api.builds.createDeployHook("shop", { deploy_hook_name: "n", branch: "main" }),
+        () =>
+          fx.api.builds.deployHooks.create({ scriptTag: "shop" }, { deploy_hook_name: "n", branch: "main" }),
         /scriptTag: must be the script's tag/,
       );
       await refusedLocally(
         fx,
-        () => fx.api.builds.createDeployHook(w.tag, { deploy_hook_name: "", branch: "main" }),
+        () =>
+          fx.api.builds.deployHooks.create({ scriptTag: w.tag }, { deploy_hook_name: "", branch: "main" }),
         /deploy_hook_name: must not be empty/,
       );
     });
@@ -121,51 +141,54 @@ describe("builds area: the public contract's operations", () => {
   describe("worker build configuration", () => {
     it("connects a script to a repository once, keeps the fields it was sent, updates and deletes", async () => {
       const w = await seedBuildWorld(fx);
-      const made = await fx.api.builds.createWorkerBuildConfig({
-        external_script_id: w.tag,
-        repo_connection_uuid: w.repo,
-        production_branch: "main",
-      });
+      const made = await fx.api.builds.workers.create(
+        {},
+        { external_script_id: w.tag, repo_connection_uuid: w.repo, production_branch: "main" },
+      );
       assert.equal(made.external_script_id, w.tag);
       assert.equal(made.repo_connection_uuid, w.repo);
       assert.equal(made.production_branch, "main");
       await assert.rejects(
-        fx.api.builds.createWorkerBuildConfig({ external_script_id: w.tag, repo_connection_uuid: w.repo }),
+        fx.api.builds.workers.create({}, { external_script_id: w.tag, repo_connection_uuid: w.repo }),
         (e: unknown) => e instanceof ConflictError && e.apiCode === 12010,
       );
-      const other = await fx.api.builds.upsertRepoConnection({
-        provider_type: "github",
-        provider_account_id: "acme",
-        provider_account_name: "Acme",
-        repo_id: "other",
-        repo_name: "other",
-      });
+      const other = await fx.api.builds.repos.connections.upsert(
+        {},
+        {
+          provider_type: "github",
+          provider_account_id: "acme",
+          provider_account_name: "Acme",
+          repo_id: "other",
+          repo_name: "other",
+        },
+      );
       fx.clock.advance(1_000);
-      const changed = await fx.api.builds.updateWorkerBuildConfig(w.tag, {
-        repo_connection_uuid: other.repo_connection_uuid,
-      });
+      const changed = await fx.api.builds.workers.update(
+        { scriptTag: w.tag },
+        { repo_connection_uuid: other.repo_connection_uuid },
+      );
       assert.equal(changed.repo_connection_uuid, other.repo_connection_uuid);
       assert.equal(changed.production_branch, "main", "fields left out stay");
-      assert.deepEqual(await fx.api.builds.getWorkerBuildConfig(w.tag), changed);
+      assert.deepEqual(await fx.api.builds.workers.get({ scriptTag: w.tag }), changed);
       // The connection it builds from cannot be deleted under it.
       await assert.rejects(
-        fx.api.builds.deleteRepoConnection(other.repo_connection_uuid),
+        fx.api.builds.repos.connections.delete({ repoConnectionUuid: other.repo_connection_uuid }),
         (e: unknown) => e instanceof BadRequestError && e.apiCode === 12005,
       );
-      await fx.api.builds.deleteWorkerBuildConfig(w.tag);
-      await assert.rejects(fx.api.builds.getWorkerBuildConfig(w.tag), NotFoundError);
-      await fx.api.builds.deleteRepoConnection(other.repo_connection_uuid);
+      await fx.api.builds.workers.delete({ scriptTag: w.tag });
+      await assert.rejects(fx.api.builds.workers.get({ scriptTag: w.tag }), NotFoundError);
+      await fx.api.builds.repos.connections.delete({ repoConnectionUuid: other.repo_connection_uuid });
     });
 
     it("refuses an unknown repository connection, and a change of the script in a PATCH", async () => {
       const w = await seedBuildWorld(fx);
       await assert.rejects(
-        fx.api.builds.createWorkerBuildConfig({ external_script_id: w.tag, repo_connection_uuid: MISSING }),
+        fx.api.builds.workers.create({}, { external_script_id: w.tag, repo_connection_uuid: MISSING }),
         (e: unknown) => e instanceof BadRequestError && e.apiCode === 12004,
       );
       await refusedLocally(
         fx,
-        () => fx.api.builds.updateWorkerBuildConfig(w.tag, { external_script_id: w.tag }),
+        () => fx.api.builds.workers.update({ scriptTag: w.tag }, { external_script_id: w.tag }),
         /external_script_id: is fixed by the path/,
       );
       const unknownScript = await fx.http("POST", `${A(fx)}/builds/workers`, {
@@ -178,11 +201,14 @@ describe("builds area: the public contract's operations", () => {
   describe("build tokens", () => {
     it("registers a token without ever answering its secret, pages the listing, deletes one not in use", async () => {
       const w = await seedBuildWorld(fx);
-      const made = await fx.api.builds.createToken({
-        build_token_name: "ci",
-        build_token_secret: "very-secret-value",
-        cloudflare_token_id: "0123456789abcdef0123456789abcdef",
-      });
+      const made = await fx.api.builds.tokens.create(
+        {},
+        {
+          build_token_name: "ci",
+          build_token_secret: "very-secret-value",
+          cloudflare_token_id: "0123456789abcdef0123456789abcdef",
+        },
+      );
       assert.equal(made.cloudflare_token_id, "0123456789abcdef0123456789abcdef");
       const page = await fx.http("GET", `${A(fx)}/builds/tokens?per_page=1`);
       assert.equal((resultOf(page) as unknown[]).length, 1);
@@ -192,7 +218,7 @@ describe("builds area: the public contract's operations", () => {
         count: 1,
         total_count: 2,
       });
-      const all = await fx.api.builds.listTokens({ perPage: 1 });
+      const all = await fx.api.builds.tokens.list({}, { perPage: 1 });
       assert.deepEqual(
         all.map((t) => t.build_token_name),
         ["Default build token", "ci"],
@@ -200,14 +226,17 @@ describe("builds area: the public contract's operations", () => {
       assert.ok(!page.text.includes("very-secret-value"));
       const inUse = await trigger(fx.api, { ...w, token: made.build_token_uuid });
       await assert.rejects(
-        fx.api.builds.deleteToken(made.build_token_uuid),
+        fx.api.builds.tokens.delete({ buildTokenUuid: made.build_token_uuid }),
         (e: unknown) => e instanceof BadRequestError && e.apiCode === 12005 && e.message.includes(inUse),
       );
-      await fx.api.builds.updateTrigger(inUse, { build_token_uuid: w.token });
-      await fx.api.builds.deleteToken(made.build_token_uuid);
-      await assert.rejects(fx.api.builds.deleteToken(made.build_token_uuid), NotFoundError);
+      await fx.api.builds.triggers.update({ triggerUuid: inUse }, { build_token_uuid: w.token });
+      await fx.api.builds.tokens.delete({ buildTokenUuid: made.build_token_uuid });
+      await assert.rejects(
+        fx.api.builds.tokens.delete({ buildTokenUuid: made.build_token_uuid }),
+        NotFoundError,
+      );
       assert.deepEqual(
-        (await fx.api.builds.listTokens()).map((t) => t.build_token_uuid),
+        (await fx.api.builds.tokens.list()).map((t) => t.build_token_uuid),
         [w.token],
       );
     });
@@ -217,7 +246,7 @@ describe("builds area: the public contract's operations", () => {
     it("counts this month's build minutes against the allowance, and says when they refresh", async () => {
       const w = await seedBuildWorld(fx);
       const t = await trigger(fx.api, w);
-      const limits = await fx.api.builds.getAccountLimits();
+      const limits = await fx.api.builds.accountLimits.get();
       assert.equal(limits.has_reached_build_minutes_limit, false);
       const now = new Date(fx.clock.now());
       assert.equal(
@@ -226,21 +255,18 @@ describe("builds area: the public contract's operations", () => {
       );
       const set = await fx.http("PUT", "/__emulator/builds/limits", { body: { build_minutes: 1 } });
       assert.equal(set.status, 200, set.text);
-      assert.equal((await fx.api.builds.getAccountLimits()).has_reached_build_minutes_limit, false);
-      await settle(fx, await fx.api.builds.triggerBuild(t, { branch: "main" }));
+      assert.equal((await fx.api.builds.accountLimits.get()).has_reached_build_minutes_limit, false);
+      await settle(fx, await fx.api.builds.builds.create({ triggerUuid: t }, { branch: "main" }));
       // A 14-second build counts as a whole minute.
-      assert.equal((await fx.api.builds.getAccountLimits()).has_reached_build_minutes_limit, true);
+      assert.equal((await fx.api.builds.accountLimits.get()).has_reached_build_minutes_limit, true);
     });
 
     it("prefills from a connected repository only, honouring the root directory", async () => {
       await seedBuildWorld(fx, "My Shop");
-      const filled = await fx.api.builds.getConfigAutofill({
-        providerType: "github",
-        providerAccountId: "acme",
-        repoId: "My Shop",
-        branch: "main",
-        rootDirectory: "/apps/web/",
-      });
+      const filled = await fx.api.builds.repos.configAutofill(
+        { providerType: "github", providerAccountId: "acme", repoId: "My Shop" },
+        { branch: "main", root_directory: "/apps/web/" },
+      );
       assert.deepEqual(filled, {
         config_file: "apps/web/wrangler.jsonc",
         default_worker_name: "my-shop",
@@ -249,7 +275,7 @@ describe("builds area: the public contract's operations", () => {
         scripts: { build: "npm run build", deploy: "npx wrangler deploy" },
       });
       await assert.rejects(
-        fx.api.builds.getConfigAutofill({
+        fx.api.builds.repos.configAutofill({
           providerType: "github",
           providerAccountId: "acme",
           repoId: "nope",
@@ -259,7 +285,7 @@ describe("builds area: the public contract's operations", () => {
       await refusedLocally(
         fx,
         () =>
-          fx.api.builds.getConfigAutofill({ providerType: "gitlab", providerAccountId: "a", repoId: "b" }),
+          fx.api.builds.repos.configAutofill({ providerType: "gitlab", providerAccountId: "a", repoId: "b" }),
         /providerType: must be one of github/,
       );
     });
@@ -270,10 +296,10 @@ describe("builds area: the public contract's operations", () => {
       const w = await seedBuildWorld(fx);
       const idle = await seedBuildWorld(fx, "idle");
       const t = await trigger(fx.api, w);
-      await fx.api.builds.triggerBuild(t, { branch: "main" });
+      await fx.api.builds.builds.create({ triggerUuid: t }, { branch: "main" });
       fx.clock.advance(1_000);
-      const second = await fx.api.builds.triggerBuild(t, { branch: "feature-x" });
-      const latest = await fx.api.builds.getLatestBuilds([w.tag, idle.tag]);
+      const second = await fx.api.builds.builds.create({ triggerUuid: t }, { branch: "feature-x" });
+      const latest = await fx.api.builds.builds.latest({}, { external_script_ids: [w.tag, idle.tag] });
       assert.deepEqual(Object.keys(latest), [w.tag]);
       assert.equal(latest[w.tag]!.build_uuid, second.build_uuid);
       const none = await fx.http("GET", `${A(fx)}/builds/builds/latest`);
@@ -294,15 +320,21 @@ describe("builds area: the public contract's operations", () => {
         path: "/",
         files: [{ filename: "a.txt", content: "YQ==", isBase64: true }],
       };
-      const b = await fx.api.builds.triggerBuild(t, { branch: "main", seedRepo });
+      const b = await fx.api.builds.builds.create(
+        { triggerUuid: t },
+        { branch: "main", seed_repo: seedRepo },
+      );
       assert.equal(b.status, "queued");
       await refusedLocally(
         fx,
         () =>
-          fx.api.builds.triggerBuild(t, {
-            branch: "main",
-            seedRepo: { ...seedRepo, files: [...seedRepo.files, ...seedRepo.files, ...seedRepo.files] },
-          }),
+          fx.api.builds.builds.create(
+            { triggerUuid: t },
+            {
+              branch: "main",
+              seed_repo: { ...seedRepo, files: [...seedRepo.files, ...seedRepo.files, ...seedRepo.files] },
+            },
+          ),
         /seed_repo\.files: must have at most 2 entries/,
       );
     });
@@ -310,7 +342,7 @@ describe("builds area: the public contract's operations", () => {
     it("answers the cancelled build, its outcome and stop time", async () => {
       const w = await seedBuildWorld(fx);
       const t = await trigger(fx.api, w);
-      const b = await fx.api.builds.triggerBuild(t, { branch: "main" });
+      const b = await fx.api.builds.builds.create({ triggerUuid: t }, { branch: "main" });
       fx.clock.advance(3_000);
       const res = await fx.http("PUT", `${A(fx)}/builds/builds/${b.build_uuid}/cancel`);
       const r = resultOf(res) as Json;
@@ -324,12 +356,14 @@ describe("builds area: the public contract's operations", () => {
     it("flips is_secret without resending the value (value null or left out keeps it), but a new variable needs one", async () => {
       const w = await seedBuildWorld(fx);
       const t = await trigger(fx.api, w);
-      await fx.api.builds.patchEnvironmentVariables(t, {
-        variables: { MODE: { value: "fast", is_secret: false }, KEY: { value: "k", is_secret: true } },
-      });
-      const flipped = await fx.api.builds.patchEnvironmentVariables(t, {
-        variables: { MODE: { is_secret: true }, KEY: { value: null, is_secret: false } },
-      });
+      await fx.api.builds.environmentVariables.upsert(
+        { triggerUuid: t },
+        { MODE: { value: "fast", is_secret: false }, KEY: { value: "k", is_secret: true } },
+      );
+      const flipped = await fx.api.builds.environmentVariables.upsert(
+        { triggerUuid: t },
+        { MODE: { is_secret: true }, KEY: { value: null, is_secret: false } },
+      );
       assert.equal(flipped.MODE!.value, null, "now a secret");
       assert.equal(flipped.KEY!.value, "k", "the stored value, now plain");
       const res = await fx.http("PATCH", `${A(fx)}/builds/triggers/${t}/environment_variables`, {
@@ -344,7 +378,7 @@ describe("builds area: the public contract's operations", () => {
         },
       ]);
       // All or nothing: MODE was not changed by the refused PATCH.
-      assert.equal((await fx.api.builds.getEnvironmentVariables(t)).MODE!.is_secret, true);
+      assert.equal((await fx.api.builds.environmentVariables.list({ triggerUuid: t })).MODE!.is_secret, true);
     });
   });
 
@@ -354,25 +388,31 @@ describe("builds area: the public contract's operations", () => {
         body: { metadata: { tags: ["team:web", "prod"] } },
       });
       assert.equal(tagged.status, 200, tagged.text);
-      await fx.api.builds.uploadScript("plain");
-      const names = async (tags: string) => (await fx.api.builds.listScripts({ tags })).map((s) => s.id);
+      await fx.api.builds.scripts.upload({ scriptName: "plain" });
+      const names = async (tags: string) => (await fx.api.builds.scripts.list({}, { tags })).map((s) => s.id);
       assert.deepEqual(await names("prod"), ["api"]);
       assert.deepEqual(await names("prod:no"), ["plain"]);
       assert.deepEqual(await names("prod:yes,team:web"), ["api"]);
 
-      const [first] = await fx.api.builds.listDeployments("api");
+      const [first] = await fx.api.builds.deployments.list({ scriptName: "api" });
       assert.deepEqual(first!.annotations, { "workers/triggered_by": "upload" });
       const versionId = first!.versions[0]!.version_id;
-      const made = await fx.api.builds.createDeployment("api", {
-        versions: [{ version_id: versionId, percentage: 100 }],
-        annotations: { "workers/message": "roll back" },
-        force: true,
-      });
+      const made = await fx.api.builds.deployments.create(
+        { scriptName: "api" },
+        {
+          versions: [{ version_id: versionId, percentage: 100 }],
+          annotations: { "workers/message": "roll back" },
+          force: true,
+        },
+      );
       assert.deepEqual(made.annotations, {
         "workers/triggered_by": "deployment",
         "workers/message": "roll back",
       });
-      assert.deepEqual((await fx.api.builds.listDeployments("api"))[0]!.annotations, made.annotations);
+      assert.deepEqual(
+        (await fx.api.builds.deployments.list({ scriptName: "api" }))[0]!.annotations,
+        made.annotations,
+      );
       // Read-only fields of a deployment are ignored when sent, as the service does.
       const raw = await fx.http("POST", `${A(fx)}/workers/scripts/api/deployments`, {
         body: {
@@ -388,13 +428,16 @@ describe("builds area: the public contract's operations", () => {
       await refusedLocally(
         fx,
         () =>
-          fx.api.builds.createDeployment("api", {
-            versions: [{ version_id: versionId, percentage: 100 }],
-            annotations: { "workers/message": "x".repeat(1001) },
-          }),
+          fx.api.builds.deployments.create(
+            { scriptName: "api" },
+            {
+              versions: [{ version_id: versionId, percentage: 100 }],
+              annotations: { "workers/message": "x".repeat(1001) },
+            },
+          ),
         /annotations\.workers\/message: must be at most 1000 characters/,
       );
-      assert.equal((await collect(fx.api.builds.listVersions("api"))).length, 1);
+      assert.equal((await collect(fx.api.builds.versions.list({ scriptName: "api" }))).length, 1);
     });
   });
 });
@@ -439,7 +482,7 @@ describe("builds sdk: answers in the contract's minimal shapes", () => {
   });
 
   it("reads the build once after a POST that answers only its uuid", async () => {
-    const b = await client.builds.triggerBuild(TRIGGER, { branch: "main" });
+    const b = await client.builds.builds.create({ triggerUuid: TRIGGER }, { branch: "main" });
     assert.equal(b.status, "queued");
     assert.deepEqual(seen, [
       `POST /client/v4/accounts/acct/builds/triggers/${TRIGGER}/builds`,
@@ -448,7 +491,7 @@ describe("builds sdk: answers in the contract's minimal shapes", () => {
   });
 
   it("reads the build after a cancel that answers only its outcome", async () => {
-    const b = await client.builds.cancelBuild(BUILD);
+    const b = await client.builds.builds.cancel({ buildUuid: BUILD });
     assert.equal(b.build_uuid, BUILD);
     assert.deepEqual(seen, [
       `PUT /client/v4/accounts/acct/builds/builds/${BUILD}/cancel`,

@@ -47,14 +47,17 @@ interface World {
 
 async function world(fx: EmulatorFixture, name = "shop"): Promise<World> {
   const script = await upload(fx, name);
-  const repo = await fx.api.builds.upsertRepoConnection({
-    provider_type: "github",
-    provider_account_id: "acme",
-    provider_account_name: "Acme",
-    repo_id: "r1",
-    repo_name: "shop",
-  });
-  const [token] = await fx.api.builds.listTokens();
+  const repo = await fx.api.builds.repos.connections.upsert(
+    {},
+    {
+      provider_type: "github",
+      provider_account_id: "acme",
+      provider_account_name: "Acme",
+      repo_id: "r1",
+      repo_name: "shop",
+    },
+  );
+  const [token] = await fx.api.builds.tokens.list();
   return { script, repo: repo.repo_connection_uuid, token: token!.build_token_uuid };
 }
 
@@ -107,7 +110,7 @@ describe("builds area", () => {
       const created = env(res).result as Json;
       assert.equal(created.id, "api");
       assert.match(String(created.tag), /^[0-9a-f-]{36}$/);
-      const scripts = await fx.api.builds.listScripts();
+      const scripts = await fx.api.builds.scripts.list();
       assert.deepEqual(
         scripts.map((s) => [s.id, s.tag]),
         [["api", created.tag]],
@@ -140,12 +143,12 @@ describe("builds area", () => {
       fx.clock.advance(1000);
       const second = await upload(fx, "api");
       assert.equal(second.tag, first.tag);
-      const versions = await collect(fx.api.builds.listVersions("api"));
+      const versions = await collect(fx.api.builds.versions.list({ scriptName: "api" }));
       assert.deepEqual(
         versions.map((v) => v.number),
         [2, 1],
       );
-      const deployments = await fx.api.builds.listDeployments("api");
+      const deployments = await fx.api.builds.deployments.list({ scriptName: "api" });
       assert.equal(deployments.length, 2);
       assert.equal(deployments[0]!.versions[0]!.version_id, versions[0]!.id);
       assert.equal(deployments[0]!.versions[0]!.percentage, 100);
@@ -154,7 +157,7 @@ describe("builds area", () => {
     it("pages through versions with the page-style iterator", async () => {
       for (let i = 0; i < 5; i++) await upload(fx, "api");
       const before = fx.em.requestLog.length;
-      const versions = await collect(fx.api.builds.listVersions("api", { perPage: 2 }));
+      const versions = await collect(fx.api.builds.versions.list({ scriptName: "api" }, { perPage: 2 }));
       assert.deepEqual(
         versions.map((v) => v.number),
         [5, 4, 3, 2, 1],
@@ -165,19 +168,26 @@ describe("builds area", () => {
     it("creates a split deployment and rejects unknown versions and bad percentages", async () => {
       await upload(fx, "api");
       await upload(fx, "api");
-      const [v2, v1] = await collect(fx.api.builds.listVersions("api"));
-      const d = await fx.api.builds.createDeployment("api", {
-        versions: [
-          { version_id: v1!.id, percentage: 10 },
-          { version_id: v2!.id, percentage: 90 },
-        ],
-      });
+      const [v2, v1] = await collect(fx.api.builds.versions.list({ scriptName: "api" }));
+      const d = await fx.api.builds.deployments.create(
+        { scriptName: "api" },
+        {
+          versions: [
+            { version_id: v1!.id, percentage: 10 },
+            { version_id: v2!.id, percentage: 90 },
+          ],
+        },
+      );
       assert.equal(d.versions.length, 2);
-      assert.equal((await fx.api.builds.listDeployments("api"))[0]!.id, d.id);
+      assert.equal((await fx.api.builds.deployments.list({ scriptName: "api" }))[0]!.id, d.id);
 
       await rejectsLocally(
         fx,
-        () => fx.api.builds.createDeployment("api", { versions: [{ version_id: v1!.id, percentage: 50 }] }),
+        () =>
+          fx.api.builds.deployments.create(
+            { scriptName: "api" },
+            { versions: [{ version_id: v1!.id, percentage: 50 }] },
+          ),
         /versions: percentages must add up to 100/,
       );
       const unknown = "00000000-0000-4000-8000-000000000000";
@@ -201,10 +211,10 @@ describe("builds area", () => {
     it("resolves a name (or a tag) to the tag, and names the scripts when there is no such script", async () => {
       const { tag } = await upload(fx, "api");
       await upload(fx, "web");
-      assert.equal(await fx.api.builds.resolveScriptTag("api"), tag);
-      assert.equal(await fx.api.builds.resolveScriptTag(tag), tag);
+      assert.equal(await fx.api.builds.scripts.resolveTag({ scriptName: "api" }), tag);
+      assert.equal(await fx.api.builds.scripts.resolveTag({ scriptName: tag }), tag);
       await assert.rejects(
-        fx.api.builds.resolveScriptTag("nope"),
+        fx.api.builds.scripts.resolveTag({ scriptName: "nope" }),
         (e: unknown) =>
           e instanceof ScriptNotFoundError &&
           e.message ===
@@ -214,7 +224,7 @@ describe("builds area", () => {
 
     it("answers a tag on a script-name path with 404 and a hint that the path takes the name", async () => {
       const { tag } = await upload(fx, "api");
-      await assert.rejects(fx.api.builds.listDeployments(tag), (e: unknown) => {
+      await assert.rejects(fx.api.builds.deployments.list({ scriptName: tag }), (e: unknown) => {
         assert.ok(e instanceof NotFoundError);
         assert.equal(e.apiCode, 12000);
         assert.match(e.message, /Resource not found \(code 12000\)/);
@@ -230,7 +240,8 @@ describe("builds area", () => {
   describe("triggers", () => {
     it("creates a production trigger with every field and lists it under the script's tag", async () => {
       const w = await world(fx);
-      const t = await fx.api.builds.createTrigger(
+      const t = await fx.api.builds.triggers.create(
+        {},
         triggerBody(w, {
           branch_excludes: ["wip"],
           path_includes: ["src/*"],
@@ -256,7 +267,7 @@ describe("builds area", () => {
       };
       for (const [k, v] of Object.entries(expected)) assert.deepEqual((t as Json)[k], v, k);
       assert.equal(t.repo_connection?.repo_name, "shop");
-      const listed = await fx.api.builds.listTriggers(w.script.tag);
+      const listed = await fx.api.builds.triggers.list({ scriptTag: w.script.tag });
       assert.deepEqual(
         listed.map((x) => x.trigger_uuid),
         [t.trigger_uuid],
@@ -268,9 +279,9 @@ describe("builds area", () => {
       fx.em.faults.add({ method: "POST", path: "/builds/triggers$", commitThenDrop: true, times: 1 });
       const events: string[] = [];
       const api = fx.client({ onEvent: (e) => events.push(`${e.type} ${e.method}`) });
-      const t = await api.builds.createTrigger(triggerBody(w));
+      const t = await api.builds.triggers.create({}, triggerBody(w));
       assert.deepEqual(events, ["request POST", "error POST", "request GET", "response GET"]);
-      const listed = await fx.api.builds.listTriggers(w.script.tag);
+      const listed = await fx.api.builds.triggers.list({ scriptTag: w.script.tag });
       assert.deepEqual(
         listed.map((x) => x.trigger_uuid),
         [t.trigger_uuid],
@@ -279,7 +290,7 @@ describe("builds area", () => {
 
     it("fills defaults for the optional pattern lists, and caching is off unless asked (the contract's default)", async () => {
       const w = await world(fx);
-      const t = await fx.api.builds.createTrigger(triggerBody(w));
+      const t = await fx.api.builds.triggers.create({}, triggerBody(w));
       assert.deepEqual([t.branch_excludes, t.path_includes, t.path_excludes], [[], ["*"], []]);
       assert.equal(t.build_caching_enabled, false);
       const raw = await fx.http("POST", `${A(fx)}/builds/triggers`, {
@@ -291,11 +302,11 @@ describe("builds area", () => {
 
     it("allows one production and one preview trigger, and refuses a third or a second of a kind", async () => {
       const w = await world(fx);
-      await fx.api.builds.createTrigger(triggerBody(w));
-      const preview = await fx.api.builds.createTrigger(previewBody(w));
+      await fx.api.builds.triggers.create({}, triggerBody(w));
+      const preview = await fx.api.builds.triggers.create({}, previewBody(w));
       assert.deepEqual(preview.branch_includes, ["*"]);
       await assert.rejects(
-        fx.api.builds.createTrigger(triggerBody(w, { trigger_name: "third" })),
+        fx.api.builds.triggers.create({}, triggerBody(w, { trigger_name: "third" })),
         (e: unknown) => {
           assert.ok(e instanceof BadRequestError);
           assert.equal(e.apiCode, 12002);
@@ -304,9 +315,9 @@ describe("builds area", () => {
         },
       );
       const other = await world(fx, "blog");
-      await fx.api.builds.createTrigger(triggerBody(other));
+      await fx.api.builds.triggers.create({}, triggerBody(other));
       await assert.rejects(
-        fx.api.builds.createTrigger(triggerBody(other, { trigger_name: "again" })),
+        fx.api.builds.triggers.create({}, triggerBody(other, { trigger_name: "again" })),
         (e: unknown) => {
           assert.ok(e instanceof BadRequestError);
           assert.equal(e.apiCode, 12002);
@@ -314,24 +325,24 @@ describe("builds area", () => {
           return true;
         },
       );
-      assert.equal((await fx.api.builds.listTriggers(w.script.tag)).length, 2);
+      assert.equal((await fx.api.builds.triggers.list({ scriptTag: w.script.tag })).length, 2);
     });
 
     it("updates a subset of fields with PATCH and refuses a change that would make two of a kind", async () => {
       const w = await world(fx);
-      const prod = await fx.api.builds.createTrigger(triggerBody(w));
-      const preview = await fx.api.builds.createTrigger(previewBody(w));
+      const prod = await fx.api.builds.triggers.create({}, triggerBody(w));
+      const preview = await fx.api.builds.triggers.create({}, previewBody(w));
       fx.clock.advance(5000);
-      const updated = await fx.api.builds.updateTrigger(prod.trigger_uuid, {
-        build_command: "pnpm build",
-        branch_includes: ["release"],
-      });
+      const updated = await fx.api.builds.triggers.update(
+        { triggerUuid: prod.trigger_uuid },
+        { build_command: "pnpm build", branch_includes: ["release"] },
+      );
       assert.equal(updated.build_command, "pnpm build");
       assert.deepEqual(updated.branch_includes, ["release"]);
       assert.equal(updated.deploy_command, "npx wrangler deploy");
       assert.notEqual(updated.modified_on, prod.modified_on);
       await assert.rejects(
-        fx.api.builds.updateTrigger(preview.trigger_uuid, { branch_includes: ["main"] }),
+        fx.api.builds.triggers.update({ triggerUuid: preview.trigger_uuid }, { branch_includes: ["main"] }),
         (e: unknown) =>
           e instanceof BadRequestError &&
           e.apiCode === 12002 &&
@@ -348,14 +359,14 @@ describe("builds area", () => {
 
     it("deletes a trigger (DELETE on the trigger path), after which it is not found", async () => {
       const w = await world(fx);
-      const t = await fx.api.builds.createTrigger(triggerBody(w));
-      await fx.api.builds.deleteTrigger(t.trigger_uuid);
-      assert.deepEqual(await fx.api.builds.listTriggers(w.script.tag), []);
+      const t = await fx.api.builds.triggers.create({}, triggerBody(w));
+      await fx.api.builds.triggers.delete({ triggerUuid: t.trigger_uuid });
+      assert.deepEqual(await fx.api.builds.triggers.list({ scriptTag: w.script.tag }), []);
       const again = await fx.http("DELETE", `${A(fx)}/builds/triggers/${t.trigger_uuid}`);
       assert.equal(again.status, 404);
       assert.deepEqual(env(again).errors, [{ code: 12000, message: "Resource not found" }]);
       // The slot is free again.
-      await fx.api.builds.createTrigger(triggerBody(w));
+      await fx.api.builds.triggers.create({}, triggerBody(w));
     });
 
     it("answers a script name where the tag belongs with 404 Resource not found (paths and bodies)", async () => {
@@ -376,16 +387,16 @@ describe("builds area", () => {
       const w = await world(fx);
       await rejectsLocally(
         fx,
-        () => fx.api.builds.listTriggers(w.script.name),
+        () => fx.api.builds.triggers.list({ scriptTag: w.script.name }),
         /scriptTag: must be the script's tag \(a UUID, field `tag` of the script listing\), not its name/,
       );
       await rejectsLocally(
         fx,
-        () => fx.api.builds.createTrigger(triggerBody(w, { external_script_id: "shop" })),
+        () => fx.api.builds.triggers.create({}, triggerBody(w, { external_script_id: "shop" })),
         /external_script_id: must be the script's tag/,
       );
       const unknownTag = "0123456789abcdef0123456789abcdef";
-      await assert.rejects(fx.api.builds.listTriggers(unknownTag), (e: unknown) => {
+      await assert.rejects(fx.api.builds.triggers.list({ scriptTag: unknownTag }), (e: unknown) => {
         assert.ok(e instanceof NotFoundError);
         assert.equal(e.apiCode, 12000);
         assert.match(
@@ -401,14 +412,14 @@ describe("builds area", () => {
       const w = await world(fx);
       const none = "00000000-0000-4000-8000-000000000001";
       await assert.rejects(
-        fx.api.builds.createTrigger(triggerBody(w, { build_token_uuid: none })),
+        fx.api.builds.triggers.create({}, triggerBody(w, { build_token_uuid: none })),
         (e: unknown) =>
           e instanceof BadRequestError &&
           e.apiCode === 12004 &&
           /build_token_uuid: no build token with this UUID/.test(e.message),
       );
       await assert.rejects(
-        fx.api.builds.createTrigger(triggerBody(w, { repo_connection_uuid: none })),
+        fx.api.builds.triggers.create({}, triggerBody(w, { repo_connection_uuid: none })),
         (e: unknown) =>
           e instanceof BadRequestError &&
           e.apiCode === 12004 &&
@@ -438,17 +449,21 @@ describe("builds area", () => {
       const w = await world(fx);
       await rejectsLocally(
         fx,
-        () => fx.api.builds.createTrigger({ ...triggerBody(w), branch_includes: [] }),
+        () => fx.api.builds.triggers.create({}, { ...triggerBody(w), branch_includes: [] }),
         /branch_includes: must not be empty/,
       );
       await rejectsLocally(
         fx,
-        () => fx.api.builds.updateTrigger("not-a-uuid", { build_command: "x" }),
+        () => fx.api.builds.triggers.update({ triggerUuid: "not-a-uuid" }, { build_command: "x" }),
         /triggerUuid: must be a UUID/,
       );
       await rejectsLocally(
         fx,
-        () => fx.api.builds.updateTrigger("00000000-0000-4000-8000-000000000001", { deploy_command: "" }),
+        () =>
+          fx.api.builds.triggers.update(
+            { triggerUuid: "00000000-0000-4000-8000-000000000001" },
+            { deploy_command: "" },
+          ),
         /deploy_command: must not be empty/,
       );
     });
@@ -457,37 +472,46 @@ describe("builds area", () => {
   describe("environment variables", () => {
     it("sets plain and secret variables; a secret's value comes back null; patch merges; delete removes one", async () => {
       const w = await world(fx);
-      const t = await fx.api.builds.createTrigger(triggerBody(w));
-      const after = await fx.api.builds.patchEnvironmentVariables(t.trigger_uuid, {
-        variables: {
+      const t = await fx.api.builds.triggers.create({}, triggerBody(w));
+      const after = await fx.api.builds.environmentVariables.upsert(
+        { triggerUuid: t.trigger_uuid },
+        {
           NODE_ENV: { value: "production", is_secret: false },
           API_KEY: { value: "s3cr3t", is_secret: true },
         },
-      });
+      );
       const first = new Date(fx.clock.now()).toISOString();
       assert.deepEqual(after, {
         NODE_ENV: { value: "production", is_secret: false, created_on: first },
         API_KEY: { value: null, is_secret: true, created_on: first },
       });
       fx.clock.advance(60_000);
-      await fx.api.builds.patchEnvironmentVariables(t.trigger_uuid, {
-        variables: { NODE_ENV: { value: "staging", is_secret: false } },
-      });
+      await fx.api.builds.environmentVariables.upsert(
+        { triggerUuid: t.trigger_uuid },
+        { NODE_ENV: { value: "staging", is_secret: false } },
+      );
       // A variable set again keeps the time it was first set.
-      assert.deepEqual(await fx.api.builds.getEnvironmentVariables(t.trigger_uuid), {
+      assert.deepEqual(await fx.api.builds.environmentVariables.list({ triggerUuid: t.trigger_uuid }), {
         NODE_ENV: { value: "staging", is_secret: false, created_on: first },
         API_KEY: { value: null, is_secret: true, created_on: first },
       });
-      await fx.api.builds.deleteEnvironmentVariable(t.trigger_uuid, "API_KEY");
-      assert.deepEqual(Object.keys(await fx.api.builds.getEnvironmentVariables(t.trigger_uuid)), [
-        "NODE_ENV",
-      ]);
-      const trigger = (await fx.api.builds.listTriggers(w.script.tag))[0]!;
+      await fx.api.builds.environmentVariables.delete({
+        triggerUuid: t.trigger_uuid,
+        environmentVariableKey: "API_KEY",
+      });
+      assert.deepEqual(
+        Object.keys(await fx.api.builds.environmentVariables.list({ triggerUuid: t.trigger_uuid })),
+        ["NODE_ENV"],
+      );
+      const trigger = (await fx.api.builds.triggers.list({ scriptTag: w.script.tag }))[0]!;
       assert.deepEqual(trigger.environment_variables, {
         NODE_ENV: { value: "staging", is_secret: false, created_on: first },
       });
       await assert.rejects(
-        fx.api.builds.deleteEnvironmentVariable(t.trigger_uuid, "API_KEY"),
+        fx.api.builds.environmentVariables.delete({
+          triggerUuid: t.trigger_uuid,
+          environmentVariableKey: "API_KEY",
+        }),
         (e: unknown) => e instanceof NotFoundError && e.apiCode === 12000,
       );
       const raw = await fx.http("GET", `${A(fx)}/builds/triggers/${t.trigger_uuid}/environment_variables`);
@@ -496,7 +520,7 @@ describe("builds area", () => {
 
     it("validates the variables map on the wire and locally", async () => {
       const w = await world(fx);
-      const t = await fx.api.builds.createTrigger(triggerBody(w));
+      const t = await fx.api.builds.triggers.create({}, triggerBody(w));
       const res = await fx.http("PATCH", `${A(fx)}/builds/triggers/${t.trigger_uuid}/environment_variables`, {
         body: { A: { value: 1, is_secret: false }, B: { value: "x" } },
       });
@@ -508,33 +532,35 @@ describe("builds area", () => {
       await rejectsLocally(
         fx,
         () =>
-          fx.api.builds.patchEnvironmentVariables(t.trigger_uuid, {
-            variables: { "": { value: "x", is_secret: false } },
-          }),
+          fx.api.builds.environmentVariables.upsert(
+            { triggerUuid: t.trigger_uuid },
+            { "": { value: "x", is_secret: false } },
+          ),
         /variable names must not be empty/,
       );
     });
 
     it("keeps secrets out of build metadata and build logs", async () => {
       const w = await world(fx);
-      const t = await fx.api.builds.createTrigger(triggerBody(w));
-      await fx.api.builds.patchEnvironmentVariables(t.trigger_uuid, {
-        variables: {
+      const t = await fx.api.builds.triggers.create({}, triggerBody(w));
+      await fx.api.builds.environmentVariables.upsert(
+        { triggerUuid: t.trigger_uuid },
+        {
           TOKEN: { value: "hunter2", is_secret: true },
           MODE: { value: "fast", is_secret: false },
         },
-      });
-      const b = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main" });
-      const done = await fx.api.builds.waitForBuild(b.build_uuid, {
-        sleep: sleepOn(fx),
-        now: () => fx.clock.now(),
-      });
+      );
+      const b = await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "main" });
+      const done = await fx.api.builds.builds.wait(
+        { buildUuid: b.build_uuid },
+        { sleep: sleepOn(fx), now: () => fx.clock.now() },
+      );
       const set = new Date(b.created_on ?? "").toISOString();
       assert.deepEqual(done.build_trigger_metadata?.environment_variables, {
         TOKEN: { value: null, is_secret: true, created_on: set },
         MODE: { value: "fast", is_secret: false, created_on: set },
       });
-      const { lines } = await fx.api.builds.collectLogs(b.build_uuid);
+      const { lines } = await fx.api.builds.builds.collectLogs({ buildUuid: b.build_uuid });
       assert.ok(lines.some((l) => l.text === "Build environment variables: TOKEN=********, MODE=fast"));
       const raw = await fx.http("GET", `${A(fx)}/builds/builds/${b.build_uuid}`);
       assert.ok(!raw.text.includes("hunter2"));
@@ -544,14 +570,17 @@ describe("builds area", () => {
   describe("builds", () => {
     async function prodTrigger(): Promise<{ w: World; t: Trigger }> {
       const w = await world(fx);
-      return { w, t: await fx.api.builds.createTrigger(triggerBody(w, { build_caching_enabled: true })) };
+      return {
+        w,
+        t: await fx.api.builds.triggers.create({}, triggerBody(w, { build_caching_enabled: true })),
+      };
     }
 
     it("requires a branch or a commit hash (rule 1), locally and on the wire", async () => {
       const { t } = await prodTrigger();
       await rejectsLocally(
         fx,
-        () => fx.api.builds.triggerBuild(t.trigger_uuid, {}),
+        () => fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, {}),
         /at least one of branch and commit_hash is required/,
       );
       const res = await fx.http("POST", `${A(fx)}/builds/triggers/${t.trigger_uuid}/builds`, { body: {} });
@@ -563,11 +592,11 @@ describe("builds area", () => {
 
     it("goes queued → initializing → running → stopped(success) with the clock, and deploys a new version", async () => {
       const { w, t } = await prodTrigger();
-      const before = await fx.api.builds.listDeployments(w.script.name);
-      const b = await fx.api.builds.triggerBuild(t.trigger_uuid, {
-        branch: "main",
-        commitHash: "abc1234def",
-      });
+      const before = await fx.api.builds.deployments.list({ scriptName: w.script.name });
+      const b = await fx.api.builds.builds.create(
+        { triggerUuid: t.trigger_uuid },
+        { branch: "main", commit_hash: "abc1234def" },
+      );
       assert.equal(b.status, "queued");
       // No outcome until the build stops: absent, not null (the contract's enum has no null).
       assert.ok(!("build_outcome" in b));
@@ -578,91 +607,104 @@ describe("builds area", () => {
       const seen: string[] = [];
       for (const step of [0, 2000, 3000, 8000, 1000]) {
         fx.clock.advance(step);
-        seen.push((await fx.api.builds.getBuild(b.build_uuid)).status);
+        seen.push((await fx.api.builds.builds.get({ buildUuid: b.build_uuid })).status);
       }
       assert.deepEqual(seen, ["queued", "initializing", "running", "running", "stopped"]);
-      const done = await fx.api.builds.getBuild(b.build_uuid);
+      const done = await fx.api.builds.builds.get({ buildUuid: b.build_uuid });
       assert.equal(done.build_outcome, "success");
       assert.equal(done.created_on, "2026-01-01T00:00:00.000Z");
       assert.equal(done.initializing_on, "2026-01-01T00:00:02.000Z");
       assert.equal(done.running_on, "2026-01-01T00:00:05.000Z");
       assert.equal(done.stopped_on, "2026-01-01T00:00:14.000Z");
-      const after = await fx.api.builds.listDeployments(w.script.name);
+      const after = await fx.api.builds.deployments.list({ scriptName: w.script.name });
       assert.equal(after.length, before.length + 1);
       assert.equal(after[0]!.source, "build");
-      const versions = await collect(fx.api.builds.listVersions(w.script.name));
+      const versions = await collect(fx.api.builds.versions.list({ scriptName: w.script.name }));
       assert.equal(versions[0]!.id, after[0]!.versions[0]!.version_id);
       assert.equal(versions[0]!.metadata?.build_uuid, b.build_uuid);
     });
 
     it("a preview build uploads a version but leaves the live deployment alone", async () => {
       const w = await world(fx);
-      const preview = await fx.api.builds.createTrigger(previewBody(w));
-      const before = await fx.api.builds.listDeployments(w.script.name);
-      const b = await fx.api.builds.triggerBuild(preview.trigger_uuid, { branch: "feature-x" });
-      const done = await fx.api.builds.waitForBuild(b.build_uuid, {
-        sleep: sleepOn(fx),
-        now: () => fx.clock.now(),
-      });
+      const preview = await fx.api.builds.triggers.create({}, previewBody(w));
+      const before = await fx.api.builds.deployments.list({ scriptName: w.script.name });
+      const b = await fx.api.builds.builds.create(
+        { triggerUuid: preview.trigger_uuid },
+        { branch: "feature-x" },
+      );
+      const done = await fx.api.builds.builds.wait(
+        { buildUuid: b.build_uuid },
+        { sleep: sleepOn(fx), now: () => fx.clock.now() },
+      );
       assert.equal(done.build_outcome, "success");
-      assert.deepEqual(await fx.api.builds.listDeployments(w.script.name), before);
-      const versions = await collect(fx.api.builds.listVersions(w.script.name));
+      assert.deepEqual(await fx.api.builds.deployments.list({ scriptName: w.script.name }), before);
+      const versions = await collect(fx.api.builds.versions.list({ scriptName: w.script.name }));
       assert.equal(versions.length, 2);
       assert.equal(versions[0]!.metadata?.branch, "feature-x");
     });
 
     it('fails deterministically when the branch or commit contains "fail", leaving no version', async () => {
       const { w, t } = await prodTrigger();
-      const b = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "fail-fast" });
-      const done = await fx.api.builds.waitForBuild(b.build_uuid, {
-        sleep: sleepOn(fx),
-        now: () => fx.clock.now(),
-      });
+      const b = await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "fail-fast" });
+      const done = await fx.api.builds.builds.wait(
+        { buildUuid: b.build_uuid },
+        { sleep: sleepOn(fx), now: () => fx.clock.now() },
+      );
       assert.equal(done.build_outcome, "fail");
-      assert.equal((await collect(fx.api.builds.listVersions(w.script.name))).length, 1);
-      const { lines } = await fx.api.builds.collectLogs(b.build_uuid);
+      assert.equal((await collect(fx.api.builds.versions.list({ scriptName: w.script.name }))).length, 1);
+      const { lines } = await fx.api.builds.builds.collectLogs({ buildUuid: b.build_uuid });
       assert.equal(lines.at(-1)!.text, "✘ Build failed: the build command exited with code 1");
-      const c = await fx.api.builds.triggerBuild(t.trigger_uuid, {
-        branch: "main",
-        commitHash: "deadfail00",
-      });
+      const c = await fx.api.builds.builds.create(
+        { triggerUuid: t.trigger_uuid },
+        { branch: "main", commit_hash: "deadfail00" },
+      );
       assert.equal(
-        (await fx.api.builds.waitForBuild(c.build_uuid, { sleep: sleepOn(fx), now: () => fx.clock.now() }))
-          .build_outcome,
+        (
+          await fx.api.builds.builds.wait(
+            { buildUuid: c.build_uuid },
+            { sleep: sleepOn(fx), now: () => fx.clock.now() },
+          )
+        ).build_outcome,
         "fail",
       );
     });
 
     it("with only a commit hash, builds it on the branch it was last built on, else the production branch", async () => {
       const { t } = await prodTrigger();
-      const first = await fx.api.builds.triggerBuild(t.trigger_uuid, {
-        branch: "hotfix",
-        commitHash: "c0ffee1",
-      });
+      const first = await fx.api.builds.builds.create(
+        { triggerUuid: t.trigger_uuid },
+        { branch: "hotfix", commit_hash: "c0ffee1" },
+      );
       assert.equal(first.branch, "hotfix");
-      const again = await fx.api.builds.triggerBuild(t.trigger_uuid, { commitHash: "c0ffee1" });
+      const again = await fx.api.builds.builds.create(
+        { triggerUuid: t.trigger_uuid },
+        { commit_hash: "c0ffee1" },
+      );
       assert.equal(again.build_trigger_metadata?.branch, "hotfix");
-      const fresh = await fx.api.builds.triggerBuild(t.trigger_uuid, { commitHash: "beef123" });
+      const fresh = await fx.api.builds.builds.create(
+        { triggerUuid: t.trigger_uuid },
+        { commit_hash: "beef123" },
+      );
       assert.equal(fresh.build_trigger_metadata?.branch, "main");
-      const byBranch = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main" });
+      const byBranch = await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "main" });
       assert.match(byBranch.build_trigger_metadata?.commit_hash ?? "", /^[0-9a-f]{40}$/);
     });
 
     it("cancels a running build, and refuses to cancel one that stopped", async () => {
       const { w, t } = await prodTrigger();
-      const b = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main" });
+      const b = await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "main" });
       fx.clock.advance(7000);
-      assert.equal((await fx.api.builds.getBuild(b.build_uuid)).status, "running");
-      const cancelled = await fx.api.builds.cancelBuild(b.build_uuid);
+      assert.equal((await fx.api.builds.builds.get({ buildUuid: b.build_uuid })).status, "running");
+      const cancelled = await fx.api.builds.builds.cancel({ buildUuid: b.build_uuid });
       assert.equal(cancelled.status, "stopped");
       assert.equal(cancelled.build_outcome, "cancelled");
       assert.equal(cancelled.stopped_on, "2026-01-01T00:00:07.000Z");
       fx.clock.advance(60_000);
-      const { lines } = await fx.api.builds.collectLogs(b.build_uuid);
+      const { lines } = await fx.api.builds.builds.collectLogs({ buildUuid: b.build_uuid });
       assert.equal(lines.at(-1)!.text, "Build cancelled");
       assert.equal(lines.at(-1)!.at, Date.parse("2026-01-01T00:00:07.000Z"));
-      assert.equal((await collect(fx.api.builds.listVersions(w.script.name))).length, 1);
-      await assert.rejects(fx.api.builds.cancelBuild(b.build_uuid), (e: unknown) => {
+      assert.equal((await collect(fx.api.builds.versions.list({ scriptName: w.script.name }))).length, 1);
+      await assert.rejects(fx.api.builds.builds.cancel({ buildUuid: b.build_uuid }), (e: unknown) => {
         assert.ok(e instanceof BadRequestError);
         assert.equal(e.apiCode, 12003);
         assert.match(e.message, /Build cannot be cancelled: it already stopped \(outcome cancelled\)/);
@@ -675,7 +717,7 @@ describe("builds area", () => {
 
     it("pages logs by cursor; lines appear one per second while running; an empty cursor ends a stopped build", async () => {
       const { t } = await prodTrigger();
-      const b = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main" });
+      const b = await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "main" });
       const url = `${A(fx)}/builds/builds/${b.build_uuid}/logs`;
       const queued = env(await fx.http("GET", url)).result as {
         cursor: string;
@@ -685,7 +727,7 @@ describe("builds area", () => {
       assert.deepEqual(queued.lines, []);
       assert.notEqual(queued.cursor, "");
       fx.clock.advance(7000); // initializing lines at 2 s and 3 s, running lines at 5, 6, 7 s
-      const partial = await collect(fx.api.builds.logLines(b.build_uuid));
+      const partial = await collect(fx.api.builds.builds.logLines({ buildUuid: b.build_uuid }));
       assert.equal(partial.length, 5);
       assert.equal(partial[0]!.text, "Initializing build environment...");
       assert.equal(partial[0]!.at, Date.parse("2026-01-01T00:00:02.000Z"));
@@ -698,7 +740,7 @@ describe("builds area", () => {
       assert.equal(first.lines.length, 5);
       assert.equal(first.truncated, false);
       const before = fx.em.requestLog.length;
-      const all = await fx.api.builds.collectLogs(b.build_uuid);
+      const all = await fx.api.builds.builds.collectLogs({ buildUuid: b.build_uuid });
       assert.equal(all.lines.length, 12);
       assert.equal(all.truncated, false);
       assert.equal(requestsSince(fx, before).length, 3);
@@ -722,11 +764,13 @@ describe("builds area", () => {
       const { w, t } = await prodTrigger();
       const made: string[] = [];
       for (const branch of ["a", "b", "c"]) {
-        made.push((await fx.api.builds.triggerBuild(t.trigger_uuid, { branch })).build_uuid);
+        made.push(
+          (await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch })).build_uuid,
+        );
         fx.clock.advance(1000);
       }
       const before = fx.em.requestLog.length;
-      const listed = await collect(fx.api.builds.listBuilds(w.script.tag, { perPage: 2 }));
+      const listed = await collect(fx.api.builds.builds.list({ scriptTag: w.script.tag }, { perPage: 2 }));
       assert.deepEqual(
         listed.map((b) => b.build_uuid),
         [...made].reverse(),
@@ -743,16 +787,23 @@ describe("builds area", () => {
 
     it("finds the build of a version through version_ids (result.builds keyed by version id)", async () => {
       const { w, t } = await prodTrigger();
-      const b = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main", commitHash: "1234567" });
-      await fx.api.builds.waitForBuild(b.build_uuid, { sleep: sleepOn(fx), now: () => fx.clock.now() });
-      const versionId = (await fx.api.builds.listDeployments(w.script.name))[0]!.versions[0]!.version_id;
-      const found = await fx.api.builds.listBuildsByVersionIds([versionId]);
+      const b = await fx.api.builds.builds.create(
+        { triggerUuid: t.trigger_uuid },
+        { branch: "main", commit_hash: "1234567" },
+      );
+      await fx.api.builds.builds.wait(
+        { buildUuid: b.build_uuid },
+        { sleep: sleepOn(fx), now: () => fx.clock.now() },
+      );
+      const versionId = (await fx.api.builds.deployments.list({ scriptName: w.script.name }))[0]!.versions[0]!
+        .version_id;
+      const found = await fx.api.builds.builds.listByVersionIds({}, { version_ids: [versionId] });
       assert.equal(found.length, 1);
       assert.equal(found[0]!.versionId, versionId);
       assert.equal(found[0]!.build.build_uuid, b.build_uuid);
       assert.equal(found[0]!.build.build_trigger_metadata?.commit_hash, "1234567");
-      const uploaded = (await collect(fx.api.builds.listVersions(w.script.name))).at(-1)!.id;
-      assert.deepEqual(await fx.api.builds.listBuildsByVersionIds([uploaded]), []);
+      const uploaded = (await collect(fx.api.builds.versions.list({ scriptName: w.script.name }))).at(-1)!.id;
+      assert.deepEqual(await fx.api.builds.builds.listByVersionIds({}, { version_ids: [uploaded] }), []);
       const raw = await fx.http("GET", `${A(fx)}/builds/builds`);
       assert.equal(raw.status, 400);
       assert.deepEqual(env(raw).errors, [
@@ -761,7 +812,7 @@ describe("builds area", () => {
       const ids = Array.from({ length: 21 }, () => versionId);
       await rejectsLocally(
         fx,
-        () => fx.api.builds.listBuildsByVersionIds(ids),
+        () => fx.api.builds.builds.listByVersionIds({}, { version_ids: ids }),
         /versionIds: must hold at most 20 version ids/,
       );
     });
@@ -769,16 +820,17 @@ describe("builds area", () => {
     it("restores the build cache on later builds until the cache is purged", async () => {
       const { t } = await prodTrigger();
       const wait = (id: string) =>
-        fx.api.builds.waitForBuild(id, { sleep: sleepOn(fx), now: () => fx.clock.now() });
-      const cacheLine = async (id: string) => (await fx.api.builds.collectLogs(id)).lines[2]!.text;
-      const b1 = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main" });
+        fx.api.builds.builds.wait({ buildUuid: id }, { sleep: sleepOn(fx), now: () => fx.clock.now() });
+      const cacheLine = async (id: string) =>
+        (await fx.api.builds.builds.collectLogs({ buildUuid: id })).lines[2]!.text;
+      const b1 = await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "main" });
       await wait(b1.build_uuid);
       assert.equal(await cacheLine(b1.build_uuid), "No build cache to restore");
-      const b2 = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main" });
+      const b2 = await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "main" });
       await wait(b2.build_uuid);
       assert.equal(await cacheLine(b2.build_uuid), "Restored build cache");
-      await fx.api.builds.purgeBuildCache(t.trigger_uuid);
-      const b3 = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main" });
+      await fx.api.builds.triggers.purgeCache({ triggerUuid: t.trigger_uuid });
+      const b3 = await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "main" });
       await wait(b3.build_uuid);
       assert.equal(await cacheLine(b3.build_uuid), "No build cache to restore");
       const raw = await fx.http(
@@ -790,19 +842,22 @@ describe("builds area", () => {
 
     it("waitForBuild polls with backoff on the injected clock, reports progress and returns the stopped build", async () => {
       const { t } = await prodTrigger();
-      const b = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main" });
+      const b = await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "main" });
       const statuses: string[] = [];
       const pauses: number[] = [];
-      const done = await fx.api.builds.waitForBuild(b.build_uuid, {
-        pollIntervalMs: 1000,
-        maxPollIntervalMs: 4000,
-        onProgress: (x) => statuses.push(x.status),
-        sleep: async (ms) => {
-          pauses.push(ms);
-          fx.clock.advance(ms);
+      const done = await fx.api.builds.builds.wait(
+        { buildUuid: b.build_uuid },
+        {
+          pollIntervalMs: 1000,
+          maxPollIntervalMs: 4000,
+          onProgress: (x) => statuses.push(x.status),
+          sleep: async (ms) => {
+            pauses.push(ms);
+            fx.clock.advance(ms);
+          },
+          now: () => fx.clock.now(),
         },
-        now: () => fx.clock.now(),
-      });
+      );
       assert.equal(done.status, "stopped");
       assert.equal(done.build_outcome, "success");
       assert.deepEqual(pauses, [1000, 1500, 2250, 3375, 4000, 4000]);
@@ -813,33 +868,34 @@ describe("builds area", () => {
 
     it("waitForBuild gives up at the deadline and stops on abort", async () => {
       const { t } = await prodTrigger();
-      const b = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main" });
+      const b = await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "main" });
       await assert.rejects(
-        fx.api.builds.waitForBuild(b.build_uuid, {
-          deadlineMs: 4000,
-          pollIntervalMs: 1000,
-          sleep: sleepOn(fx),
-          now: () => fx.clock.now(),
-        }),
+        fx.api.builds.builds.wait(
+          { buildUuid: b.build_uuid },
+          { deadlineMs: 4000, pollIntervalMs: 1000, sleep: sleepOn(fx), now: () => fx.clock.now() },
+        ),
         (e: unknown) =>
           e instanceof DeadlineExceededError &&
           /build .*: not finished within 4000 ms \(last state: initializing\)/.test(e.message),
       );
       const controller = new AbortController();
       await assert.rejects(
-        fx.api.builds.waitForBuild(b.build_uuid, {
-          signal: controller.signal,
-          sleep: async (ms) => {
-            fx.clock.advance(ms);
-            controller.abort();
+        fx.api.builds.builds.wait(
+          { buildUuid: b.build_uuid },
+          {
+            signal: controller.signal,
+            sleep: async (ms) => {
+              fx.clock.advance(ms);
+              controller.abort();
+            },
+            now: () => fx.clock.now(),
           },
-          now: () => fx.clock.now(),
-        }),
+        ),
         (e: unknown) => e instanceof AbortedError,
       );
       await rejectsLocally(
         fx,
-        () => fx.api.builds.waitForBuild(b.build_uuid, { deadlineMs: 0 }),
+        () => fx.api.builds.builds.wait({ buildUuid: b.build_uuid }, { deadlineMs: 0 }),
         /deadlineMs: must be greater than 0/,
       );
     });
@@ -849,19 +905,30 @@ describe("builds area", () => {
       const raw = await fx.http("GET", `${A(fx)}/builds/builds/00000000-0000-4000-8000-000000000000`);
       assert.equal(raw.status, 404);
       assert.deepEqual(env(raw).errors, [{ code: 12000, message: "Resource not found" }]);
-      await rejectsLocally(fx, () => fx.api.builds.getBuild("nope"), /buildUuid: must be a UUID/);
+      await rejectsLocally(
+        fx,
+        () => fx.api.builds.builds.get({ buildUuid: "nope" }),
+        /buildUuid: must be a UUID/,
+      );
     });
   });
 
   describe("redeploying the active deployment (rule 2)", () => {
     it("rebuilds the branch and commit of the build behind the active deployment, step by step", async () => {
       const w = await world(fx);
-      const t = await fx.api.builds.createTrigger(triggerBody(w));
-      const b = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main", commitHash: "feedbee" });
-      await fx.api.builds.waitForBuild(b.build_uuid, { sleep: sleepOn(fx), now: () => fx.clock.now() });
-      const active = (await fx.api.builds.listDeployments(w.script.name))[0]!.versions[0]!.version_id;
+      const t = await fx.api.builds.triggers.create({}, triggerBody(w));
+      const b = await fx.api.builds.builds.create(
+        { triggerUuid: t.trigger_uuid },
+        { branch: "main", commit_hash: "feedbee" },
+      );
+      await fx.api.builds.builds.wait(
+        { buildUuid: b.build_uuid },
+        { sleep: sleepOn(fx), now: () => fx.clock.now() },
+      );
+      const active = (await fx.api.builds.deployments.list({ scriptName: w.script.name }))[0]!.versions[0]!
+        .version_id;
       const before = fx.em.requestLog.length;
-      const r = await fx.api.builds.redeployActiveDeployment(w.script.name);
+      const r = await fx.api.builds.builds.redeployActiveDeployment({ scriptName: w.script.name });
       const a = A(fx);
       assert.deepEqual(requestsSince(fx, before), [
         `GET /client/v4${a}/workers/scripts/${w.script.name}/deployments`,
@@ -874,45 +941,55 @@ describe("builds area", () => {
       );
       assert.notEqual(r.build.build_uuid, b.build_uuid);
       assert.equal(r.build.build_trigger_metadata?.commit_hash, "feedbee");
-      const done = await fx.api.builds.waitForBuild(r.build.build_uuid, {
-        sleep: sleepOn(fx),
-        now: () => fx.clock.now(),
-      });
+      const done = await fx.api.builds.builds.wait(
+        { buildUuid: r.build.build_uuid },
+        { sleep: sleepOn(fx), now: () => fx.clock.now() },
+      );
       assert.equal(done.build_outcome, "success");
       assert.equal(
-        (await fx.api.builds.listDeployments(w.script.name))[0]!.versions[0]!.version_id !== active,
+        (await fx.api.builds.deployments.list({ scriptName: w.script.name }))[0]!.versions[0]!.version_id !==
+          active,
         true,
       );
     });
 
     it("names the failing step: no build behind an uploaded version, an unknown script", async () => {
       const w = await world(fx);
-      await assert.rejects(fx.api.builds.redeployActiveDeployment(w.script.name), (e: unknown) => {
-        assert.ok(e instanceof RedeployError);
-        assert.equal(e.step, "builds");
-        assert.match(
-          e.message,
-          /failed at step 3\. list builds by that version id: no build produced version/,
-        );
-        return true;
-      });
-      await assert.rejects(fx.api.builds.redeployActiveDeployment("ghost"), (e: unknown) => {
-        assert.ok(e instanceof RedeployError);
-        assert.equal(e.step, "deployments");
-        assert.ok(e.cause instanceof NotFoundError);
-        assert.match(e.message, /step 1\. list the script's deployments: .*Resource not found/);
-        return true;
-      });
+      await assert.rejects(
+        fx.api.builds.builds.redeployActiveDeployment({ scriptName: w.script.name }),
+        (e: unknown) => {
+          assert.ok(e instanceof RedeployError);
+          assert.equal(e.step, "builds");
+          assert.match(
+            e.message,
+            /failed at step 3\. list builds by that version id: no build produced version/,
+          );
+          return true;
+        },
+      );
+      await assert.rejects(
+        fx.api.builds.builds.redeployActiveDeployment({ scriptName: "ghost" }),
+        (e: unknown) => {
+          assert.ok(e instanceof RedeployError);
+          assert.equal(e.step, "deployments");
+          assert.ok(e.cause instanceof NotFoundError);
+          assert.match(e.message, /step 1\. list the script's deployments: .*Resource not found/);
+          return true;
+        },
+      );
     });
 
     it("names the post step when the trigger is gone", async () => {
       const w = await world(fx);
-      const t = await fx.api.builds.createTrigger(triggerBody(w));
-      const b = await fx.api.builds.triggerBuild(t.trigger_uuid, { branch: "main" });
-      await fx.api.builds.waitForBuild(b.build_uuid, { sleep: sleepOn(fx), now: () => fx.clock.now() });
-      await fx.api.builds.deleteTrigger(t.trigger_uuid);
+      const t = await fx.api.builds.triggers.create({}, triggerBody(w));
+      const b = await fx.api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "main" });
+      await fx.api.builds.builds.wait(
+        { buildUuid: b.build_uuid },
+        { sleep: sleepOn(fx), now: () => fx.clock.now() },
+      );
+      await fx.api.builds.triggers.delete({ triggerUuid: t.trigger_uuid });
       await assert.rejects(
-        fx.api.builds.redeployActiveDeployment(w.script.name),
+        fx.api.builds.builds.redeployActiveDeployment({ scriptName: w.script.name }),
         (e: unknown) => e instanceof RedeployError && e.step === "post" && e.cause instanceof NotFoundError,
       );
     });
@@ -920,13 +997,13 @@ describe("builds area", () => {
 
   describe("tokens and repository connections", () => {
     it("lists the build token seeded at first use, and one added through the control API", async () => {
-      const [seeded] = await fx.api.builds.listTokens();
+      const [seeded] = await fx.api.builds.tokens.list();
       assert.equal(seeded!.build_token_name, "Default build token");
       assert.match(seeded!.build_token_uuid, /^[0-9a-f-]{36}$/);
       const added = await fx.http("POST", "/__emulator/builds/tokens", { body: { build_token_name: "ci" } });
       assert.equal(added.status, 200);
       assert.deepEqual(
-        (await fx.api.builds.listTokens()).map((t) => t.build_token_name),
+        (await fx.api.builds.tokens.list()).map((t) => t.build_token_name),
         ["Default build token", "ci"],
       );
     });
@@ -939,19 +1016,19 @@ describe("builds area", () => {
         repo_id: "42",
         repo_name: "shop",
       };
-      const first = await fx.api.builds.upsertRepoConnection(body);
-      const again = await fx.api.builds.upsertRepoConnection({ ...body, repo_name: "shop-renamed" });
+      const first = await fx.api.builds.repos.connections.upsert({}, body);
+      const again = await fx.api.builds.repos.connections.upsert({}, { ...body, repo_name: "shop-renamed" });
       assert.equal(again.repo_connection_uuid, first.repo_connection_uuid);
       assert.equal(again.repo_name, "shop-renamed");
-      const other = await fx.api.builds.upsertRepoConnection({ ...body, repo_id: "43" });
+      const other = await fx.api.builds.repos.connections.upsert({}, { ...body, repo_id: "43" });
       assert.notEqual(other.repo_connection_uuid, first.repo_connection_uuid);
       assert.deepEqual(
-        (await fx.api.builds.listRepoConnections()).map((c) => c.repo_name),
+        (await fx.api.builds.repos.connections.list()).map((c) => c.repo_name),
         ["shop-renamed", "shop"],
       );
       await rejectsLocally(
         fx,
-        () => fx.api.builds.upsertRepoConnection({ ...body, repo_name: "" }),
+        () => fx.api.builds.repos.connections.upsert({}, { ...body, repo_name: "" }),
         /repo_name: must not be empty/,
       );
       const raw = await fx.http("PUT", `${A(fx)}/builds/repos/connections`, {
@@ -964,26 +1041,29 @@ describe("builds area", () => {
 
     it("deletes an unused repository connection and refuses one a trigger uses", async () => {
       const w = await world(fx);
-      await fx.api.builds.createTrigger(triggerBody(w));
+      await fx.api.builds.triggers.create({}, triggerBody(w));
       await assert.rejects(
-        fx.api.builds.deleteRepoConnection(w.repo),
+        fx.api.builds.repos.connections.delete({ repoConnectionUuid: w.repo }),
         (e: unknown) =>
           e instanceof BadRequestError && e.apiCode === 12005 && /in use by trigger/.test(e.message),
       );
-      const spare = await fx.api.builds.upsertRepoConnection({
-        provider_type: "github",
-        provider_account_id: "acme",
-        provider_account_name: "Acme",
-        repo_id: "spare",
-        repo_name: "spare",
-      });
-      await fx.api.builds.deleteRepoConnection(spare.repo_connection_uuid);
+      const spare = await fx.api.builds.repos.connections.upsert(
+        {},
+        {
+          provider_type: "github",
+          provider_account_id: "acme",
+          provider_account_name: "Acme",
+          repo_id: "spare",
+          repo_name: "spare",
+        },
+      );
+      await fx.api.builds.repos.connections.delete({ repoConnectionUuid: spare.repo_connection_uuid });
       assert.deepEqual(
-        (await fx.api.builds.listRepoConnections()).map((c) => c.repo_id),
+        (await fx.api.builds.repos.connections.list()).map((c) => c.repo_id),
         ["r1"],
       );
       await assert.rejects(
-        fx.api.builds.deleteRepoConnection(spare.repo_connection_uuid),
+        fx.api.builds.repos.connections.delete({ repoConnectionUuid: spare.repo_connection_uuid }),
         (e: unknown) => e instanceof NotFoundError && e.apiCode === 12000,
       );
     });
@@ -1013,7 +1093,7 @@ describe("builds area", () => {
       assert.deepEqual(env(raw).errors, [{ code: 12006, message: "Invalid token" }]);
       const scripts = await fx.http("GET", `${A(fx)}/workers/scripts`, { token });
       assert.equal(scripts.status, 401);
-      await assert.rejects(asToken(token).builds.listTokens(), (e: unknown) => {
+      await assert.rejects(asToken(token).builds.tokens.list(), (e: unknown) => {
         assert.ok(e instanceof AuthenticationError);
         assert.equal(e.apiCode, 12006);
         assert.match(
@@ -1028,18 +1108,18 @@ describe("builds area", () => {
     it("needs builds:edit for build configuration and scripts:read only for listing scripts", async () => {
       const w = await world(fx);
       const reader = asToken(fx.token("user", ["scripts:read"]));
-      assert.equal((await reader.builds.listScripts()).length, 1);
-      assert.equal(await reader.builds.resolveScriptTag(w.script.name), w.script.tag);
-      await assert.rejects(reader.builds.listTriggers(w.script.tag), (e: unknown) => {
+      assert.equal((await reader.builds.scripts.list()).length, 1);
+      assert.equal(await reader.builds.scripts.resolveTag({ scriptName: w.script.name }), w.script.tag);
+      await assert.rejects(reader.builds.triggers.list({ scriptTag: w.script.tag }), (e: unknown) => {
         assert.ok(e instanceof PermissionDeniedError);
         assert.equal(e.apiCode, 12008);
         assert.match(e.message, /Forbidden: the token lacks the permission builds:edit/);
         return true;
       });
       const editor = asToken(fx.token("user", ["builds:edit"]));
-      assert.equal((await editor.builds.listTokens()).length, 1);
+      assert.equal((await editor.builds.tokens.list()).length, 1);
       await assert.rejects(
-        editor.builds.listScripts(),
+        editor.builds.scripts.list(),
         (e: unknown) =>
           e instanceof PermissionDeniedError && /lacks the permission scripts:read/.test(e.message),
       );
@@ -1062,7 +1142,7 @@ describe("builds area", () => {
       ]);
       await rejectsLocally(
         fx,
-        () => fx.api.builds.listTokens({ accountId: "x".repeat(33) }),
+        () => fx.api.builds.tokens.list({ accountId: "x".repeat(33) }),
         /accountId: must be at most 32 characters/,
       );
     });
@@ -1071,8 +1151,8 @@ describe("builds area", () => {
       await world(fx);
       const otherToken = fx.em.auth.add({ scope: "user", permissions: ["*"], accountId: "acct2" }).value;
       const other = fx.client({ token: otherToken, accountId: "acct2" });
-      assert.deepEqual(await other.builds.listScripts(), []);
-      assert.equal((await other.builds.listTokens()).length, 1);
+      assert.deepEqual(await other.builds.scripts.list(), []);
+      assert.equal((await other.builds.tokens.list()).length, 1);
     });
   });
 });
@@ -1102,35 +1182,44 @@ describe("builds area: persistence", () => {
         body: {},
         schema: z.unknown(),
       });
-      const tag = await api.builds.resolveScriptTag("shop");
-      const repo = await api.builds.upsertRepoConnection({
-        provider_type: "github",
-        provider_account_id: "o",
-        provider_account_name: "O",
-        repo_id: "1",
-        repo_name: "shop",
-      });
-      const [token] = await api.builds.listTokens();
-      const t = await api.builds.createTrigger({
-        external_script_id: tag,
-        repo_connection_uuid: repo.repo_connection_uuid,
-        build_token_uuid: token!.build_token_uuid,
-        trigger_name: "prod",
-        build_command: "",
-        deploy_command: "deploy",
-        root_directory: "/",
-        branch_includes: ["main"],
-      });
-      const b = await api.builds.triggerBuild(t.trigger_uuid, { branch: "main" });
+      const tag = await api.builds.scripts.resolveTag({ scriptName: "shop" });
+      const repo = await api.builds.repos.connections.upsert(
+        {},
+        {
+          provider_type: "github",
+          provider_account_id: "o",
+          provider_account_name: "O",
+          repo_id: "1",
+          repo_name: "shop",
+        },
+      );
+      const [token] = await api.builds.tokens.list();
+      const t = await api.builds.triggers.create(
+        {},
+        {
+          external_script_id: tag,
+          repo_connection_uuid: repo.repo_connection_uuid,
+          build_token_uuid: token!.build_token_uuid,
+          trigger_name: "prod",
+          build_command: "",
+          deploy_command: "deploy",
+          root_directory: "/",
+          branch_includes: ["main"],
+        },
+      );
+      const b = await api.builds.builds.create({ triggerUuid: t.trigger_uuid }, { branch: "main" });
       clock.advance(60_000);
       // Seen by a GET only (not saved), then seen again after the restart: same version id.
-      const seen = (await api.builds.listDeployments("shop"))[0]!.versions[0]!.version_id;
+      const seen = (await api.builds.deployments.list({ scriptName: "shop" }))[0]!.versions[0]!.version_id;
       await api.close();
       await em.stop();
       ({ em, api } = await open());
-      assert.equal((await api.builds.getBuild(b.build_uuid)).build_outcome, "success");
-      assert.equal((await api.builds.listDeployments("shop"))[0]!.versions[0]!.version_id, seen);
-      assert.equal((await api.builds.listTriggers(tag))[0]!.trigger_uuid, t.trigger_uuid);
+      assert.equal((await api.builds.builds.get({ buildUuid: b.build_uuid })).build_outcome, "success");
+      assert.equal(
+        (await api.builds.deployments.list({ scriptName: "shop" }))[0]!.versions[0]!.version_id,
+        seen,
+      );
+      assert.equal((await api.builds.triggers.list({ scriptTag: tag }))[0]!.trigger_uuid, t.trigger_uuid);
       await api.close();
       await em.stop();
     } finally {

@@ -11,15 +11,18 @@ export interface BuildWorld {
 }
 
 export async function seedBuildWorld(fx: Pick<EmulatorFixture, "api">, name = "shop"): Promise<BuildWorld> {
-  const script = await fx.api.builds.uploadScript(name);
-  const repo = await fx.api.builds.upsertRepoConnection({
-    provider_type: "github",
-    provider_account_id: "acme",
-    provider_account_name: "Acme",
-    repo_id: name,
-    repo_name: name,
-  });
-  const [token] = await fx.api.builds.listTokens();
+  const script = await fx.api.builds.scripts.upload({ scriptName: name });
+  const repo = await fx.api.builds.repos.connections.upsert(
+    {},
+    {
+      provider_type: "github",
+      provider_account_id: "acme",
+      provider_account_name: "Acme",
+      repo_id: name,
+      repo_name: name,
+    },
+  );
+  const [token] = await fx.api.builds.tokens.list();
   if (!token) throw new Error("the emulator seeded no build token");
   return { tag: script.tag, repo: repo.repo_connection_uuid, token: token.build_token_uuid };
 }
@@ -44,22 +47,25 @@ export function productionTriggerBody(
 
 /** A production trigger on `main` for the world's script; returns its uuid. */
 export async function productionTrigger(fx: EmulatorFixture, w: BuildWorld): Promise<string> {
-  const t = await fx.api.builds.createTrigger({
-    external_script_id: w.tag,
-    repo_connection_uuid: w.repo,
-    build_token_uuid: w.token,
-    trigger_name: "p",
-    build_command: "",
-    deploy_command: "d",
-    root_directory: "/",
-    branch_includes: ["main"],
-  });
+  const t = await fx.api.builds.triggers.create(
+    {},
+    {
+      external_script_id: w.tag,
+      repo_connection_uuid: w.repo,
+      build_token_uuid: w.token,
+      trigger_name: "p",
+      build_command: "",
+      deploy_command: "d",
+      root_directory: "/",
+      branch_includes: ["main"],
+    },
+  );
   return t.trigger_uuid;
 }
 
 /** A trigger's variables without `created_on`, which each must carry (for tests on the wall clock). */
 export async function variablesOf(api: AccountApi, triggerUuid: string): Promise<Record<string, unknown>> {
-  const vars = await api.builds.getEnvironmentVariables(triggerUuid);
+  const vars = await api.builds.environmentVariables.list({ triggerUuid });
   for (const [k, v] of Object.entries(vars))
     assert.ok(!Number.isNaN(Date.parse(v.created_on ?? "")), `${k} carries created_on`);
   return Object.fromEntries(

@@ -242,7 +242,7 @@ describe("BuildTrigger: handler on the emulator", () => {
       );
       return true;
     });
-    assert.equal((await fx.api.builds.listTriggers(s.tag)).length, 2);
+    assert.equal((await fx.api.builds.triggers.list({ scriptTag: s.tag })).length, 2);
     const adopted = await bt.handler.create({ ...third.inputs!, importId: prod.id }, providerContext(fx));
     assert.equal(adopted.id, prod.id);
   });
@@ -272,7 +272,7 @@ describe("BuildTrigger: handler on the emulator", () => {
       second.failures![0]!.reason,
       /another BuildTrigger of this program also takes the production trigger/,
     );
-    assert.deepEqual(await fx.api.builds.listTriggers(s.tag), []);
+    assert.deepEqual(await fx.api.builds.triggers.list({ scriptTag: s.tag }), []);
   });
 
   it("creates, reads without drift, sees out-of-band drift, updates in place and deletes", async () => {
@@ -292,7 +292,10 @@ describe("BuildTrigger: handler on the emulator", () => {
     assert.deepEqual(read!.inputs, inputs);
     assert.equal((await bt.handler.diff(id, read!.props, inputs!, ctx)).changes, false);
 
-    await fx.api.builds.updateTrigger(id, { build_command: "changed by hand", path_excludes: ["docs/*"] });
+    await fx.api.builds.triggers.update(
+      { triggerUuid: id },
+      { build_command: "changed by hand", path_excludes: ["docs/*"] },
+    );
     const drift = await bt.handler.read(id, outs, ctx);
     assert.equal(drift!.inputs.buildCommand, "changed by hand");
     assert.deepEqual(await bt.handler.diff(id, drift!.props, inputs!, ctx), {
@@ -302,12 +305,12 @@ describe("BuildTrigger: handler on the emulator", () => {
     });
     const { outs: updated } = await bt.handler.update(id, drift!.props, inputs!, ctx);
     assert.equal(updated.buildCommand, "npm run build");
-    const live = (await fx.api.builds.listTriggers(s.tag))[0]!;
+    const live = (await fx.api.builds.triggers.list({ scriptTag: s.tag }))[0]!;
     assert.equal(live.build_command, "npm run build");
     assert.deepEqual(live.path_excludes, []);
 
     await bt.handler.delete(id, updated, ctx);
-    assert.deepEqual(await fx.api.builds.listTriggers(s.tag), []);
+    assert.deepEqual(await fx.api.builds.triggers.list({ scriptTag: s.tag }), []);
     assert.equal(await bt.handler.read(id, updated, ctx), undefined);
     await bt.handler.delete(id, updated, ctx); // a 404 is success
   });
@@ -315,11 +318,14 @@ describe("BuildTrigger: handler on the emulator", () => {
   it("shows out-of-band drift on every field the service's PATCH sets, under its camelCase name, and puts it back", async () => {
     const s = await seed(fx);
     const ctx = providerContext(fx);
-    const other = await fx.api.builds.createToken({
-      build_token_name: "other",
-      build_token_secret: "x",
-      cloudflare_token_id: "0123456789abcdef0123456789abcdef",
-    });
+    const other = await fx.api.builds.tokens.create(
+      {},
+      {
+        build_token_name: "other",
+        build_token_secret: "x",
+        cloudflare_token_id: "0123456789abcdef0123456789abcdef",
+      },
+    );
     const { inputs, id, outs } = await createProduction(s, ctx);
     // Each PATCH field of the contract, a value unlike the program's, and the input that shows it.
     const table: [keyof TriggerUpdateBody, unknown, keyof bt.BuildTriggerInputs][] = [
@@ -338,7 +344,7 @@ describe("BuildTrigger: handler on the emulator", () => {
     assert.deepEqual(table.map(([wire]) => wire).sort(), patchable, "the table covers every PATCH field");
     let state = outs;
     for (const [wire, value, input] of table) {
-      await fx.api.builds.updateTrigger(id, { [wire]: value });
+      await fx.api.builds.triggers.update({ triggerUuid: id }, { [wire]: value });
       const drift = await bt.handler.read(id, state, ctx);
       assert.deepEqual(drift!.inputs[input], value, `${input} shows the change`);
       assert.equal((await bt.handler.diff(id, drift!.props, inputs!, ctx)).changes, true, input);
@@ -364,16 +370,19 @@ describe("BuildTrigger: handler on the emulator", () => {
   it("refuses to create over an existing trigger of the kind and adopts one with importId", async () => {
     const s = await seed(fx);
     const ctx = providerContext(fx);
-    const existing = await fx.api.builds.createTrigger({
-      external_script_id: s.tag,
-      repo_connection_uuid: s.repo,
-      build_token_uuid: s.token,
-      trigger_name: "by hand",
-      build_command: "",
-      deploy_command: "npx wrangler deploy",
-      root_directory: "/",
-      branch_includes: ["main"],
-    });
+    const existing = await fx.api.builds.triggers.create(
+      {},
+      {
+        external_script_id: s.tag,
+        repo_connection_uuid: s.repo,
+        build_token_uuid: s.token,
+        trigger_name: "by hand",
+        build_command: "",
+        deploy_command: "npx wrangler deploy",
+        root_directory: "/",
+        branch_includes: ["main"],
+      },
+    );
     const base = {
       externalScriptId: s.tag,
       repoConnectionUuid: s.repo,
@@ -389,6 +398,6 @@ describe("BuildTrigger: handler on the emulator", () => {
     const { id, outs } = await bt.handler.create({ ...normal, importId: existing.trigger_uuid }, ctx);
     assert.equal(id, existing.trigger_uuid);
     assert.equal(outs.triggerName, "managed");
-    assert.equal((await fx.api.builds.listTriggers(s.tag))[0]!.trigger_name, "managed");
+    assert.equal((await fx.api.builds.triggers.list({ scriptTag: s.tag }))[0]!.trigger_name, "managed");
   });
 });

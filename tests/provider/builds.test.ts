@@ -74,13 +74,16 @@ describe("RepoConnection: handler on the emulator", () => {
     assert.equal(outs.repoConnectionUuid, id);
     const read = await rc.handler.read(id, outs, ctx);
     assert.deepEqual(read!.inputs, inputs);
-    await fx.api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme",
-      repo_id: "9",
-      repo_name: "renamed",
-    });
+    await fx.api.builds.repos.connections.upsert(
+      {},
+      {
+        provider_type: "github",
+        provider_account_id: "acme",
+        provider_account_name: "Acme",
+        repo_id: "9",
+        repo_name: "renamed",
+      },
+    );
     const drift = await rc.handler.read(id, outs, ctx);
     assert.equal(drift!.inputs.repoName, "renamed");
     assert.deepEqual(await rc.handler.diff(id, drift!.props, inputs, ctx), {
@@ -89,7 +92,7 @@ describe("RepoConnection: handler on the emulator", () => {
       deleteBeforeReplace: false,
     });
     await rc.handler.update(id, drift!.props, inputs, ctx);
-    assert.equal((await fx.api.builds.listRepoConnections())[0]!.repo_name, "web");
+    assert.equal((await fx.api.builds.repos.connections.list())[0]!.repo_name, "web");
 
     // The PUT is an upsert keyed by the repository: an earlier attempt's connection (a create whose
     // answer was lost) is the same object, and one of the repository made elsewhere takes the
@@ -97,7 +100,7 @@ describe("RepoConnection: handler on the emulator", () => {
     assert.equal((await rc.handler.create(inputs, ctx)).id, id);
     const other = await rc.handler.create({ ...inputs, repoName: "other" }, ctx);
     assert.equal(other.id, id);
-    assert.equal((await fx.api.builds.listRepoConnections())[0]!.repo_name, "other");
+    assert.equal((await fx.api.builds.repos.connections.list())[0]!.repo_name, "other");
     const adopted = await rc.handler.create({ ...inputs, importId: id }, ctx);
     assert.equal(adopted.id, id);
     await assert.rejects(
@@ -106,7 +109,7 @@ describe("RepoConnection: handler on the emulator", () => {
     );
 
     await rc.handler.delete(id, outs, ctx);
-    assert.deepEqual(await fx.api.builds.listRepoConnections(), []);
+    assert.deepEqual(await fx.api.builds.repos.connections.list(), []);
     assert.equal(await rc.handler.read(id, outs, ctx), undefined);
     await rc.handler.delete(id, outs, ctx);
   });

@@ -109,7 +109,7 @@ describe("reliability: concurrent writers (handler level)", function () {
         return envVars.update(m.id, m.outs, news, sessions[i % 2]!);
       }),
     );
-    const live = await fx.api.builds.getEnvironmentVariables(uuid);
+    const live = await fx.api.builds.environmentVariables.list({ triggerUuid: uuid });
     const lost = Array.from({ length: 20 }, (_, i) => i).filter(
       (i) => live[`K${i}`]?.value !== `w${i}`,
     ).length;

@@ -221,7 +221,8 @@ describe("requests per kind: an object the API already holds, found through the 
     };
     const h = handler("BuildTrigger");
     const inputs = (await h.check(undefined, news, providerContext(fx))).inputs!;
-    const earlier = await fx.api.builds.createTrigger(
+    const earlier = await fx.api.builds.triggers.create(
+      {},
       TriggerCreateBodySchema.parse(toWire(BuildTriggerSpec, inputs)),
     );
     takeLog(fx);
@@ -241,7 +242,7 @@ describe("requests per kind: an object the API already holds, found through the 
           `with other settings \\(triggerName\\); set importId: "${earlier.trigger_uuid}" to adopt it$`,
       ),
     );
-    assert.equal((await fx.api.builds.listTriggers(w.tag)).length, 1);
+    assert.equal((await fx.api.builds.triggers.list({ scriptTag: w.tag })).length, 1);
   });
 
   it("BuildTrigger: a 400 with nothing in the slot is the create's own error", async () => {
@@ -397,9 +398,10 @@ describe("requests per kind: an object the API already holds, found through the 
   it("TriggerEnvVars: one PATCH over variables already there; a key another writer set takes the program's value, said in the log", async () => {
     const w = await seedBuildWorld(fx);
     const t = { trigger_uuid: await productionTrigger(fx, w) };
-    await fx.api.builds.patchEnvironmentVariables(t.trigger_uuid, {
-      variables: { MODE: { value: "by hand", is_secret: false } },
-    });
+    await fx.api.builds.environmentVariables.upsert(
+      { triggerUuid: t.trigger_uuid },
+      { MODE: { value: "by hand", is_secret: false } },
+    );
     fx.clock.advance(1_000);
     const logs: string[] = [];
     const h = handler("TriggerEnvVars");
@@ -415,10 +417,11 @@ describe("requests per kind: an object the API already holds, found through the 
     assert.deepEqual(logs, [
       `TriggerEnvVars: MODE already set on trigger ${t.trigger_uuid} before this resource; now the program's values`,
     ]);
-    const live = await fx.api.builds.getEnvironmentVariables(t.trigger_uuid);
+    const live = await fx.api.builds.environmentVariables.list({ triggerUuid: t.trigger_uuid });
     assert.deepEqual([live.MODE?.value, live.UNIT?.value], ["fast", "1"]);
     // Sent again after a lost answer: the same values, and nothing was there before the first.
-    const preview = await fx.api.builds.createTrigger(
+    const preview = await fx.api.builds.triggers.create(
+      {},
       productionTriggerBody(w, { trigger_name: "v", branch_includes: ["*"] }),
     );
     const fresh = (await h.check(undefined, { ...news, triggerUuid: preview.trigger_uuid }, ctx)).inputs!;
@@ -441,6 +444,6 @@ describe("requests per kind: an object the API already holds, found through the 
       providerContext(fx),
     );
     assert.equal(again.id, first.id);
-    assert.equal((await fx.api.builds.listRepoConnections()).length, 1);
+    assert.equal((await fx.api.builds.repos.connections.list()).length, 1);
   });
 });

@@ -118,7 +118,10 @@ describe("runs: operations that happen on create and again only on change", () =
     const build = Reflect.get(made.outs, "result") as { buildUuid: string; triggerUuid: string };
     assert.equal(made.id, build.buildUuid);
     assert.equal(build.triggerUuid, triggerUuid);
-    assert.equal((await fx.api.builds.getBuild(build.buildUuid)).build_uuid, build.buildUuid);
+    assert.equal(
+      (await fx.api.builds.builds.get({ buildUuid: build.buildUuid })).build_uuid,
+      build.buildUuid,
+    );
   });
 
   it("SyncJobRun starts a job of an instance and records it", async () => {

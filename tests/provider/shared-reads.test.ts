@@ -44,13 +44,16 @@ describe("provider session: shared reads", () => {
       made.push(await connection.create(checked.inputs!, ctx));
     }
     // Changed behind the program's back just before the refresh: the shared read must see it.
-    await fx.api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme",
-      repo_id: "r7",
-      repo_name: "renamed-7",
-    });
+    await fx.api.builds.repos.connections.upsert(
+      {},
+      {
+        provider_type: "github",
+        provider_account_id: "acme",
+        provider_account_name: "Acme",
+        repo_id: "r7",
+        repo_name: "renamed-7",
+      },
+    );
     fx.em.requestLog.length = 0;
     const read = await Promise.all(made.map((m) => connection.read(m.id, m.outs, ctx)));
     assert.equal(listings(), 2);

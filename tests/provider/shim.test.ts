@@ -56,6 +56,6 @@ describe("0.1.x provider objects still run", () => {
     const read = await provider.read!(created.id, created.outs);
     assert.equal(read.id, created.id);
     await provider.delete!(created.id, created.outs);
-    assert.deepEqual(await fx.api.builds.listTriggers(s.tag), []);
+    assert.deepEqual(await fx.api.builds.triggers.list({ scriptTag: s.tag }), []);
   });
 });

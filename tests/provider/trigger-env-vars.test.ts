@@ -98,9 +98,10 @@ describe("TriggerEnvVars: handler on the emulator", () => {
   it("owns only its keys, detects drift on plain values and the key set, and cleans up its keys only", async () => {
     const uuid = await trigger();
     const ctx = providerContext(fx);
-    await fx.api.builds.patchEnvironmentVariables(uuid, {
-      variables: { FOREIGN: { value: "keep", is_secret: false } },
-    });
+    await fx.api.builds.environmentVariables.upsert(
+      { triggerUuid: uuid },
+      { FOREIGN: { value: "keep", is_secret: false } },
+    );
     const { inputs } = await ev.handler.check(
       undefined,
       { triggerUuid: uuid, variables: { MODE: { value: "fast" }, KEY: { value: "s3cr3t", isSecret: true } } },
@@ -109,7 +110,7 @@ describe("TriggerEnvVars: handler on the emulator", () => {
     const { id, outs } = await ev.handler.create(inputs!, ctx);
     assert.deepEqual(outs.keys, ["KEY", "MODE"]);
     const at = new Date(fx.clock.now()).toISOString();
-    assert.deepEqual(await fx.api.builds.getEnvironmentVariables(uuid), {
+    assert.deepEqual(await fx.api.builds.environmentVariables.list({ triggerUuid: uuid }), {
       FOREIGN: { value: "keep", is_secret: false, created_on: at },
       MODE: { value: "fast", is_secret: false, created_on: at },
       KEY: { value: null, is_secret: true, created_on: at },
@@ -118,15 +119,16 @@ describe("TriggerEnvVars: handler on the emulator", () => {
     assert.deepEqual(clean!.inputs, inputs);
     assert.equal((await ev.handler.diff(id, clean!.props, inputs!, ctx)).changes, false);
 
-    await fx.api.builds.patchEnvironmentVariables(uuid, {
-      variables: { MODE: { value: "slow", is_secret: false } },
-    });
-    await fx.api.builds.deleteEnvironmentVariable(uuid, "KEY");
+    await fx.api.builds.environmentVariables.upsert(
+      { triggerUuid: uuid },
+      { MODE: { value: "slow", is_secret: false } },
+    );
+    await fx.api.builds.environmentVariables.delete({ triggerUuid: uuid, environmentVariableKey: "KEY" });
     const drift = await ev.handler.read(id, outs, ctx);
     assert.deepEqual(drift!.inputs.variables, { MODE: { value: "slow", isSecret: false } });
     assert.equal((await ev.handler.diff(id, drift!.props, inputs!, ctx)).changes, true);
     await ev.handler.update(id, drift!.props, inputs!, ctx);
-    assert.deepEqual(await fx.api.builds.getEnvironmentVariables(uuid), {
+    assert.deepEqual(await fx.api.builds.environmentVariables.list({ triggerUuid: uuid }), {
       FOREIGN: { value: "keep", is_secret: false, created_on: at },
       MODE: { value: "fast", is_secret: false, created_on: at },
       KEY: { value: null, is_secret: true, created_on: at },
@@ -134,21 +136,24 @@ describe("TriggerEnvVars: handler on the emulator", () => {
 
     const smaller = { ...inputs!, variables: { MODE: { value: "fast", isSecret: false } } };
     const { outs: after } = await ev.handler.update(id, outs, smaller, ctx);
-    assert.deepEqual(Object.keys(await fx.api.builds.getEnvironmentVariables(uuid)).sort(), [
-      "FOREIGN",
-      "MODE",
-    ]);
+    assert.deepEqual(
+      Object.keys(await fx.api.builds.environmentVariables.list({ triggerUuid: uuid })).sort(),
+      ["FOREIGN", "MODE"],
+    );
     await ev.handler.delete(id, after, ctx);
-    assert.deepEqual(Object.keys(await fx.api.builds.getEnvironmentVariables(uuid)), ["FOREIGN"]);
+    assert.deepEqual(Object.keys(await fx.api.builds.environmentVariables.list({ triggerUuid: uuid })), [
+      "FOREIGN",
+    ]);
   });
 
   it("sets keys that already exist to the program's values (saying so), adopts with importId, and reads a deleted trigger as gone", async () => {
     const uuid = await trigger();
     const logs: string[] = [];
     const ctx = providerContext(fx, logs);
-    await fx.api.builds.patchEnvironmentVariables(uuid, {
-      variables: { MODE: { value: "x", is_secret: false } },
-    });
+    await fx.api.builds.environmentVariables.upsert(
+      { triggerUuid: uuid },
+      { MODE: { value: "x", is_secret: false } },
+    );
     const { inputs } = await ev.handler.check(
       undefined,
       { triggerUuid: uuid, variables: { MODE: { value: "y" } } },
@@ -159,16 +164,17 @@ describe("TriggerEnvVars: handler on the emulator", () => {
       { ...inputs!, variables: { ...inputs!.variables, UNIT: { value: "1", isSecret: false } } },
       ctx,
     );
-    assert.equal((await fx.api.builds.getEnvironmentVariables(uuid)).MODE!.value, "y");
+    assert.equal((await fx.api.builds.environmentVariables.list({ triggerUuid: uuid })).MODE!.value, "y");
     assert.deepEqual(logs, [
       `TriggerEnvVars: MODE already set on trigger ${uuid} before this resource; now the program's values`,
     ]);
-    await fx.api.builds.patchEnvironmentVariables(uuid, {
-      variables: { MODE: { value: "x", is_secret: false } },
-    });
+    await fx.api.builds.environmentVariables.upsert(
+      { triggerUuid: uuid },
+      { MODE: { value: "x", is_secret: false } },
+    );
     const { outs } = await ev.handler.create({ ...inputs!, importId: uuid }, ctx);
-    assert.equal((await fx.api.builds.getEnvironmentVariables(uuid)).MODE!.value, "y");
-    await fx.api.builds.deleteTrigger(uuid);
+    assert.equal((await fx.api.builds.environmentVariables.list({ triggerUuid: uuid })).MODE!.value, "y");
+    await fx.api.builds.triggers.delete({ triggerUuid: uuid });
     assert.equal(await ev.handler.read(uuid, outs, ctx), undefined);
     await ev.handler.delete(uuid, outs, ctx);
   });
@@ -176,9 +182,10 @@ describe("TriggerEnvVars: handler on the emulator", () => {
   it("refreshes and destroys a state in the 0.1.x shape", async () => {
     const uuid = await trigger();
     const ctx = providerContext(fx);
-    await fx.api.builds.patchEnvironmentVariables(uuid, {
-      variables: { A: { value: "1", is_secret: false }, S: { value: "s", is_secret: true } },
-    });
+    await fx.api.builds.environmentVariables.upsert(
+      { triggerUuid: uuid },
+      { A: { value: "1", is_secret: false }, S: { value: "s", is_secret: true } },
+    );
     const old = {
       triggerUuid: uuid,
       plainVariables: { A: "1" },
@@ -194,6 +201,6 @@ describe("TriggerEnvVars: handler on the emulator", () => {
       S: { value: "s", isSecret: true },
     });
     await untyped.delete(uuid, old, ctx);
-    assert.deepEqual(await fx.api.builds.getEnvironmentVariables(uuid), {});
+    assert.deepEqual(await fx.api.builds.environmentVariables.list({ triggerUuid: uuid }), {});
   });
 });

@@ -331,7 +331,7 @@ describe("buildTokens (provider function)", () => {
     assert.ok(tokens.length > 0);
     assert.deepEqual(
       tokens.map((t) => t.buildTokenUuid),
-      (await fx.api.builds.listTokens()).map((t) => t.build_token_uuid),
+      (await fx.api.builds.tokens.list()).map((t) => t.build_token_uuid),
     );
   });
 });

@@ -138,17 +138,20 @@ describe("account-api recover removes only what the pending create made", () => 
   }
 
   const connections = async () =>
-    (await fx.api.builds.listRepoConnections()).map((c) => c.repo_connection_uuid);
+    (await fx.api.builds.repos.connections.list()).map((c) => c.repo_connection_uuid);
 
   it("an object with equal settings but no marker is listed, not deleted, without a terminal or --yes (exit 3)", async () => {
     // Another team's connection of the same repository, with the very settings of the pending create.
-    const theirs = await fx.api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme",
-      repo_id: "9",
-      repo_name: "web",
-    });
+    const theirs = await fx.api.builds.repos.connections.upsert(
+      {},
+      {
+        provider_type: "github",
+        provider_account_id: "acme",
+        provider_account_name: "Acme",
+        repo_id: "9",
+        repo_name: "web",
+      },
+    );
     const { target, calls } = stackWith([{ kind: "RepoConnection", name: "web", inputs: repo }]);
     const r = await run(target, []);
     assert.equal(r.code, EXIT.unsuccessful, r.err);
@@ -178,13 +181,16 @@ describe("account-api recover removes only what the pending create made", () => 
   });
 
   it("an object a resource of the stack holds is never touched, --yes or not", async () => {
-    const ours = await fx.api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme",
-      repo_id: "9",
-      repo_name: "web",
-    });
+    const ours = await fx.api.builds.repos.connections.upsert(
+      {},
+      {
+        provider_type: "github",
+        provider_account_id: "acme",
+        provider_account_name: "Acme",
+        repo_id: "9",
+        repo_name: "web",
+      },
+    );
     const { target } = stackWith(
       [{ kind: "RepoConnection", name: "web-renamed", inputs: repo }],
       [{ kind: "RepoConnection", id: ours.repo_connection_uuid }],
@@ -219,13 +225,16 @@ describe("account-api recover removes only what the pending create made", () => 
     const { target } = stackWith([
       { kind: "RepoConnection", name: "web\u001b]52;c;aGk=\u0007", inputs: repo },
     ]);
-    await fx.api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme",
-      repo_id: "9",
-      repo_name: "web",
-    });
+    await fx.api.builds.repos.connections.upsert(
+      {},
+      {
+        provider_type: "github",
+        provider_account_id: "acme",
+        provider_account_name: "Acme",
+        repo_id: "9",
+        repo_name: "web",
+      },
+    );
     const r = await run(target, ["--stack", "dev\u001b[2J"]);
     // eslint-disable-next-line no-control-regex -- no control may reach the terminal
     assert.doesNotMatch(r.out.replace(/\n/g, ""), /[\u0000-\u001f\u007f-\u009f]/);

@@ -54,7 +54,7 @@ describe("command line: imperative verbs", () => {
     fx.clock.advance(6_000); // running
     const cancelled = await runCli(fx, ["build", "cancel", build.build_uuid]);
     assert.match(cancelled.out, new RegExp(`^build ${build.build_uuid}: `));
-    const after = await fx.api.builds.getBuild(build.build_uuid);
+    const after = await fx.api.builds.builds.get({ buildUuid: build.build_uuid });
     assert.equal(after.status, "stopped");
     assert.equal(after.build_outcome, "cancelled");
     // A stopped build that did not succeed is exit 3 for `build wait`.
@@ -66,7 +66,7 @@ describe("command line: imperative verbs", () => {
     const list = tokens.json as { build_token_uuid: string }[];
     assert.deepEqual(
       list.map((t) => t.build_token_uuid),
-      (await fx.api.builds.listTokens()).map((t) => t.build_token_uuid),
+      (await fx.api.builds.tokens.list()).map((t) => t.build_token_uuid),
     );
     const text = await runCli(fx, ["build", "tokens"]);
     assert.match(text.out, new RegExp(`^${list[0]!.build_token_uuid}`));

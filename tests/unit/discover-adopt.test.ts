@@ -17,10 +17,11 @@ describe("discover: adopting the listed objects", () => {
 
   it("reads each object with its identity inputs, and adopts on create where import could not match", async () => {
     const world = await seedBuildWorld(fx);
-    const trigger = (await fx.api.builds.createTrigger(productionTriggerBody(world))).trigger_uuid;
-    await fx.api.builds.patchEnvironmentVariables(trigger, {
-      variables: { MODE: { value: "prod", is_secret: false }, API_KEY: { value: "k", is_secret: true } },
-    });
+    const trigger = (await fx.api.builds.triggers.create({}, productionTriggerBody(world))).trigger_uuid;
+    await fx.api.builds.environmentVariables.upsert(
+      { triggerUuid: trigger },
+      { MODE: { value: "prod", is_secret: false }, API_KEY: { value: "k", is_secret: true } },
+    );
     const zone = await fx.api.content.zones.create({}, { name: "adopt.example" });
     await fx.api.content.contentConverter.set({ zoneId: zone.id }, { value: "on" });
     await fx.http("POST", "/__emulator/search/namespaces", { body: { name: "team-a" } });

@@ -48,14 +48,14 @@ describe("account-api discover: what it writes and prints", function () {
     const body = productionTriggerBody(world, {
       build_command: over.buildCommand ?? `echo ${API_KEY_REF} $\${X} \${`,
     });
-    const trigger = (await f.api.builds.createTrigger(body)).trigger_uuid;
+    const trigger = (await f.api.builds.triggers.create({}, body)).trigger_uuid;
     const variables = Object.fromEntries(
       Object.entries(over.vars ?? { "S.1": "a", "S-1": "b", API_KEY: "k" }).map(([k, v]) => [
         k,
         { value: v, is_secret: true },
       ]),
     );
-    await f.api.builds.patchEnvironmentVariables(trigger, { variables });
+    await f.api.builds.environmentVariables.upsert({ triggerUuid: trigger }, variables);
     return trigger;
   }
 

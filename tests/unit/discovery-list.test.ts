@@ -8,10 +8,11 @@ import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
 /** One object of each kind made through the sdk, outside any program; and what must not be listed. */
 async function seedAccount(fx: EmulatorFixture) {
   const world = await seedBuildWorld(fx);
-  const trigger = await fx.api.builds.createTrigger(productionTriggerBody(world));
-  await fx.api.builds.patchEnvironmentVariables(trigger.trigger_uuid, {
-    variables: { MODE: { value: "prod", is_secret: false } },
-  });
+  const trigger = await fx.api.builds.triggers.create({}, productionTriggerBody(world));
+  await fx.api.builds.environmentVariables.upsert(
+    { triggerUuid: trigger.trigger_uuid },
+    { MODE: { value: "prod", is_secret: false } },
+  );
   const zone = await fx.api.content.zones.create({}, { name: "example.com" });
   const quiet = await fx.api.content.zones.create({}, { name: "quiet.org" });
   await fx.api.content.contentConverter.set({ zoneId: zone.id }, { value: "on" });

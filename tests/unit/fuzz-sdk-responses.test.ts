@@ -143,10 +143,10 @@ describe("fuzz: the sdk's response parsing", function () {
 
     /** A few calls of each area that parse a response body. */
     const CALLS: [string, (api: AccountApi) => Promise<unknown>][] = [
-      ["builds.getBuild", (a) => a.builds.getBuild(UUID)],
-      ["builds.listTokens", (a) => a.builds.listTokens()],
-      ["builds.getEnvironmentVariables", (a) => a.builds.getEnvironmentVariables(UUID)],
-      ["builds.listRepoConnections", (a) => a.builds.listRepoConnections()],
+      ["builds.getBuild", (a) => a.builds.builds.get({ buildUuid: UUID })],
+      ["builds.listTokens", (a) => a.builds.tokens.list()],
+      ["builds.getEnvironmentVariables", (a) => a.builds.environmentVariables.list({ triggerUuid: UUID })],
+      ["builds.listRepoConnections", (a) => a.builds.repos.connections.list()],
       ["meetings.getMeeting", (a) => a.meetings.getMeeting({ appId: "app", meetingId: UUID })],
       ["search.listInstances", (a) => a.search.getInstance({ id: "kb" })],
       ["registrar.check", (a) => a.registrar.discovery.check({}, { domains: ["example.com"] })],

@@ -9,7 +9,7 @@ export const room: KindRoom = {
   lister: {
     in: "account",
     list: async (walk) => {
-      const all = await orGone(walk.api.builds.listRepoConnections({ accountId: walk.accountId }));
+      const all = await orGone(walk.api.builds.repos.connections.list({ accountId: walk.accountId }));
       if (all === undefined) {
         walk.gap("RepoConnection", "the API has no listing of repository connections (it answered 404)");
         return [];

@@ -29,7 +29,9 @@ export const room: KindRoom = {
     list: async (script, t, walk) => {
       const uuid = t.trigger_uuid;
       const variables =
-        (await orGone(walk.api.builds.getEnvironmentVariables(uuid, { accountId: walk.accountId }))) ?? {};
+        (await orGone(
+          walk.api.builds.environmentVariables.list({ accountId: walk.accountId, triggerUuid: uuid }),
+        )) ?? {};
       if (Object.keys(variables).length === 0) return [];
       const label = `variables of ${script.id}/${t.trigger_name ?? uuid}`;
       const scope = { scriptName: script.id, triggerUuid: uuid };
@@ -40,7 +42,7 @@ export const room: KindRoom = {
     // Variables are read for the keys the stored state names (a resource owns only its keys):
     // adoption names every key the trigger holds.
     seedState: async (object, ctx) => {
-      const live = await ctx.api.builds.getEnvironmentVariables(object.resourceId);
+      const live = await ctx.api.builds.environmentVariables.list({ triggerUuid: object.resourceId });
       const variables = Object.fromEntries(
         Object.entries(live).map(([k, v]) => [k, { value: v.value ?? "", isSecret: v.is_secret }]),
       );
