@@ -143,16 +143,15 @@ const KIND_CALLS: Record<ResourceKind, (c: Ctx, u: number) => Calls> = {
   MeetingTemplate: ({ api, w, made }, u) => ({
     up: async () =>
       void (made.meeting[u] = (
-        await api.meetings.createMeeting({ appId: w.appId, title: `Standup ${u}`, persist_chat: true })
+        await api.meetings.meetings.create({ appId: w.appId }, { title: `Standup ${u}`, persist_chat: true })
       ).id),
     refresh: async () =>
-      void (await api.meetings.getMeeting({ appId: w.appId, meetingId: made.meeting[u]! })),
+      void (await api.meetings.meetings.get({ appId: w.appId, meetingId: made.meeting[u]! })),
     destroy: async () =>
-      void (await api.meetings.updateMeeting({
-        appId: w.appId,
-        meetingId: made.meeting[u]!,
-        status: "INACTIVE",
-      })),
+      void (await api.meetings.meetings.update(
+        { appId: w.appId, meetingId: made.meeting[u]! },
+        { status: "INACTIVE" },
+      )),
   }),
   DomainRegistration: ({ api, sdk, w }, u) => {
     const domain_name = w.domains[u]!;

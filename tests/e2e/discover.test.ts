@@ -59,7 +59,7 @@ describe("account-api discover and the adopting program (real engine)", function
         },
       ],
     });
-    await api.meetings.createMeeting({ appId: APP, title: "standup", persist_chat: true });
+    await api.meetings.meetings.create({ appId: APP }, { title: "standup", persist_chat: true });
     await api.registrar.registrations.create({}, { domain_name: "adopt-me.com", auto_renew: true });
     await api.search.createInstance({ id: "handmade", chunk_size: 300 });
 

@@ -137,12 +137,12 @@ describe("per-area examples end to end (real engine)", function () {
     const state = stack.rawState();
     assert.ok(!state.includes("AKIA-EXAMPLE-ACCESS-7d1e") && !state.includes("stays-secret-5b0a"));
     const meetingId = String(out.meetingId);
-    const live = await api.meetings.getMeeting({ appId: seeded.appId, meetingId });
+    const live = await api.meetings.meetings.get({ appId: seeded.appId, meetingId });
     assert.equal(live.title, "All hands");
     assert.equal(live.record_on_start, true);
 
     await stableThenDestroyed(stack);
-    assert.equal((await api.meetings.getMeeting({ appId: seeded.appId, meetingId })).status, "INACTIVE");
+    assert.equal((await api.meetings.meetings.get({ appId: seeded.appId, meetingId })).status, "INACTIVE");
   });
 
   it("registrar: a registration behind maxCost and a check of a sibling name", async () => {

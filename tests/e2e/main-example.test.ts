@@ -68,7 +68,7 @@ describe("main example end to end (every resource kind)", function () {
     const ruleset = await api.content.getConfigRuleset({ zoneId: seeded.zoneId });
     assert.deepEqual(ruleset?.rules ?? [], []);
     assert.equal((await api.content.getContentConverter({ zoneId: seeded.zoneId })).value, "off");
-    const meetings = await api.meetings.listAllMeetings({ appId: "demo-app" });
+    const meetings = await api.meetings.meetings.listAll({ appId: "demo-app" });
     assert.deepEqual(
       meetings.map((m) => m.status),
       ["INACTIVE"],

@@ -50,7 +50,7 @@ describe("MeetingTemplate end to end", function () {
     const id = String(up.outputs.id?.value);
     assert.equal(up.outputs.status?.value, "ACTIVE");
     assert.match(String(up.outputs.hash?.value), /^sha256:/);
-    const live = await api.meetings.getMeeting({ appId: APP, meetingId: id });
+    const live = await api.meetings.meetings.get({ appId: APP, meetingId: id });
     assert.equal(live.title, "Standup");
 
     const state = stack.rawState();
@@ -59,7 +59,10 @@ describe("MeetingTemplate end to end", function () {
 
     await stack.preview({ expectNoChanges: true });
 
-    await api.meetings.updateMeeting({ appId: APP, meetingId: id, title: "Hijacked", record_on_start: true });
+    await api.meetings.meetings.update(
+      { appId: APP, meetingId: id },
+      { title: "Hijacked", record_on_start: true },
+    );
     const refresh = await stack.refresh();
     assert.ok(
       (refresh.summary.resourceChanges?.update ?? 0) >= 1,
@@ -72,25 +75,25 @@ describe("MeetingTemplate end to end", function () {
 
     const fix = await stack.up();
     assert.equal(fix.summary.resourceChanges?.update, 1);
-    const fixed = await api.meetings.getMeeting({ appId: APP, meetingId: id });
+    const fixed = await api.meetings.meetings.get({ appId: APP, meetingId: id });
     assert.equal(fixed.title, "Standup");
     assert.equal(fixed.record_on_start, false);
 
     await stack.preview({ expectNoChanges: true });
 
     // Deactivated by hand: refresh records it, preview shows an update, up reactivates the same meeting.
-    await api.meetings.updateMeeting({ appId: APP, meetingId: id, status: "INACTIVE" });
+    await api.meetings.meetings.update({ appId: APP, meetingId: id }, { status: "INACTIVE" });
     await stack.refresh();
     const pending = await stack.preview();
     assert.equal(pending.changeSummary.update, 1);
     await stack.up();
-    assert.equal((await api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "ACTIVE");
-    assert.equal((await api.meetings.listAllMeetings({ appId: APP })).length, 1, "still one meeting");
+    assert.equal((await api.meetings.meetings.get({ appId: APP, meetingId: id })).status, "ACTIVE");
+    assert.equal((await api.meetings.meetings.listAll({ appId: APP })).length, 1, "still one meeting");
     await stack.preview({ expectNoChanges: true });
 
     const destroy = await stack.destroy();
     assert.equal(destroy.summary.result, "succeeded");
-    assert.equal((await api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "INACTIVE");
+    assert.equal((await api.meetings.meetings.get({ appId: APP, meetingId: id })).status, "INACTIVE");
     assert.ok(
       stack.output.some((l) => l.includes("set INACTIVE")),
       "the destroy output says the meeting was set INACTIVE",
@@ -98,23 +101,25 @@ describe("MeetingTemplate end to end", function () {
   });
 
   it("adopts an existing meeting through importId", async () => {
-    const existing = await api.meetings.createMeeting({
-      appId: APP,
-      title: "Made by hand",
-      persist_chat: true,
-    });
+    const existing = await api.meetings.meetings.create(
+      { appId: APP },
+      { title: "Made by hand", persist_chat: true },
+    );
     const stack = await e2e.stack(async () => {
       const m = new MeetingTemplate("adopted", { appId: APP, importId: existing.id, title: "Managed now" });
       return { id: m.id };
     });
     const up = await stack.up();
     assert.equal(up.outputs.id?.value, existing.id);
-    const live = await api.meetings.getMeeting({ appId: APP, meetingId: existing.id });
+    const live = await api.meetings.meetings.get({ appId: APP, meetingId: existing.id });
     assert.equal(live.title, "Managed now");
     assert.equal(live.persist_chat, false);
     await stack.preview({ expectNoChanges: true });
     await stack.destroy();
-    assert.equal((await api.meetings.getMeeting({ appId: APP, meetingId: existing.id })).status, "INACTIVE");
+    assert.equal(
+      (await api.meetings.meetings.get({ appId: APP, meetingId: existing.id })).status,
+      "INACTIVE",
+    );
   });
 
   it("keeps a disabled realtimekit bucket: upgrades a 0.1.0 state, refreshes clean, shows drift, up --refresh restores it", async () => {
@@ -130,7 +135,7 @@ describe("MeetingTemplate end to end", function () {
     assert.equal(up.summary.resourceChanges?.create, 2);
     const id = String(up.outputs.id?.value);
     const bucket = async () =>
-      (await api.meetings.getMeeting({ appId: APP, meetingId: id })).recording_config
+      (await api.meetings.meetings.get({ appId: APP, meetingId: id })).recording_config
         ?.realtimekit_bucket_config;
     assert.deepEqual(await bucket(), { enabled: false });
     await stack.refresh({ expectNoChanges: true });
@@ -162,14 +167,15 @@ describe("MeetingTemplate end to end", function () {
     assert.deepEqual(again.summary.resourceChanges, { same: 2 });
 
     // Out of band: the whole meeting replaced with the bucket on.
-    const live = await api.meetings.getMeeting({ appId: APP, meetingId: id });
-    await api.meetings.replaceMeeting({
-      appId: APP,
-      meetingId: id,
-      title: live.title ?? "",
-      ai_config: { transcription: { keywords: live.ai_config?.transcription?.keywords ?? [] } },
-      recording_config: { max_seconds: 600, realtimekit_bucket_config: { enabled: true } },
-    });
+    const live = await api.meetings.meetings.get({ appId: APP, meetingId: id });
+    await api.meetings.meetings.replace(
+      { appId: APP, meetingId: id },
+      {
+        title: live.title ?? "",
+        ai_config: { transcription: { keywords: live.ai_config?.transcription?.keywords ?? [] } },
+        recording_config: { max_seconds: 600, realtimekit_bucket_config: { enabled: true } },
+      },
+    );
     const drift = await stack.refresh();
     assert.equal(drift.summary.resourceChanges?.update, 1, JSON.stringify(drift.summary.resourceChanges));
 
@@ -179,6 +185,6 @@ describe("MeetingTemplate end to end", function () {
 
     const destroy = await stack.destroy();
     assert.equal(destroy.summary.result, "succeeded");
-    assert.equal((await api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "INACTIVE");
+    assert.equal((await api.meetings.meetings.get({ appId: APP, meetingId: id })).status, "INACTIVE");
   });
 });

@@ -77,7 +77,7 @@ describe("pulumi import through the native provider plugin (real engine)", funct
         },
       ],
     });
-    const meeting = await api.meetings.createMeeting({ appId: "app-import", title: "Weekly sync" });
+    const meeting = await api.meetings.meetings.create({ appId: "app-import" }, { title: "Weekly sync" });
     await api.registrar.registrations.create({}, { domain_name: "imported-site.com", auto_renew: true });
     await api.search.createInstance({ id: "imp-kb", chunk_size: 300 });
     single.push(
@@ -94,7 +94,7 @@ describe("pulumi import through the native provider plugin (real engine)", funct
     const other = await api.content.createZone({ name: "other.example.com" });
     await api.content.setContentConverter({ zoneId: other.id, value: "off" });
     await api.search.createInstance({ id: "imp-kb-2", chunk_size: 512 });
-    const meeting2 = await api.meetings.createMeeting({ appId: "app-import", title: "Retro" });
+    const meeting2 = await api.meetings.meetings.create({ appId: "app-import" }, { title: "Retro" });
     several.push(
       { kind: "SearchInstance", name: "kb2", id: "default/imp-kb-2" },
       { kind: "ZoneContentConverter", name: "converter2", id: other.id },

@@ -163,7 +163,7 @@ export async function remoteByKind(api: AccountApi, w: World): Promise<Map<Kind,
     for (const r of (await api.content.getConfigRuleset({ zoneId: z }))?.rules ?? [])
       out.get("ConfigRule")?.push(`${z}/${r.ref ?? r.id}`);
   }
-  for (const m of await api.meetings.listAllMeetings({ appId: w.app }))
+  for (const m of await api.meetings.meetings.listAll({ appId: w.app }))
     if (m.status === "ACTIVE") out.get("MeetingTemplate")?.push(m.id);
   for await (const r of api.registrar.registrations.list())
     if (r.domain_name.startsWith(`${p}-d`)) out.get("DomainRegistration")?.push(r.domain_name);
@@ -204,7 +204,7 @@ export async function compare(
   }
   // Meetings: more than one ACTIVE meeting with one marker is a duplicate.
   const markers = new Map<string, number>();
-  for (const m of await api.meetings.listAllMeetings({ appId: w.app })) {
+  for (const m of await api.meetings.meetings.listAll({ appId: w.app })) {
     const marker = markerOf(m.ai_config);
     if (m.status === "ACTIVE" && marker) markers.set(marker, (markers.get(marker) ?? 0) + 1);
   }

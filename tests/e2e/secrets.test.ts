@@ -203,18 +203,17 @@ describe("secrets end to end: nothing in plaintext (real engine)", function () {
     assert.ok(envUses > 0);
 
     // refresh, with a change made outside so that the read path has something to report
-    const [meeting] = (await e2e.api.meetings.listAllMeetings({ appId: "app-secrets" })).filter(
+    const [meeting] = (await e2e.api.meetings.meetings.listAll({ appId: "app-secrets" })).filter(
       (m) => m.title === "Recorded to S3",
     );
     assert.ok(meeting);
     const [refreshCfg, refreshEnv] = await Promise.all([cfg.refresh(), env.refresh()]);
     keep("refresh cfg", refreshCfg);
     keep("refresh env", refreshEnv);
-    await e2e.api.meetings.updateMeeting({
-      appId: "app-secrets",
-      meetingId: meeting.id,
-      title: "Renamed by hand",
-    });
+    await e2e.api.meetings.meetings.update(
+      { appId: "app-secrets", meetingId: meeting.id },
+      { title: "Renamed by hand" },
+    );
 
     // drift
     const driftNotes = [await drift(cfg), await drift(env)];

@@ -28,11 +28,10 @@ describe("meetings: participants, sessions and livestreams", () => {
   const at = () => ({ appId: APP, meetingId: meeting.id });
 
   beforeEach(async () => {
-    meeting = await fx.api.meetings.createMeeting({
-      appId: APP,
-      title: "Standup",
-      session_keep_alive_time_in_secs: 120,
-    });
+    meeting = await fx.api.meetings.meetings.create(
+      { appId: APP },
+      { title: "Standup", session_keep_alive_time_in_secs: 120 },
+    );
   });
 
   /** A client joining with a participant's token (the control API stands in for the WebRTC client). */
@@ -47,8 +46,7 @@ describe("meetings: participants, sessions and livestreams", () => {
   }
 
   async function addAndJoin(custom: string, name = custom): Promise<string> {
-    const p = await fx.api.meetings.addParticipant({
-      ...at(),
+    const p = await fx.api.meetings.participants.add(at(), {
       custom_participant_id: custom,
       preset_name: "host",
       name,
@@ -60,8 +58,7 @@ describe("meetings: participants, sessions and livestreams", () => {
   describe("participants", () => {
     it("adds, lists page by page, gets, edits, renews the token and deletes", async () => {
       fx.clock.advance(1_000);
-      const alice = await fx.api.meetings.addParticipant({
-        ...at(),
+      const alice = await fx.api.meetings.participants.add(at(), {
         custom_participant_id: "alice",
         preset_name: "group_call_host",
         name: "Alice",
@@ -71,7 +68,7 @@ describe("meetings: participants, sessions and livestreams", () => {
       assert.ok(alice.token && alice.token.length >= 20, "add answers the token");
       assert.equal(alice.created_at, "2026-01-01T00:00:01.000Z");
       for (const c of ["bob", "carol"])
-        await fx.api.meetings.addParticipant({ ...at(), custom_participant_id: c, preset_name: "guest" });
+        await fx.api.meetings.participants.add(at(), { custom_participant_id: c, preset_name: "guest" });
 
       const page = await fx.http(
         "GET",
@@ -82,69 +79,68 @@ describe("meetings: participants, sessions and livestreams", () => {
         start_offset: 2,
         end_offset: 3,
       });
-      const all = await fx.api.meetings.listAllParticipants({ ...at(), perPage: 2 });
+      const all = await fx.api.meetings.participants.listAll(at(), { perPage: 2 });
       assert.deepEqual(
         all.map((p) => p.custom_participant_id),
         ["alice", "bob", "carol"],
       );
       assert.equal(all[0]!.token, undefined, "a listing does not hand out tokens");
 
-      const got = await fx.api.meetings.getParticipant({ ...at(), participantId: alice.id });
+      const got = await fx.api.meetings.participants.get({ ...at(), participantId: alice.id });
       assert.equal(got.name, "Alice");
       fx.clock.advance(1_000);
-      const edited = await fx.api.meetings.updateParticipant({
-        ...at(),
-        participantId: alice.id,
-        name: null,
-        preset_name: "viewer",
-      });
+      const edited = await fx.api.meetings.participants.update(
+        { ...at(), participantId: alice.id },
+        { name: null, preset_name: "viewer" },
+      );
       assert.equal(edited.name, null);
       assert.equal(edited.preset_name, "viewer");
       assert.equal(edited.picture, "https://example.com/a.png");
       assert.equal(edited.updated_at, "2026-01-01T00:00:02.000Z");
 
-      const renewed = await fx.api.meetings.regenerateParticipantToken({ ...at(), participantId: alice.id });
+      const renewed = await fx.api.meetings.participants.regenerateToken({
+        ...at(),
+        participantId: alice.id,
+      });
       assert.notEqual(renewed.token, alice.token);
       assert.equal((await join(alice.token!)).status, 404, "the old token no longer joins");
       assert.equal((await join(renewed.token)).status, 200);
 
-      const gone = await fx.api.meetings.deleteParticipant({ ...at(), participantId: alice.id });
+      const gone = await fx.api.meetings.participants.delete({ ...at(), participantId: alice.id });
       assert.equal(gone.custom_participant_id, "alice");
       assert.match(gone.preset_id, /^[0-9a-f-]{36}$/);
-      const viewerAgain = await fx.api.meetings.addParticipant({
-        ...at(),
+      const viewerAgain = await fx.api.meetings.participants.add(at(), {
         custom_participant_id: "dave",
         preset_name: "viewer",
       });
-      const daveGone = await fx.api.meetings.deleteParticipant({ ...at(), participantId: viewerAgain.id });
+      const daveGone = await fx.api.meetings.participants.delete({ ...at(), participantId: viewerAgain.id });
       assert.equal(daveGone.preset_id, gone.preset_id, "one id per preset of the app");
       await refused(
-        fx.api.meetings.getParticipant({ ...at(), participantId: alice.id }),
+        fx.api.meetings.participants.get({ ...at(), participantId: alice.id }),
         404,
         /participant .* not found/,
       );
-      const session = await fx.api.meetings.getActiveSession(at());
+      const session = await fx.api.meetings.activeSession.get(at());
       assert.equal(session.live_participants, 0, "the deleted participant left the session");
     });
 
     it("refuses a second participant with the same custom id, and a body the contract refuses", async () => {
-      await fx.api.meetings.addParticipant({ ...at(), custom_participant_id: "x", preset_name: "host" });
+      await fx.api.meetings.participants.add(at(), { custom_participant_id: "x", preset_name: "host" });
       await assert.rejects(
-        fx.api.meetings.addParticipant({ ...at(), custom_participant_id: "x", preset_name: "host" }),
+        fx.api.meetings.participants.add(at(), { custom_participant_id: "x", preset_name: "host" }),
         ConflictError,
       );
       const before = fx.em.requestLog.length;
       await assert.rejects(
-        fx.api.meetings.addParticipant({ ...at(), custom_participant_id: "y" } as Parameters<
-          typeof fx.api.meetings.addParticipant
-        >[0]),
+        fx.api.meetings.participants.add(at(), { custom_participant_id: "y" } as Parameters<
+          typeof fx.api.meetings.participants.add
+        >[1]),
         (e: unknown) =>
           e instanceof ValidationError &&
           e.issues.some((i) => i.field === "preset_name" && i.rule === "is required"),
       );
       await assert.rejects(
-        fx.api.meetings.addParticipant({
-          ...at(),
+        fx.api.meetings.participants.add(at(), {
           custom_participant_id: "y",
           preset_name: "p",
           picture: "not a uri",
@@ -169,11 +165,11 @@ describe("meetings: participants, sessions and livestreams", () => {
 
   describe("the active session", () => {
     it("starts when a participant joins, and ends a keep-alive after the last one left", async () => {
-      await refused(fx.api.meetings.getActiveSession(at()), 404, /no active session for meeting/);
+      await refused(fx.api.meetings.activeSession.get(at()), 404, /no active session for meeting/);
       const a = await addAndJoin("a");
       fx.clock.advance(30_000);
       await addAndJoin("b");
-      const s = await fx.api.meetings.getActiveSession(at());
+      const s = await fx.api.meetings.activeSession.get(at());
       assert.equal(s.associated_id, meeting.id);
       assert.equal(s.meeting_display_name, "Standup");
       assert.equal(s.status, "LIVE");
@@ -183,35 +179,35 @@ describe("meetings: participants, sessions and livestreams", () => {
       assert.equal(s.minutes_consumed, 0.5);
       assert.equal(s.organization_id, APP);
 
-      const kicked = await fx.api.meetings.kickParticipants({ ...at(), participant_ids: [a] });
+      const kicked = await fx.api.meetings.activeSession.kick(at(), { participant_ids: [a] });
       assert.deepEqual(
         kicked.participants?.map((p) => p.id),
         [a],
       );
       assert.equal(kicked.action, "kick");
       assert.equal(
-        (await fx.api.meetings.getActiveSession(at())).live_participants,
+        (await fx.api.meetings.activeSession.get(at())).live_participants,
         1,
         "the kicked one is gone",
       );
       await refused(
-        fx.api.meetings.kickParticipants({ ...at(), participant_ids: [a] }),
+        fx.api.meetings.activeSession.kick(at(), { participant_ids: [a] }),
         404,
         /none of the participants named/,
       );
 
-      const all = await fx.api.meetings.kickAllParticipants(at());
+      const all = await fx.api.meetings.activeSession.kickAll(at());
       assert.equal(all.kicked_participants_count, 1);
       // Empty now: the session lives on for the meeting's keep-alive (120 s), then ends.
       fx.clock.advance(119_000);
-      const lingering = await fx.api.meetings.getActiveSession(at());
+      const lingering = await fx.api.meetings.activeSession.get(at());
       assert.equal(lingering.live_participants, 0);
       assert.equal(lingering.max_concurrent_participants, 2);
       fx.clock.advance(1_000);
-      await refused(fx.api.meetings.getActiveSession(at()), 404, /no active session/);
-      await refused(fx.api.meetings.kickAllParticipants(at()), 404, /no active session/);
+      await refused(fx.api.meetings.activeSession.get(at()), 404, /no active session/);
+      await refused(fx.api.meetings.activeSession.kickAll(at()), 404, /no active session/);
       await refused(
-        fx.api.meetings.createPoll({ ...at(), question: "q", options: ["a"] }),
+        fx.api.meetings.activeSession.createPoll(at(), { question: "q", options: ["a"] }),
         404,
         /no active session/,
       );
@@ -220,7 +216,7 @@ describe("meetings: participants, sessions and livestreams", () => {
     it("mutes by id and by custom id, mutes all, and creates polls", async () => {
       const a = await addAndJoin("a", "Ann");
       const b = await addAndJoin("b");
-      const muted = await fx.api.meetings.muteParticipants({ ...at(), custom_participant_ids: ["b"] });
+      const muted = await fx.api.meetings.activeSession.mute(at(), { custom_participant_ids: ["b"] });
       assert.deepEqual(
         muted.participants?.map((p) => p.id),
         [b],
@@ -235,19 +231,19 @@ describe("meetings: participants, sessions and livestreams", () => {
           result: { session: { muted: string[]; allow_unmute?: boolean; polls: unknown[] } };
         };
       assert.deepEqual((await live()).result.session.muted, [b]);
-      const everyone = await fx.api.meetings.muteAllParticipants({ ...at(), allow_unmute: false });
+      const everyone = await fx.api.meetings.activeSession.muteAll(at(), { allow_unmute: false });
       assert.equal(everyone.muted_participants_count, 2);
       assert.deepEqual((await live()).result.session.muted.sort(), [a, b].sort());
       assert.equal((await live()).result.session.allow_unmute, false);
       await assert.rejects(
-        fx.api.meetings.muteAllParticipants({ ...at() } as Parameters<
-          typeof fx.api.meetings.muteAllParticipants
-        >[0]),
+        fx.api.meetings.activeSession.muteAll(
+          at(),
+          {} as Parameters<typeof fx.api.meetings.activeSession.muteAll>[1],
+        ),
         (e: unknown) => e instanceof ValidationError && /allow_unmute: is required/.test(e.message),
       );
 
-      const poll = await fx.api.meetings.createPoll({
-        ...at(),
+      const poll = await fx.api.meetings.activeSession.createPoll(at(), {
         question: "Lunch?",
         options: ["yes", "no"],
         hide_votes: true,
@@ -275,29 +271,28 @@ describe("meetings: participants, sessions and livestreams", () => {
 
   describe("livestreams", () => {
     it("starts one, shows it active, refuses a second, stops it, and keeps the history", async () => {
-      await refused(fx.api.meetings.getActiveLivestream(at()), 404, /no active livestream/);
-      const started = await fx.api.meetings.startLivestream({
-        ...at(),
+      await refused(fx.api.meetings.livestreams.getActive(at()), 404, /no active livestream/);
+      const started = await fx.api.meetings.livestreams.start(at(), {
         name: "town hall",
         video_config: { width: 1280, height: 720 },
       });
       assert.equal(started.status, "LIVE");
       assert.ok(started.stream_key && started.ingest_server && started.playback_url);
-      await assert.rejects(fx.api.meetings.startLivestream(at()), ConflictError);
+      await assert.rejects(fx.api.meetings.livestreams.start(at(), {}), ConflictError);
 
-      const active = await fx.api.meetings.getActiveLivestream(at());
+      const active = await fx.api.meetings.livestreams.getActive(at());
       assert.equal(active.id, started.id);
       assert.equal(active.meeting_id, meeting.id);
       assert.equal(active.name, "town hall");
 
       fx.clock.advance(90_000);
-      const stopped = await fx.api.meetings.stopLivestream(at());
+      const stopped = await fx.api.meetings.livestreams.stop(at());
       assert.equal(stopped.message, "livestream stopped");
-      await refused(fx.api.meetings.getActiveLivestream(at()), 404, /no active livestream/);
-      await refused(fx.api.meetings.stopLivestream(at()), 404, /no active livestream/);
+      await refused(fx.api.meetings.livestreams.getActive(at()), 404, /no active livestream/);
+      await refused(fx.api.meetings.livestreams.stop(at()), 404, /no active livestream/);
 
-      await fx.api.meetings.startLivestream(at());
-      const details = await fx.api.meetings.getLivestreamDetails({ ...at(), pageNo: 1, perPage: 1 });
+      await fx.api.meetings.livestreams.start(at(), {});
+      const details = await fx.api.meetings.livestreams.getDetails(at(), { page_no: 1, per_page: 1 });
       assert.equal(details.livestreams?.length, 1);
       assert.equal(details.livestreams?.[0]?.id, started.id);
       assert.equal(details.livestreams?.[0]?.status, "IDLE");
@@ -315,38 +310,38 @@ describe("meetings: participants, sessions and livestreams", () => {
   describe("an INACTIVE meeting", () => {
     it("ends its session, stops its livestream, and refuses participants until it is ACTIVE again", async () => {
       const a = await addAndJoin("a");
-      await fx.api.meetings.startLivestream(at());
-      await fx.api.meetings.updateMeeting({ ...at(), status: "INACTIVE" });
+      await fx.api.meetings.livestreams.start(at(), {});
+      await fx.api.meetings.meetings.update(at(), { status: "INACTIVE" });
 
-      await refused(fx.api.meetings.getActiveSession(at()), 404, /no active session/);
-      await refused(fx.api.meetings.getActiveLivestream(at()), 404, /no active livestream/);
+      await refused(fx.api.meetings.activeSession.get(at()), 404, /no active session/);
+      await refused(fx.api.meetings.livestreams.getActive(at()), 404, /no active livestream/);
       for (const call of [
-        fx.api.meetings.listAllParticipants(at()),
-        fx.api.meetings.addParticipant({ ...at(), custom_participant_id: "b", preset_name: "host" }),
-        fx.api.meetings.getParticipant({ ...at(), participantId: a }),
-        fx.api.meetings.regenerateParticipantToken({ ...at(), participantId: a }),
-        fx.api.meetings.startLivestream(at()),
+        fx.api.meetings.participants.listAll(at()),
+        fx.api.meetings.participants.add(at(), { custom_participant_id: "b", preset_name: "host" }),
+        fx.api.meetings.participants.get({ ...at(), participantId: a }),
+        fx.api.meetings.participants.regenerateToken({ ...at(), participantId: a }),
+        fx.api.meetings.livestreams.start(at(), {}),
       ])
         await refused(call, 400, /meeting .* is INACTIVE: set its status to ACTIVE first/);
       await assert.rejects(
-        fx.api.meetings.addParticipant({ ...at(), custom_participant_id: "b", preset_name: "host" }),
+        fx.api.meetings.participants.add(at(), { custom_participant_id: "b", preset_name: "host" }),
         BadRequestError,
       );
 
-      await fx.api.meetings.updateMeeting({ ...at(), status: "ACTIVE" });
-      const back = await fx.api.meetings.getParticipant({ ...at(), participantId: a });
+      await fx.api.meetings.meetings.update(at(), { status: "ACTIVE" });
+      const back = await fx.api.meetings.participants.get({ ...at(), participantId: a });
       assert.equal(back.custom_participant_id, "a", "its participants are there again");
-      await refused(fx.api.meetings.getActiveSession(at()), 404, /no active session/);
+      await refused(fx.api.meetings.activeSession.get(at()), 404, /no active session/);
     });
 
     it("404s every operation of a meeting that does not exist", async () => {
       const none = { appId: APP, meetingId: "00000000-0000-4000-8000-000000000000" };
       for (const call of [
-        fx.api.meetings.getActiveSession(none),
-        fx.api.meetings.kickAllParticipants(none),
-        fx.api.meetings.listAllParticipants(none),
-        fx.api.meetings.getActiveLivestream(none),
-        fx.api.meetings.getLivestreamDetails(none),
+        fx.api.meetings.activeSession.get(none),
+        fx.api.meetings.activeSession.kickAll(none),
+        fx.api.meetings.participants.listAll(none),
+        fx.api.meetings.livestreams.getActive(none),
+        fx.api.meetings.livestreams.getDetails(none),
       ])
         await refused(call, 404, /meeting 0{8}-.* in app app-live not found/);
     });

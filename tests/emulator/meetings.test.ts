@@ -6,7 +6,7 @@ import {
   ValidationError,
   BadRequestError,
 } from "../../sdk";
-import type { MeetingCreate } from "../../sdk/meetings";
+import type { MeetingCreate, MeetingListParams } from "../../sdk/meetings";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
 import { EVERY_MEETING_FIELD } from "../helpers/meetings";
 
@@ -347,7 +347,7 @@ describe("meetings", () => {
     });
 
     it("creates through the sdk with every field and never returns write-only storage fields", async () => {
-      const m = await fx.api.meetings.createMeeting({ appId: APP, ...FULL });
+      const m = await fx.api.meetings.meetings.create({ appId: APP }, FULL);
       assert.equal(m.title, "Weekly sync");
       assert.equal(m.session_keep_alive_time_in_secs, 600);
       assert.deepEqual(m.ai_config, FULL.ai_config);
@@ -380,20 +380,22 @@ describe("meetings", () => {
     });
 
     it("never returns sftp password or private key", async () => {
-      const m = await fx.api.meetings.createMeeting({
-        appId: APP,
-        recording_config: {
-          storage_config: {
-            type: "sftp",
-            host: "sftp.example.com",
-            port: 22,
-            username: "rec",
-            auth_method: "KEY",
-            private_key: "-----BEGIN KEY-----",
-            password: "passphrase-1",
+      const m = await fx.api.meetings.meetings.create(
+        { appId: APP },
+        {
+          recording_config: {
+            storage_config: {
+              type: "sftp",
+              host: "sftp.example.com",
+              port: 22,
+              username: "rec",
+              auth_method: "KEY",
+              private_key: "-----BEGIN KEY-----",
+              password: "passphrase-1",
+            },
           },
         },
-      });
+      );
       assert.deepEqual(m.recording_config?.storage_config, {
         type: "sftp",
         host: "sftp.example.com",
@@ -404,25 +406,27 @@ describe("meetings", () => {
     });
 
     it("sets the audio codec to vorbis with VP8 video", async () => {
-      const m = await fx.api.meetings.createMeeting({
-        appId: APP,
-        recording_config: { video_config: { codec: "VP8" }, audio_config: { channel: "mono" } },
-      });
+      const m = await fx.api.meetings.meetings.create(
+        { appId: APP },
+        { recording_config: { video_config: { codec: "VP8" }, audio_config: { channel: "mono" } } },
+      );
       assert.deepEqual(m.recording_config?.audio_config, { channel: "mono", codec: "vorbis" });
     });
 
     it("accepts every limit at its bound and gcs without an access key", async () => {
-      const m = await fx.api.meetings.createMeeting({
-        appId: APP,
-        session_keep_alive_time_in_secs: 60,
-        ai_config: { summarization: { word_limit: 150 } },
-        recording_config: {
-          max_seconds: 60,
-          video_config: { width: 1, height: 1 },
-          storage_config: { type: "gcs", secret: "{json}", bucket: "b" },
-          realtimekit_bucket_config: { enabled: true },
+      const m = await fx.api.meetings.meetings.create(
+        { appId: APP },
+        {
+          session_keep_alive_time_in_secs: 60,
+          ai_config: { summarization: { word_limit: 150 } },
+          recording_config: {
+            max_seconds: 60,
+            video_config: { width: 1, height: 1 },
+            storage_config: { type: "gcs", secret: "{json}", bucket: "b" },
+            realtimekit_bucket_config: { enabled: true },
+          },
         },
-      });
+      );
       assert.equal(m.session_keep_alive_time_in_secs, 60);
       assert.equal(m.recording_config?.max_seconds, 60);
     });
@@ -432,7 +436,7 @@ describe("meetings", () => {
     for (const [name, body, field, rule] of REJECTED) {
       it(`rejects ${name}`, async () => {
         await assert.rejects(
-          fx.api.meetings.createMeeting({ appId: APP, ...(body as MeetingCreate) }),
+          fx.api.meetings.meetings.create({ appId: APP }, body as MeetingCreate),
           (e: unknown) => {
             assert.ok(e instanceof ValidationError, String(e));
             assert.ok(
@@ -459,13 +463,13 @@ describe("meetings", () => {
 
     it("rejects an app id over 32 characters", async () => {
       const appId = "a".repeat(33);
-      await assert.rejects(fx.api.meetings.createMeeting({ appId }), (e: unknown) => {
+      await assert.rejects(fx.api.meetings.meetings.create({ appId }, {}), (e: unknown) => {
         assert.ok(e instanceof ValidationError);
         assert.deepEqual(e.issues, [{ field: "appId", rule: "must be at most 32 characters" }]);
         return true;
       });
-      await assert.rejects(fx.api.meetings.getMeeting({ appId, meetingId: "x" }), ValidationError);
-      await assert.rejects(fx.api.meetings.listAllMeetings({ appId }), ValidationError);
+      await assert.rejects(fx.api.meetings.meetings.get({ appId, meetingId: "x" }), ValidationError);
+      await assert.rejects(fx.api.meetings.meetings.listAll({ appId }), ValidationError);
       assert.equal(meetingRequests(fx), 0);
       const res = await fx.http("POST", base(fx, appId), { body: {} });
       assert.equal(res.status, 400);
@@ -481,15 +485,15 @@ describe("meetings", () => {
 
   describe("read and list", () => {
     it("gets a meeting by id and 404s an unknown one, or one of another app", async () => {
-      const made = await fx.api.meetings.createMeeting({ appId: APP, title: "A" });
-      const got = await fx.api.meetings.getMeeting({ appId: APP, meetingId: made.id });
+      const made = await fx.api.meetings.meetings.create({ appId: APP }, { title: "A" });
+      const got = await fx.api.meetings.meetings.get({ appId: APP, meetingId: made.id });
       assert.deepEqual(got, made);
       await assert.rejects(
-        fx.api.meetings.getMeeting({ appId: APP, meetingId: "00000000-0000-4000-8000-000000000000" }),
+        fx.api.meetings.meetings.get({ appId: APP, meetingId: "00000000-0000-4000-8000-000000000000" }),
         NotFoundError,
       );
       await assert.rejects(
-        fx.api.meetings.getMeeting({ appId: "other-app", meetingId: made.id }),
+        fx.api.meetings.meetings.get({ appId: "other-app", meetingId: made.id }),
         NotFoundError,
       );
       const raw = await fx.http("GET", `${base(fx)}/nope`);
@@ -501,8 +505,8 @@ describe("meetings", () => {
     });
 
     it("lists page by page with page_no and paging, and the iterator walks every page", async () => {
-      for (let i = 1; i <= 5; i++) await fx.api.meetings.createMeeting({ appId: APP, title: `m${i}` });
-      await fx.api.meetings.createMeeting({ appId: "other-app", title: "elsewhere" });
+      for (let i = 1; i <= 5; i++) await fx.api.meetings.meetings.create({ appId: APP }, { title: `m${i}` });
+      await fx.api.meetings.meetings.create({ appId: "other-app" }, { title: "elsewhere" });
       const page2 = await fx.http("GET", `${base(fx)}?page_no=2&per_page=2`);
       const body = page2.json as { success: boolean; data: { title: string }[]; paging: unknown };
       assert.deepEqual(Object.keys(body).sort(), ["data", "paging", "success"]);
@@ -522,7 +526,7 @@ describe("meetings", () => {
       assert.match(problems(bad)[0]!, /^page_no: /);
 
       fx.em.requestLog.length = 0;
-      const all = await fx.api.meetings.listAllMeetings({ appId: APP, perPage: 2 });
+      const all = await fx.api.meetings.meetings.listAll({ appId: APP }, { perPage: 2 });
       assert.deepEqual(
         all.map((m) => m.title),
         ["m1", "m2", "m3", "m4", "m5"],
@@ -535,19 +539,19 @@ describe("meetings", () => {
     });
 
     it("filters by search (id or title), status and creation time", async () => {
-      const a = await fx.api.meetings.createMeeting({ appId: APP, title: "Weekly Standup" });
+      const a = await fx.api.meetings.meetings.create({ appId: APP }, { title: "Weekly Standup" });
       fx.clock.advance(60_000);
-      const b = await fx.api.meetings.createMeeting({ appId: APP, title: "Retro" });
-      await fx.api.meetings.updateMeeting({ appId: APP, meetingId: b.id, status: "INACTIVE" });
-      const titles = async (q: Omit<Parameters<typeof fx.api.meetings.listAllMeetings>[0], "appId">) =>
-        (await fx.api.meetings.listAllMeetings({ appId: APP, ...q })).map((m) => m.title);
+      const b = await fx.api.meetings.meetings.create({ appId: APP }, { title: "Retro" });
+      await fx.api.meetings.meetings.update({ appId: APP, meetingId: b.id }, { status: "INACTIVE" });
+      const titles = async (q: MeetingListParams) =>
+        (await fx.api.meetings.meetings.listAll({ appId: APP }, q)).map((m) => m.title);
       assert.deepEqual(await titles({ search: "standup" }), ["Weekly Standup"]);
       assert.deepEqual(await titles({ search: b.id.slice(0, 8) }), ["Retro"]);
       assert.deepEqual(await titles({ status: "INACTIVE" }), ["Retro"]);
-      assert.deepEqual(await titles({ startTime: b.created_at }), ["Retro"]);
-      assert.deepEqual(await titles({ endTime: a.created_at }), ["Weekly Standup"]);
+      assert.deepEqual(await titles({ start_time: b.created_at }), ["Retro"]);
+      assert.deepEqual(await titles({ end_time: a.created_at }), ["Weekly Standup"]);
       await assert.rejects(
-        fx.api.meetings.listAllMeetings({ appId: APP, startTime: "yesterday" }),
+        fx.api.meetings.meetings.listAll({ appId: APP }, { start_time: "yesterday" }),
         (e: unknown) => {
           assert.ok(e instanceof ValidationError);
           assert.deepEqual(e.issues, [{ field: "start_time", rule: "must be an ISO 8601 date-time" }]);
@@ -559,11 +563,10 @@ describe("meetings", () => {
 
   describe("update (PATCH) and replace (PUT)", () => {
     it("patches fields, replaces a top-level object whole, and bumps updated_at", async () => {
-      const made = await fx.api.meetings.createMeeting({
-        appId: APP,
-        title: "Old",
-        ai_config: { summarization: { word_limit: 300, text_format: "plain_text" } },
-      });
+      const made = await fx.api.meetings.meetings.create(
+        { appId: APP },
+        { title: "Old", ai_config: { summarization: { word_limit: 300, text_format: "plain_text" } } },
+      );
       fx.clock.advance(5_000);
       const res = await fx.http("PATCH", `${base(fx)}/${made.id}`, {
         body: { title: "New", ai_config: { summarization: { word_limit: 400 } } },
@@ -574,15 +577,15 @@ describe("meetings", () => {
       assert.deepEqual(m.ai_config, { summarization: { word_limit: 400 } });
       assert.equal(m.created_at, "2026-01-01T00:00:00.000Z");
       assert.equal(m.updated_at, "2026-01-01T00:00:05.000Z");
-      const again = await fx.api.meetings.getMeeting({ appId: APP, meetingId: made.id });
+      const again = await fx.api.meetings.meetings.get({ appId: APP, meetingId: made.id });
       assert.equal(again.title, "New");
     });
 
     it("refuses recording_config and transcribe_on_end in a PATCH, naming the replace", async () => {
-      const made = await fx.api.meetings.createMeeting({ appId: APP });
+      const made = await fx.api.meetings.meetings.create({ appId: APP }, {});
       const patch = { recording_config: { max_seconds: 900 } };
       await assert.rejects(
-        fx.api.meetings.updateMeeting({ appId: APP, meetingId: made.id, ...(patch as object) }),
+        fx.api.meetings.meetings.update({ appId: APP, meetingId: made.id }, patch as object),
         (e: unknown) => e instanceof ValidationError && /recording_config: .*replaceMeeting/.test(e.message),
       );
       const res = await fx.http("PATCH", `${base(fx)}/${made.id}`, { body: { transcribe_on_end: true } });
@@ -591,15 +594,16 @@ describe("meetings", () => {
     });
 
     it("replaces the whole meeting: what the body leaves out is back to the default, status stays", async () => {
-      const made = await fx.api.meetings.createMeeting({ appId: APP, ...FULL });
-      await fx.api.meetings.updateMeeting({ appId: APP, meetingId: made.id, status: "INACTIVE" });
+      const made = await fx.api.meetings.meetings.create({ appId: APP }, FULL);
+      await fx.api.meetings.meetings.update({ appId: APP, meetingId: made.id }, { status: "INACTIVE" });
       fx.clock.advance(1_000);
-      const replaced = await fx.api.meetings.replaceMeeting({
-        appId: APP,
-        meetingId: made.id,
-        title: "Replaced",
-        recording_config: { realtimekit_bucket_config: { enabled: true }, video_config: { codec: "VP8" } },
-      });
+      const replaced = await fx.api.meetings.meetings.replace(
+        { appId: APP, meetingId: made.id },
+        {
+          title: "Replaced",
+          recording_config: { realtimekit_bucket_config: { enabled: true }, video_config: { codec: "VP8" } },
+        },
+      );
       assert.equal(replaced.id, made.id);
       assert.equal(replaced.title, "Replaced");
       assert.equal(replaced.status, "INACTIVE");
@@ -618,51 +622,60 @@ describe("meetings", () => {
       const fields = (stored.json as { result: { fields: MeetingCreate } }).result.fields;
       assert.equal(fields.recording_config?.storage_config, undefined, "the old credentials are gone");
       await assert.rejects(
-        fx.api.meetings.replaceMeeting({ appId: APP, meetingId: "missing", title: "x" }),
+        fx.api.meetings.meetings.replace({ appId: APP, meetingId: "missing" }, { title: "x" }),
         NotFoundError,
       );
     });
 
     it("takes null where the contract does, as the default", async () => {
-      const m = await fx.api.meetings.createMeeting({
-        appId: APP,
-        title: null,
-        record_on_start: null,
-        recording_config: { storage_config: null },
-      });
+      const m = await fx.api.meetings.meetings.create(
+        { appId: APP },
+        { title: null, record_on_start: null, recording_config: { storage_config: null } },
+      );
       assert.equal(m.title, undefined);
       assert.equal(m.record_on_start, false);
       assert.deepEqual(m.recording_config, {});
     });
 
     it("sets status INACTIVE and back", async () => {
-      const made = await fx.api.meetings.createMeeting({ appId: APP });
-      const off = await fx.api.meetings.updateMeeting({ appId: APP, meetingId: made.id, status: "INACTIVE" });
+      const made = await fx.api.meetings.meetings.create({ appId: APP }, {});
+      const off = await fx.api.meetings.meetings.update(
+        { appId: APP, meetingId: made.id },
+        { status: "INACTIVE" },
+      );
       assert.equal(off.status, "INACTIVE");
-      assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: made.id })).status, "INACTIVE");
-      const on = await fx.api.meetings.updateMeeting({ appId: APP, meetingId: made.id, status: "ACTIVE" });
+      assert.equal(
+        (await fx.api.meetings.meetings.get({ appId: APP, meetingId: made.id })).status,
+        "INACTIVE",
+      );
+      const on = await fx.api.meetings.meetings.update(
+        { appId: APP, meetingId: made.id },
+        { status: "ACTIVE" },
+      );
       assert.equal(on.status, "ACTIVE");
     });
 
     it("checks the summarize rule on the meeting the patch would leave, and on a replace", async () => {
-      const withTranscripts = await fx.api.meetings.createMeeting({ appId: APP, transcribe_on_end: true });
-      const ok = await fx.api.meetings.updateMeeting({
-        appId: APP,
-        meetingId: withTranscripts.id,
-        summarize_on_end: true,
-      });
+      const withTranscripts = await fx.api.meetings.meetings.create(
+        { appId: APP },
+        { transcribe_on_end: true },
+      );
+      const ok = await fx.api.meetings.meetings.update(
+        { appId: APP, meetingId: withTranscripts.id },
+        { summarize_on_end: true },
+      );
       assert.equal(ok.summarize_on_end, true);
 
-      const plain = await fx.api.meetings.createMeeting({ appId: APP });
+      const plain = await fx.api.meetings.meetings.create({ appId: APP }, {});
       await assert.rejects(
-        fx.api.meetings.updateMeeting({ appId: APP, meetingId: plain.id, summarize_on_end: true }),
+        fx.api.meetings.meetings.update({ appId: APP, meetingId: plain.id }, { summarize_on_end: true }),
         (e: unknown) =>
           e instanceof BadRequestError && /summarize_on_end: requires transcription/.test(e.message),
       );
       // a replace says both, so the sdk refuses it locally; the emulator refuses it too
       const before = meetingRequests(fx);
       await assert.rejects(
-        fx.api.meetings.replaceMeeting({ appId: APP, meetingId: plain.id, summarize_on_end: true }),
+        fx.api.meetings.meetings.replace({ appId: APP, meetingId: plain.id }, { summarize_on_end: true }),
         ValidationError,
       );
       assert.equal(meetingRequests(fx), before);
@@ -672,9 +685,12 @@ describe("meetings", () => {
     });
 
     it("validates a patch locally and on the emulator", async () => {
-      const made = await fx.api.meetings.createMeeting({ appId: APP });
+      const made = await fx.api.meetings.meetings.create({ appId: APP }, {});
       await assert.rejects(
-        fx.api.meetings.updateMeeting({ appId: APP, meetingId: made.id, status: "DELETED" as "ACTIVE" }),
+        fx.api.meetings.meetings.update(
+          { appId: APP, meetingId: made.id },
+          { status: "DELETED" as "ACTIVE" },
+        ),
         (e: unknown) =>
           e instanceof ValidationError &&
           e.issues[0]!.field === "status" &&
@@ -694,7 +710,7 @@ describe("meetings", () => {
 
     it("404s a patch of an unknown meeting", async () => {
       await assert.rejects(
-        fx.api.meetings.updateMeeting({ appId: APP, meetingId: "missing", title: "x" }),
+        fx.api.meetings.meetings.update({ appId: APP, meetingId: "missing" }, { title: "x" }),
         NotFoundError,
       );
     });
@@ -704,7 +720,7 @@ describe("meetings", () => {
     it("accepts either realtime permission", async () => {
       for (const perm of ["realtime", "realtime:admin"]) {
         const api = fx.client({ token: fx.token("account", [perm]) });
-        const m = await api.meetings.createMeeting({ appId: APP });
+        const m = await api.meetings.meetings.create({ appId: APP }, {});
         assert.equal(m.status, "ACTIVE");
       }
     });
@@ -717,13 +733,13 @@ describe("meetings", () => {
         error: { code: 401, message: "Authentication error" },
       });
       await assert.rejects(
-        fx.client({ token: "bogus" }).meetings.createMeeting({ appId: APP }),
+        fx.client({ token: "bogus" }).meetings.meetings.create({ appId: APP }, {}),
         AuthenticationError,
       );
       const noPerm = fx.client({ token: fx.token("user", ["email:send"]) });
-      await assert.rejects(noPerm.meetings.listAllMeetings({ appId: APP }), PermissionDeniedError);
+      await assert.rejects(noPerm.meetings.meetings.listAll({ appId: APP }), PermissionDeniedError);
       await assert.rejects(
-        fx.api.meetings.getMeeting({ accountId: "someone-else", appId: APP, meetingId: "x" }),
+        fx.api.meetings.meetings.get({ accountId: "someone-else", appId: APP, meetingId: "x" }),
         PermissionDeniedError,
       );
       const res = await fx.http("PATCH", `${base(fx, APP, "someone-else")}/x`, { body: {} });

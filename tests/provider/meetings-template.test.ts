@@ -412,7 +412,10 @@ describe("MeetingTemplate: handler on the emulator", () => {
     assert.equal((await mt.handler.diff(id, read.props, INPUTS, ctx)).changes, false);
 
     // out of band
-    await fx.api.meetings.updateMeeting({ appId: APP, meetingId: id, title: "Changed", persist_chat: true });
+    await fx.api.meetings.meetings.update(
+      { appId: APP, meetingId: id },
+      { title: "Changed", persist_chat: true },
+    );
     const drifted = (await mt.handler.read(id, outs, ctx))!;
     assert.equal(drifted.inputs.title, "Changed");
     assert.equal(drifted.inputs.persistChat, true);
@@ -430,7 +433,7 @@ describe("MeetingTemplate: handler on the emulator", () => {
     assert.notEqual(after.outs.storageCredentialsHash, fixed.outs.storageCredentialsHash);
 
     await mt.handler.delete(id, after.outs, ctx);
-    assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "INACTIVE");
+    assert.equal((await fx.api.meetings.meetings.get({ appId: APP, meetingId: id })).status, "INACTIVE");
     assert.ok(
       logs.some((l) => l.includes(`meeting ${id} in app ${APP} set INACTIVE`)),
       String(logs),
@@ -442,15 +445,15 @@ describe("MeetingTemplate: handler on the emulator", () => {
   it("treats a meeting deactivated outside the program as drift and reactivates the same meeting", async () => {
     const ctx = providerContext(fx);
     const { id, outs } = await mt.handler.create(INPUTS, ctx);
-    await fx.api.meetings.updateMeeting({ appId: APP, meetingId: id, status: "INACTIVE" });
+    await fx.api.meetings.meetings.update({ appId: APP, meetingId: id }, { status: "INACTIVE" });
     const refreshed = (await mt.handler.read(id, outs, ctx))!;
     assert.equal(refreshed.props.status, "INACTIVE");
     assert.deepEqual(refreshed.inputs, { ...INPUTS, status: "INACTIVE" });
     assert.equal((await mt.handler.diff(id, refreshed.props, INPUTS, ctx)).changes, true);
     const fixed = await mt.handler.update(id, refreshed.props, INPUTS, ctx);
     assert.equal(fixed.outs.status, "ACTIVE");
-    assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "ACTIVE");
-    assert.equal((await fx.api.meetings.listAllMeetings({ appId: APP })).length, 1, "no second meeting");
+    assert.equal((await fx.api.meetings.meetings.get({ appId: APP, meetingId: id })).status, "ACTIVE");
+    assert.equal((await fx.api.meetings.meetings.listAll({ appId: APP })).length, 1, "no second meeting");
     assert.equal((await mt.handler.diff(id, fixed.outs, INPUTS, ctx)).changes, false);
   });
 
@@ -471,11 +474,11 @@ describe("MeetingTemplate: handler on the emulator", () => {
       ["GET", "PUT"],
       "the look-up, then the meeting written whole (its credentials are unknown)",
     );
-    assert.equal((await fx.api.meetings.listAllMeetings({ appId: APP })).length, 1, "no second meeting");
+    assert.equal((await fx.api.meetings.meetings.listAll({ appId: APP })).length, 1, "no second meeting");
     // Another resource of the same program (another URN) makes its own.
     const other = await checked({ ...RAW, __urn: `${urn}-2` });
     assert.notEqual((await mt.handler.create(other, providerContext(fx))).id, lost.id);
-    assert.equal((await fx.api.meetings.listAllMeetings({ appId: APP })).length, 2);
+    assert.equal((await fx.api.meetings.meetings.listAll({ appId: APP })).length, 2);
   });
 
   it("drops a field removed from the program: reset by a PATCH, or left out of a PUT", async () => {
@@ -489,11 +492,11 @@ describe("MeetingTemplate: handler on the emulator", () => {
       ctx,
     );
     assert.equal(untitled.outs.title, undefined);
-    assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).title, "");
+    assert.equal((await fx.api.meetings.meetings.get({ appId: APP, meetingId: id })).title, "");
     const bare = await checked({ appId: APP });
     const res = await mt.handler.update(id, untitled.outs, bare, ctx);
     assert.equal(res.outs.recordingConfig, undefined);
-    const live = await fx.api.meetings.getMeeting({ appId: APP, meetingId: id });
+    const live = await fx.api.meetings.meetings.get({ appId: APP, meetingId: id });
     assert.equal(live.recording_config, undefined);
     assert.equal((await mt.handler.diff(id, res.outs, bare, ctx)).changes, false);
   });
@@ -507,17 +510,15 @@ describe("MeetingTemplate: handler on the emulator", () => {
     });
     const { id, outs } = await mt.handler.create(inputs, ctx);
     assert.deepEqual(outs.recordingConfig, { realtimekitBucketConfig: { enabled: false } });
-    const live = await fx.api.meetings.getMeeting({ appId: APP, meetingId: id });
+    const live = await fx.api.meetings.meetings.get({ appId: APP, meetingId: id });
     assert.deepEqual(live.recording_config, { realtimekit_bucket_config: { enabled: false } });
 
     // out of band: the whole meeting replaced with the bucket on
     const { id: _i, created_at: _c, updated_at: _u, status: _s, ...settings } = live;
-    await fx.api.meetings.replaceMeeting({
-      appId: APP,
-      meetingId: id,
-      ...(settings as object),
-      recording_config: { realtimekit_bucket_config: { enabled: true } },
-    });
+    await fx.api.meetings.meetings.replace(
+      { appId: APP, meetingId: id },
+      { ...(settings as object), recording_config: { realtimekit_bucket_config: { enabled: true } } },
+    );
     const drifted = (await mt.handler.read(id, outs, ctx))!;
     assert.deepEqual(drifted.inputs.recordingConfig, { realtimekitBucketConfig: { enabled: true } });
     assert.equal((await mt.handler.diff(id, drifted.props, inputs, ctx)).changes, true);
@@ -530,7 +531,7 @@ describe("MeetingTemplate: handler on the emulator", () => {
       "one PUT: the status was already ACTIVE",
     );
     assert.deepEqual(fixed.outs.recordingConfig, { realtimekitBucketConfig: { enabled: false } });
-    const back = await fx.api.meetings.getMeeting({ appId: APP, meetingId: id });
+    const back = await fx.api.meetings.meetings.get({ appId: APP, meetingId: id });
     assert.deepEqual(back.recording_config, { realtimekit_bucket_config: { enabled: false } });
     assert.equal(back.title, "Rec");
   });
@@ -540,17 +541,20 @@ describe("MeetingTemplate: handler on the emulator", () => {
     const closed = await checked({ appId: APP, status: "INACTIVE", recordingConfig: { maxSeconds: 60 } });
     const { id, outs } = await mt.handler.create(closed, ctx);
     assert.equal(outs.status, "INACTIVE");
-    assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "INACTIVE");
+    assert.equal((await fx.api.meetings.meetings.get({ appId: APP, meetingId: id })).status, "INACTIVE");
     const reopened = await checked({ appId: APP, recordingConfig: { maxSeconds: 120 } });
     const res = await mt.handler.update(id, outs, reopened, ctx);
     assert.equal(res.outs.status, "ACTIVE");
-    assert.equal((await fx.api.meetings.getMeeting({ appId: APP, meetingId: id })).status, "ACTIVE");
+    assert.equal((await fx.api.meetings.meetings.get({ appId: APP, meetingId: id })).status, "ACTIVE");
   });
 
   it("adopts an existing meeting with importId, writing it whole and ACTIVE, and fails clearly when there is none", async () => {
     const ctx = providerContext(fx);
-    const existing = await fx.api.meetings.createMeeting({ appId: APP, title: "Old", persist_chat: true });
-    await fx.api.meetings.updateMeeting({ appId: APP, meetingId: existing.id, status: "INACTIVE" });
+    const existing = await fx.api.meetings.meetings.create(
+      { appId: APP },
+      { title: "Old", persist_chat: true },
+    );
+    await fx.api.meetings.meetings.update({ appId: APP, meetingId: existing.id }, { status: "INACTIVE" });
     const { id, outs } = await mt.handler.create({ ...INPUTS, importId: existing.id }, ctx);
     assert.equal(id, existing.id);
     assert.equal(outs.title, "Standup");

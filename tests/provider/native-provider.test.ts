@@ -245,7 +245,7 @@ describe("the native provider (account-api:index:<Kind>)", () => {
     assert.deepEqual(record(meeting.aiConfig).transcription, { keywords: [`pulumi-mt-${keyOfUrn(m)}`] });
     const first = await p.create(m, meeting);
     assert.equal((await p.create(m, meeting)).id, first.id);
-    assert.equal((await fx.api.meetings.listAllMeetings({ appId: "app-1" })).length, 1, "one meeting");
+    assert.equal((await fx.api.meetings.meetings.listAll({ appId: "app-1" })).length, 1, "one meeting");
   });
 
   it("a create that made something but could not finish is an initialization failure with id and properties", async () => {

@@ -205,11 +205,10 @@ describe("account-api recover removes only what the pending create made", () => 
     const urn = urnOf("MeetingTemplate", "standup");
     const marker = markerFromKey(keyOfUrn(urn));
     const aiConfig = { transcription: { keywords: [marker] } };
-    const made = await fx.api.meetings.createMeeting({
-      appId: "app-a",
-      title: "Standup",
-      ai_config: aiConfig,
-    });
+    const made = await fx.api.meetings.meetings.create(
+      { appId: "app-a" },
+      { title: "Standup", ai_config: aiConfig },
+    );
     const { target, calls } = stackWith([
       { kind: "MeetingTemplate", name: "standup", inputs: { appId: "app-a", title: "Standup", aiConfig } },
     ]);
@@ -217,7 +216,7 @@ describe("account-api recover removes only what the pending create made", () => 
     assert.equal(r.code, EXIT.ok, r.err);
     assert.deepEqual(r.json?.removed, [`MeetingTemplate ${made.id}`]);
     assert.equal(calls.cleared, 1);
-    const after = await fx.api.meetings.getMeeting({ appId: "app-a", meetingId: made.id });
+    const after = await fx.api.meetings.meetings.get({ appId: "app-a", meetingId: made.id });
     assert.equal(after.status, "INACTIVE");
   });
 

@@ -239,7 +239,7 @@ describe("account-api discover: what it writes and prints", function () {
 
   it("shows remote names with their controls escaped in text, and exactly in JSON", async () => {
     const title = "standup\u001b]52;c;ZXZpbA==\u0007\u001b[2K\r\u202eevil";
-    await fx.api.meetings.createMeeting({ appId: "app", title });
+    await fx.api.meetings.meetings.create({ appId: "app" }, { title });
     const text = await runCli(fx, ["discover", "--app", "app"]);
     assert.equal(text.code, 0, text.err);
     // eslint-disable-next-line no-control-regex -- matching controls is the point

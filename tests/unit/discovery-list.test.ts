@@ -29,9 +29,9 @@ async function seedAccount(fx: EmulatorFixture) {
       ],
     },
   );
-  const meeting = await fx.api.meetings.createMeeting({ appId: "app-a", title: "standup" });
-  const old = await fx.api.meetings.createMeeting({ appId: "app-a", title: "retired" });
-  await fx.api.meetings.updateMeeting({ appId: "app-a", meetingId: old.id, status: "INACTIVE" });
+  const meeting = await fx.api.meetings.meetings.create({ appId: "app-a" }, { title: "standup" });
+  const old = await fx.api.meetings.meetings.create({ appId: "app-a" }, { title: "retired" });
+  await fx.api.meetings.meetings.update({ appId: "app-a", meetingId: old.id }, { status: "INACTIVE" });
   await fx.api.registrar.registrations.create({}, { domain_name: "acme.dev" });
   await fx.http("POST", "/__emulator/search/namespaces", { body: { name: "team-a" } });
   await fx.api.search.createInstance({ id: "kb", type: "r2", source: "docs-bucket" });
@@ -92,7 +92,7 @@ describe("discovery: listAccount", () => {
   });
 
   it("pages through listings longer than a page", async () => {
-    for (let i = 0; i < 23; i++) await fx.api.meetings.createMeeting({ appId: "big", title: `m${i}` });
+    for (let i = 0; i < 23; i++) await fx.api.meetings.meetings.create({ appId: "big" }, { title: `m${i}` });
     const all = await listAccount(fx.api, { apps: ["big"] });
     assert.equal(all.filter((o) => o.kind === "MeetingTemplate").length, 23);
   });

@@ -147,7 +147,7 @@ describe("fuzz: the sdk's response parsing", function () {
       ["builds.listTokens", (a) => a.builds.tokens.list()],
       ["builds.getEnvironmentVariables", (a) => a.builds.environmentVariables.list({ triggerUuid: UUID })],
       ["builds.listRepoConnections", (a) => a.builds.repos.connections.list()],
-      ["meetings.getMeeting", (a) => a.meetings.getMeeting({ appId: "app", meetingId: UUID })],
+      ["meetings.meetings.get", (a) => a.meetings.meetings.get({ appId: "app", meetingId: UUID })],
       ["search.listInstances", (a) => a.search.getInstance({ id: "kb" })],
       ["registrar.check", (a) => a.registrar.discovery.check({}, { domains: ["example.com"] })],
       [

@@ -30,7 +30,7 @@ export const room: KindRoom = {
     withoutApps: "the API has no listing of realtime apps: meetings are listed only in the apps named",
     list: async (appId, walk) => {
       const out: DiscoveredObject[] = [];
-      for await (const m of walk.api.meetings.listMeetings({ accountId: walk.accountId, appId })) {
+      for await (const m of walk.api.meetings.meetings.list({ accountId: walk.accountId, appId })) {
         if (m.status === GONE_MEETING_STATUS) continue;
         const label = `${appId}/${m.title ?? m.id}`;
         out.push(walk.object("MeetingTemplate", { id: m.id, resourceId: m.id }, label, { appId }, m));

@@ -30,23 +30,23 @@ export const scenario: AreaScenario = {
     const base = `/accounts/${kit.accountId}/realtime/kit/${APP}/meetings`;
 
     // ---- meetings ----
-    const meeting = await m.createMeeting({ appId: APP, ...EVERY_MEETING_FIELD });
+    const meeting = await m.meetings.create({ appId: APP }, EVERY_MEETING_FIELD);
     const at = { appId: APP, meetingId: meeting.id };
     // api.md's own rule: with VP8 the service answers the vorbis codec, outside the contract's enum.
-    const vp8 = await m.createMeeting({ appId: APP, recording_config: { video_config: { codec: "VP8" } } });
+    const vp8 = await m.meetings.create(
+      { appId: APP },
+      { recording_config: { video_config: { codec: "VP8" } } },
+    );
     assert.equal(vp8.recording_config?.audio_config?.codec, "vorbis");
-    await m.getMeeting(at);
-    await kit.expectStatus(m.getMeeting({ ...at, meetingId: "00000000-0000-4000-8000-000000000000" }), 404);
-    assert.equal((await m.listAllMeetings({ appId: APP, perPage: 1 })).length, 2);
-    await m.listAllMeetings({
-      appId: APP,
-      search: "weekly",
-      startTime: "2020-01-01T00:00:00Z",
-      endTime: "2100-01-01T00:00:00Z",
-    });
-    await m.replaceMeeting({ ...at, ...EVERY_MEETING_FIELD, title: "Replaced" });
-    await m.updateMeeting({
-      ...at,
+    await m.meetings.get(at);
+    await kit.expectStatus(m.meetings.get({ ...at, meetingId: "00000000-0000-4000-8000-000000000000" }), 404);
+    assert.equal((await m.meetings.listAll({ appId: APP }, { perPage: 1 })).length, 2);
+    await m.meetings.listAll(
+      { appId: APP },
+      { search: "weekly", start_time: "2020-01-01T00:00:00Z", end_time: "2100-01-01T00:00:00Z" },
+    );
+    await m.meetings.replace(at, { ...EVERY_MEETING_FIELD, title: "Replaced" });
+    await m.meetings.update(at, {
       title: "Patched",
       live_stream_on_start: true,
       persist_chat: false,
@@ -60,39 +60,33 @@ export const scenario: AreaScenario = {
     assert.equal(badCreate.status, 400);
 
     // ---- participants ----
-    const alice = await m.addParticipant({
-      ...at,
+    const alice = await m.participants.add(at, {
       custom_participant_id: "alice",
       preset_name: "group_call_host",
       name: "Alice",
       picture: "https://example.com/alice.png",
     });
-    const bob = await m.addParticipant({
-      ...at,
+    const bob = await m.participants.add(at, {
       custom_participant_id: "bob",
       preset_name: "group_call_host",
     });
-    await m.listAllParticipants({ ...at, perPage: 1 });
-    await m.getParticipant({ ...at, participantId: alice.id });
-    await m.updateParticipant({
-      ...at,
-      participantId: alice.id,
-      name: "Alice A.",
-      picture: "https://example.com/a.png",
-      preset_name: "webinar_viewer",
-    });
-    const token = await m.regenerateParticipantToken({ ...at, participantId: bob.id });
+    await m.participants.listAll(at, { perPage: 1 });
+    await m.participants.get({ ...at, participantId: alice.id });
+    await m.participants.update(
+      { ...at, participantId: alice.id },
+      { name: "Alice A.", picture: "https://example.com/a.png", preset_name: "webinar_viewer" },
+    );
+    const token = await m.participants.regenerateToken({ ...at, participantId: bob.id });
 
     // ---- the active session ----
-    await kit.expectStatus(m.getActiveSession(at), 404);
-    await kit.expectStatus(m.kickParticipants({ ...at, participant_ids: [alice.id] }), 404);
+    await kit.expectStatus(m.activeSession.get(at), 404);
+    await kit.expectStatus(m.activeSession.kick(at, { participant_ids: [alice.id] }), 404);
     await join(kit, meeting.id, alice.token!);
     await join(kit, meeting.id, token.token);
-    await m.getActiveSession(at);
-    await m.muteParticipants({ ...at, participant_ids: [alice.id], custom_participant_ids: ["bob"] });
-    await m.muteAllParticipants({ ...at, allow_unmute: true });
-    await m.createPoll({
-      ...at,
+    await m.activeSession.get(at);
+    await m.activeSession.mute(at, { participant_ids: [alice.id], custom_participant_ids: ["bob"] });
+    await m.activeSession.muteAll(at, { allow_unmute: true });
+    await m.activeSession.createPoll(at, {
       question: "Lunch?",
       options: ["yes", "no"],
       anonymous: true,
@@ -102,19 +96,19 @@ export const scenario: AreaScenario = {
       question: "no options",
     });
     assert.equal(badPoll.status, 400);
-    await m.kickParticipants({ ...at, participant_ids: [alice.id], custom_participant_ids: [] });
-    assert.equal((await m.kickAllParticipants(at)).kicked_participants_count, 1);
+    await m.activeSession.kick(at, { participant_ids: [alice.id], custom_participant_ids: [] });
+    assert.equal((await m.activeSession.kickAll(at)).kicked_participants_count, 1);
 
     // ---- livestreams ----
-    await m.startLivestream({ ...at, name: "town hall", video_config: { height: 720, width: 1280 } });
-    await m.getActiveLivestream(at);
-    await m.getLivestreamDetails({ ...at, pageNo: 1, perPage: 10 });
-    await m.stopLivestream(at);
-    await kit.expectStatus(m.getActiveLivestream(at), 404);
+    await m.livestreams.start(at, { name: "town hall", video_config: { height: 720, width: 1280 } });
+    await m.livestreams.getActive(at);
+    await m.livestreams.getDetails(at, { page_no: 1, per_page: 10 });
+    await m.livestreams.stop(at);
+    await kit.expectStatus(m.livestreams.getActive(at), 404);
 
     // ---- the end of a participant, and of the meeting's openness ----
-    await m.deleteParticipant({ ...at, participantId: bob.id });
-    await m.updateMeeting({ ...at, status: "INACTIVE" });
-    await kit.expectStatus(m.addParticipant({ ...at, custom_participant_id: "late", preset_name: "p" }), 400);
+    await m.participants.delete({ ...at, participantId: bob.id });
+    await m.meetings.update(at, { status: "INACTIVE" });
+    await kit.expectStatus(m.participants.add(at, { custom_participant_id: "late", preset_name: "p" }), 400);
   },
 };
