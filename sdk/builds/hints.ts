@@ -8,8 +8,8 @@ const HINTS = {
   userScoped:
     'the build service accepts only user-scoped API tokens; an account-scoped token gets "Invalid token" — create a user API token with the build-configuration Edit permission',
   tagNotName:
-    "build-service paths and external_script_id take the script's tag (a UUID, field `tag` of listScripts()), not its name — resolve a name with builds.resolveScriptTag(name)",
-  nameNotTag: "script paths take the script's name (field `id` of listScripts()), not its tag",
+    "build-service paths and external_script_id take the script's tag (a UUID, field `tag` of builds.scripts.list()), not its name — resolve a name with builds.scripts.resolveTag({ scriptName })",
+  nameNotTag: "script paths take the script's name (field `id` of builds.scripts.list()), not its tag",
 } as const;
 
 /** Adds the build service's two classic hints to an API error, keeping its class. */

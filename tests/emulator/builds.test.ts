@@ -230,7 +230,7 @@ describe("builds area", () => {
         assert.match(e.message, /Resource not found \(code 12000\)/);
         assert.match(
           e.message,
-          /script paths take the script's name \(field `id` of listScripts\(\)\), not its tag/,
+          /script paths take the script's name \(field `id` of builds\.scripts\.list\(\)\), not its tag/,
         );
         return true;
       });
@@ -403,7 +403,7 @@ describe("builds area", () => {
           e.message,
           /Resource not found \(code 12000\)\. build-service paths and external_script_id take the script's tag/,
         );
-        assert.match(e.message, /resolveScriptTag\(name\)/);
+        assert.match(e.message, /builds\.scripts\.resolveTag\(\{ scriptName \}\)/);
         return true;
       });
     });

@@ -130,8 +130,8 @@ describe("RepoConnection: where the service has no listing", () => {
     const { id, outs } = await rc.handler.create(inputs, ctx);
     assert.equal(outs.uncheckedReason, undefined);
     // The public service answers 404 to the listing the emulator offers.
-    const builds = Object.create(ctx.api.builds, {
-      listRepoConnections: {
+    const connections = Object.create(ctx.api.builds.repos.connections, {
+      list: {
         value: async () => {
           throw errorFromResponse({
             status: 404,
@@ -142,6 +142,8 @@ describe("RepoConnection: where the service has no listing", () => {
         },
       },
     });
+    const repos = Object.create(ctx.api.builds.repos, { connections: { value: connections } });
+    const builds = Object.create(ctx.api.builds, { repos: { value: repos } });
     const publicCtx = { ...ctx, api: Object.create(ctx.api, { builds: { value: builds } }) };
     const read = await rc.handler.read(id, outs, publicCtx);
     assert.deepEqual(read!.inputs, inputs);

@@ -789,14 +789,17 @@ describe("content resources against the emulator", () => {
       assert.deepEqual(await refs(), [ins.ref]);
     });
 
-    const through = (api: EntrypointApi) => ({ api: { content: api }, serialize: ctx.serialize });
+    const through = (api: EntrypointApi) => ({
+      api: { content: { configRuleset: api } },
+      serialize: ctx.serialize,
+    });
 
     it("starts over, after a backoff, when the entrypoint changed between its read and its write", async () => {
       const real = fx.client();
       const other = fx.client();
       let reads = 0;
       const api: EntrypointApi = {
-        getConfigRuleset: async (p) => {
+        get: async (p) => {
           if (++reads === 2) {
             // another writer lands between our read and our re-check
             await other.content.configRuleset.put(
@@ -806,7 +809,7 @@ describe("content resources against the emulator", () => {
           }
           return real.content.configRuleset.get(p);
         },
-        putConfigRuleset: (p) => real.content.putConfigRuleset(p),
+        put: (ids, p) => real.content.configRuleset.put(ids, p),
       };
       const ins = await checked({ zoneId, host: "a.example.com", ref: "mine" });
       const sleeps: number[] = [];
@@ -837,14 +840,14 @@ describe("content resources against the emulator", () => {
       const real = fx.client();
       let n = 0;
       const api: EntrypointApi = {
-        getConfigRuleset: async (p) => {
+        get: async (p) => {
           await real.content.configRuleset.put(
             { zoneId },
             { rules: [foreignRule(`r${++n}`, 'http.host eq "x.example.com"')] },
           );
           return real.content.configRuleset.get(p);
         },
-        putConfigRuleset: () => assert.fail("never gets to write"),
+        put: () => assert.fail("never gets to write"),
       };
       const sleeps: number[] = [];
       await assert.rejects(

@@ -360,12 +360,12 @@ describe("DomainRegistration handler against the emulator", () => {
 
   /** The deprecated domain PUT answers as past its end of life: 410 Gone. */
   function endOfLife(c: HandlerContext): void {
-    c.api.registrar.updateDomain = async ({ domain_name }) => {
+    c.api.registrar.domains.update = async ({ domainName }) => {
       throw errorFromResponse({
         status: 410,
         errors: [{ code: 1002, message: "Gone" }],
         method: "PUT",
-        path: `/registrar/domains/${domain_name}`,
+        path: `/registrar/domains/${domainName}`,
       });
     };
   }

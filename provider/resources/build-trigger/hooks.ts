@@ -95,7 +95,10 @@ async function scriptTag(i: BuildTriggerInputs, ctx: HandlerContext): Promise<st
   if (i.externalScriptId) return i.externalScriptId;
   const name = i.scriptName ?? "";
   try {
-    return await ctx.api.builds.resolveScriptTag(name, { accountId: ctx.accountId(i.accountId) });
+    return await ctx.api.builds.scripts.resolveTag({
+      accountId: ctx.accountId(i.accountId),
+      scriptName: name,
+    });
   } catch (err) {
     if (err instanceof ScriptNotFoundError) throw inputError("scriptName", err.message, err);
     throw err;
@@ -105,7 +108,10 @@ async function scriptTag(i: BuildTriggerInputs, ctx: HandlerContext): Promise<st
 /** The script's triggers; a script that is gone (404) has none. */
 async function triggersOf(i: BuildTriggerInputs, ctx: HandlerContext): Promise<Trigger[] | undefined> {
   return orGone(
-    ctx.api.builds.listTriggers(await scriptTag(i, ctx), { accountId: ctx.accountId(i.accountId) }),
+    ctx.api.builds.triggers.list({
+      accountId: ctx.accountId(i.accountId),
+      scriptTag: await scriptTag(i, ctx),
+    }),
   );
 }
 
@@ -127,7 +133,7 @@ export const remote: Remote<typeof BuildTriggerSpec, Trigger> = {
     const body = TriggerCreateBodySchema.parse(
       toWire(BuildTriggerSpec, { ...i, externalScriptId: await scriptTag(i, ctx) }),
     );
-    return ctx.api.builds.createTrigger({ accountId: ctx.accountId(i.accountId), ...body });
+    return ctx.api.builds.triggers.create({ accountId: ctx.accountId(i.accountId) }, body);
   },
   async update(id, i, changed, _olds, ctx) {
     const patch = TriggerUpdateBodySchema.parse(
@@ -142,10 +148,10 @@ export const remote: Remote<typeof BuildTriggerSpec, Trigger> = {
       if (!live) throw inputError("triggerUuid", `trigger ${id} is gone; run refresh`);
       return live;
     }
-    return ctx.api.builds.updateTrigger(id, { accountId: ctx.accountId(i.accountId), ...patch });
+    return ctx.api.builds.triggers.update({ accountId: ctx.accountId(i.accountId), triggerUuid: id }, patch);
   },
   async remove(id, state, ctx) {
-    await ctx.api.builds.deleteTrigger(id, { accountId: ctx.accountId(state.accountId) });
+    await ctx.api.builds.triggers.delete({ accountId: ctx.accountId(state.accountId), triggerUuid: id });
   },
 };
 

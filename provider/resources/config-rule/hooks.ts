@@ -198,10 +198,10 @@ export function rules(i: ConfigRuleInputs, known: Known): InputIssue[] {
 
 // ---- the shared entrypoint: serialised per zone, version-checked ----
 
-/** The two calls a read-modify-write of the entrypoint makes. */
+/** The two calls a read-modify-write of the entrypoint makes (the sdk's `content.configRuleset`). */
 export interface EntrypointApi {
-  getConfigRuleset(params: { zoneId: string }): Promise<Ruleset | undefined>;
-  putConfigRuleset(params: { zoneId: string; rules: readonly ConfigRuleRequest[] }): Promise<Ruleset>;
+  get(ids: { zoneId: string }): Promise<Ruleset | undefined>;
+  put(ids: { zoneId: string }, params: { rules: readonly ConfigRuleRequest[] }): Promise<Ruleset>;
 }
 
 export interface EntrypointOptions {
@@ -236,32 +236,29 @@ const versionOf = (rs: Ruleset | undefined): number => (rs ? Number(rs.version) 
  * ruleset as it stands with our change in place.
  */
 export async function updateEntrypoint(
-  ctx: { api: { content: EntrypointApi }; serialize: HandlerContext["serialize"] },
+  ctx: { api: { content: { configRuleset: EntrypointApi } }; serialize: HandlerContext["serialize"] },
   zoneId: string,
   plan: (rules: readonly LiveRule[]) => ConfigRuleRequest[] | undefined,
   o: EntrypointOptions = {},
 ): Promise<Ruleset | undefined> {
   const maxAttempts = o.maxAttempts ?? 8;
   const sleep = o.sleep ?? ((ms: number) => systemClock.sleep(ms));
-  const api = ctx.api.content;
+  const api = ctx.api.content.configRuleset;
   return ctx.serialize(zoneId, async () => {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       if (attempt > 1)
         await sleep(backoff(attempt - 1, { baseMs: 50, capMs: 2_000, random: o.random ?? Math.random }));
-      const current = await api.getConfigRuleset({ zoneId });
+      const current = await api.get({ zoneId });
       const rules = plan(current?.rules ?? []);
       if (rules === undefined) return current;
-      const again = await api.getConfigRuleset({ zoneId });
+      const again = await api.get({ zoneId });
       if (versionOf(again) !== versionOf(current)) continue; // someone wrote since our read
       let written: Ruleset;
       try {
-        written = await api.putConfigRuleset({ zoneId, rules });
+        written = await api.put({ zoneId }, { rules });
       } catch (err) {
         // A rule our list names by id was removed by another writer since our read: go again.
-        if (
-          err instanceof BadRequestError &&
-          versionOf(await api.getConfigRuleset({ zoneId })) !== versionOf(again)
-        )
+        if (err instanceof BadRequestError && versionOf(await api.get({ zoneId })) !== versionOf(again))
           continue;
         throw err;
       }
@@ -270,7 +267,7 @@ export async function updateEntrypoint(
       if (versionOf(written) !== versionOf(current) + 1) continue;
       // Verify after the write: a writer that read before it and writes after it undoes it unseen.
       await sleep(o.settleMs ?? 100);
-      const after = await api.getConfigRuleset({ zoneId });
+      const after = await api.get({ zoneId });
       if (plan(after?.rules ?? []) === undefined) return after;
     }
     throw new Error(
@@ -288,20 +285,20 @@ export async function setHostnameOptIn(
   customHostnameId: string,
   on: boolean,
 ): Promise<void> {
-  const live = await ctx.api.content.getCustomHostname({ zoneId, customHostnameId });
+  const live = await ctx.api.content.customHostnames.get({ zoneId, customHostnameId });
   const metadata: Record<string, string> = { ...live.custom_metadata };
   const isOn = metadata[CONTENT_CONVERTER_METADATA_KEY] === CONTENT_CONVERTER_METADATA_ENABLED;
   if (on === isOn && (on || !(CONTENT_CONVERTER_METADATA_KEY in metadata))) return;
   if (on) metadata[CONTENT_CONVERTER_METADATA_KEY] = CONTENT_CONVERTER_METADATA_ENABLED;
   else delete metadata[CONTENT_CONVERTER_METADATA_KEY];
-  await ctx.api.content.updateCustomHostname({ zoneId, customHostnameId, custom_metadata: metadata });
+  await ctx.api.content.customHostnames.update({ zoneId, customHostnameId }, { custom_metadata: metadata });
 }
 
 /** The ids among `ids` whose hostname still exists (a 404 drops it) and is opted in. */
 async function optedIn(ctx: HandlerContext, zoneId: string, ids: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const customHostnameId of ids) {
-    const live = await orGone(ctx.api.content.getCustomHostname({ zoneId, customHostnameId }));
+    const live = await orGone(ctx.api.content.customHostnames.get({ zoneId, customHostnameId }));
     if (live?.custom_metadata?.[CONTENT_CONVERTER_METADATA_KEY] === CONTENT_CONVERTER_METADATA_ENABLED)
       out.push(customHostnameId);
   }
@@ -388,7 +385,7 @@ export const remote: Remote<Spec, PlacedRule> = {
   idOf: (_live, i) => resourceId(i),
   async get(id, state, ctx) {
     // The sdk answers undefined for the API's 404 (no entrypoint yet, or no zone): the rule is gone.
-    const ruleset = await ctx.api.content.getConfigRuleset({ zoneId: state.zoneId });
+    const ruleset = await ctx.api.content.configRuleset.get({ zoneId: state.zoneId });
     const rule = ruleset && findRule(ruleset.rules, id, state);
     if (!ruleset || !rule) return undefined;
     const ids = state.customHostnameIds;
@@ -437,7 +434,7 @@ export const key: NaturalKey<Spec, PlacedRule> = {
   keyOf: (i) => `with ref "${i.ref}" in zone ${i.zoneId}`,
   refusedAsHeld: (err) => err instanceof RefHeldError,
   async findByKey(i, ctx) {
-    const ruleset = await ctx.api.content.getConfigRuleset({ zoneId: i.zoneId });
+    const ruleset = await ctx.api.content.configRuleset.get({ zoneId: i.zoneId });
     const rule = ruleset?.rules.find((r) => r.ref === i.ref);
     return ruleset && rule ? { ...rule, ruleset_id: ruleset.id } : undefined;
   },

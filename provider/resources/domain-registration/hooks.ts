@@ -51,14 +51,15 @@ export type Live = Registration & {
   readonly lockManaged?: boolean;
 };
 
+/** The sdk's ids of one registration. */
 interface Ref {
   accountId: string;
-  domain_name: string;
+  domainName: string;
 }
 
 const refOf = (domainName: string, i: { accountId?: string }, ctx: HandlerContext): Ref => ({
   accountId: ctx.accountId(i.accountId),
-  domain_name: domainName,
+  domainName,
 });
 
 // ---- pure rules ----
@@ -177,9 +178,12 @@ export const refusedAsHeld = (err: unknown): boolean =>
 
 /** The authoritative check: refuses premium and non-registrable domains with the reason. */
 async function checkDomain(ref: Ref, ctx: HandlerContext): Promise<Pricing | undefined> {
-  const { domains } = await ctx.api.registrar.check({ accountId: ref.accountId, domains: [ref.domain_name] });
-  const entry = domains.find((d) => normalizeDomainName(d.name) === ref.domain_name);
-  const name = ref.domain_name;
+  const { domains } = await ctx.api.registrar.discovery.check(
+    { accountId: ref.accountId },
+    { domains: [ref.domainName] },
+  );
+  const entry = domains.find((d) => normalizeDomainName(d.name) === ref.domainName);
+  const name = ref.domainName;
   if (!entry)
     throw inputError(
       "domainName",
@@ -218,10 +222,12 @@ async function awaitWorkflow(
   price: Price | undefined,
 ): Promise<Registration> {
   const waits = ctx.waits ?? DEFAULT_WAITS;
-  const name = ref.domain_name;
+  const name = ref.domainName;
   let outcome: WaitOutcome;
   try {
-    outcome = await ctx.api.registrar.waitForWorkflow(name, kind, { accountId: ref.accountId, ...waits });
+    const workflow =
+      kind === "registration" ? ctx.api.registrar.registrationWorkflow : ctx.api.registrar.updateWorkflow;
+    outcome = await workflow.wait(ref, waits);
   } catch (e) {
     if (e instanceof WorkflowFailedError) {
       const what = kind === "registration" ? "nothing was registered" : "auto_renew was not changed";
@@ -233,7 +239,7 @@ async function awaitWorkflow(
       );
     }
     if (!(e instanceof DeadlineExceededError)) throw e;
-    const live = { ...(await ctx.api.registrar.getRegistration(ref)), ...(price ? { price } : {}) };
+    const live = { ...(await ctx.api.registrar.registrations.get(ref)), ...(price ? { price } : {}) };
     throw unfinished(
       i,
       live,
@@ -241,7 +247,7 @@ async function awaitWorkflow(
     );
   }
   if (outcome.state === "action_required") {
-    const live = await ctx.api.registrar.getRegistration(ref);
+    const live = await ctx.api.registrar.registrations.get(ref);
     throw unfinished(
       i,
       { ...live, pendingAction: outcome.action, ...(price ? { price } : {}) },
@@ -258,7 +264,7 @@ async function settled(
   ctx: HandlerContext,
   price: Price | undefined,
 ): Promise<Registration> {
-  const live = await ctx.api.registrar.getRegistration(ref);
+  const live = await ctx.api.registrar.registrations.get(ref);
   if (live.status !== "registration_pending") return live;
   return awaitWorkflow("registration", ref, i, ctx, price);
 }
@@ -275,7 +281,7 @@ async function putDomain(
   ctx: HandlerContext,
 ): Promise<void> {
   try {
-    await ctx.api.registrar.updateDomain({ ...ref, ...body });
+    await ctx.api.registrar.domains.update(ref, body);
   } catch (e) {
     if (!(e instanceof ApiError) || (e.status !== 404 && e.status !== 410)) throw e;
     const [field, keep] =
@@ -284,7 +290,7 @@ async function putDomain(
         : ["privacyMode", `set privacyMode: "${live.privacy_mode}"`];
     throw inputError(
       field,
-      `${ref.domain_name}: the service no longer answers the deprecated registrar/domains update (HTTP ${e.status}; ` +
+      `${ref.domainName}: the service no longer answers the deprecated registrar/domains update (HTTP ${e.status}; ` +
         `its end of life was ${DEPRECATED_DOMAINS_SUNSET}), the only operation that changes ${field}. ` +
         `Change it in the dashboard, or ${keep}.`,
       e,
@@ -302,16 +308,16 @@ async function reconcile(
 ): Promise<Registration> {
   const put = domainChanges(known, i);
   if (put) await putDomain(ref, known, put, ctx);
-  const live = put ? await ctx.api.registrar.getRegistration(ref) : known;
+  const live = put ? await ctx.api.registrar.registrations.get(ref) : known;
   if (i.autoRenew === live.auto_renew) return live;
-  const workflow = await ctx.api.registrar.updateRegistration({ ...ref, auto_renew: i.autoRenew });
-  if (workflow.state === "succeeded") return ctx.api.registrar.getRegistration(ref);
+  const workflow = await ctx.api.registrar.registrations.update(ref, { auto_renew: i.autoRenew });
+  if (workflow.state === "succeeded") return ctx.api.registrar.registrations.get(ref);
   return awaitWorkflow("update", ref, i, ctx, price);
 }
 
 /** The action a pending registration waits for, if any. */
 async function pendingActionOf(ref: Ref, ctx: HandlerContext): Promise<string | undefined> {
-  const w = await ctx.api.registrar.registrationStatus(ref);
+  const w = await ctx.api.registrar.registrationWorkflow.status(ref);
   return w.state === "action_required" ? w.context?.action : undefined;
 }
 
@@ -320,7 +326,7 @@ export const remote: Remote<Spec, Live> = {
   idOf: (live) => live.domain_name,
   async get(id, state, ctx) {
     const ref = refOf(id, state, ctx);
-    const live = await orGone(ctx.api.registrar.getRegistration(ref));
+    const live = await orGone(ctx.api.registrar.registrations.get(ref));
     if (live === undefined) return undefined;
     // Read hands over the stored state, outputs included: the price is only ever known from it.
     const price = PriceSchema.safeParse(Reflect.get(state, "price"));
@@ -341,12 +347,12 @@ export const remote: Remote<Spec, Live> = {
     const asked = pricing && i.years !== undefined ? priceFor(pricing, i.years) : undefined;
     if (i.maxCost) {
       if (!asked)
-        throw inputError("maxCost", `the check gave no price for ${ref.domain_name}; refusing to register`);
-      const refusal = priceGuard(asked, i.maxCost, ref.domain_name);
+        throw inputError("maxCost", `the check gave no price for ${ref.domainName}; refusing to register`);
+      const refusal = priceGuard(asked, i.maxCost, ref.domainName);
       if (refusal) throw inputError(refusal.field, refusal.rule);
     }
     const body = RegistrationCreateSchema.parse(toWire(DomainRegistrationSpec, i, CREATE_INPUTS));
-    const created = await ctx.api.registrar.createRegistration({ accountId: ref.accountId, ...body });
+    const created = await ctx.api.registrar.registrations.create({ accountId: ref.accountId }, body);
     const live =
       created.workflow.state === "succeeded" && created.workflow.context?.registration
         ? created.workflow.context.registration
@@ -362,7 +368,7 @@ export const remote: Remote<Spec, Live> = {
       throw unfinished(
         i,
         { ...live, ...(price ? { price } : {}) },
-        `${ref.domain_name} is registered, but ${e instanceof Error ? e.message : String(e)}; run up again to apply the rest`,
+        `${ref.domainName} is registered, but ${e instanceof Error ? e.message : String(e)}; run up again to apply the rest`,
       );
     }
     return { ...done, ...(price ? { price } : {}) };
@@ -387,7 +393,7 @@ export const checks: Checks<Spec> = {
 };
 
 export const key: NaturalKey<Spec, Live> = {
-  findByKey: (i, ctx) => ctx.api.registrar.findRegistration(refOf(i.domainName, i, ctx)),
+  findByKey: (i, ctx) => ctx.api.registrar.registrations.find(refOf(i.domainName, i, ctx)),
   // No look-up before the create: a domain is registered once, so what an earlier attempt registered
   // makes the check answer domain_unavailable (or the registration a 409), and that leads to it.
   refusedAsHeld,

@@ -31,13 +31,13 @@ const liveKey = (c: Live): string => `${c.provider_type}/${c.provider_account_id
 
 /** The account's connections, or undefined where the service offers no listing (404). */
 const listing = (i: RepoConnectionInputs, ctx: HandlerContext): Promise<Live[] | undefined> =>
-  orGone(ctx.api.builds.listRepoConnections({ accountId: ctx.accountId(i.accountId) }));
+  orGone(ctx.api.builds.repos.connections.list({ accountId: ctx.accountId(i.accountId) }));
 
 const upsert = (i: RepoConnectionInputs, ctx: HandlerContext): Promise<Live> =>
-  ctx.api.builds.upsertRepoConnection({
-    accountId: ctx.accountId(i.accountId),
-    ...RepoConnectionBodySchema.parse(toWire(RepoConnectionSpec, i)),
-  });
+  ctx.api.builds.repos.connections.upsert(
+    { accountId: ctx.accountId(i.accountId) },
+    RepoConnectionBodySchema.parse(toWire(RepoConnectionSpec, i)),
+  );
 
 export const remote: Remote<Spec, Live> = {
   noun: "repository connection",
@@ -52,7 +52,10 @@ export const remote: Remote<Spec, Live> = {
   create: upsert,
   update: (_id, i, _changed, _olds, ctx) => upsert(i, ctx),
   async remove(id, state, ctx) {
-    await ctx.api.builds.deleteRepoConnection(id, { accountId: ctx.accountId(state.accountId) });
+    await ctx.api.builds.repos.connections.delete({
+      accountId: ctx.accountId(state.accountId),
+      repoConnectionUuid: id,
+    });
   },
 };
 

@@ -92,7 +92,13 @@ async function deleteKeys(
   const accountId = ctx.accountId(i.accountId);
   // A key already gone is deleted.
   for (const key of keys)
-    await orGone(ctx.api.builds.deleteEnvironmentVariable(i.triggerUuid, key, { accountId }));
+    await orGone(
+      ctx.api.builds.environmentVariables.delete({
+        accountId,
+        triggerUuid: i.triggerUuid,
+        environmentVariableKey: key,
+      }),
+    );
 }
 
 /** Whether the live map holds this variable as given (a secret's value never comes back). */
@@ -124,14 +130,15 @@ async function patch(
   only: readonly string[],
 ): Promise<EnvVars> {
   const accountId = ctx.accountId(i.accountId);
-  if (only.length === 0) return ctx.api.builds.getEnvironmentVariables(i.triggerUuid, { accountId });
+  if (only.length === 0)
+    return ctx.api.builds.environmentVariables.list({ accountId, triggerUuid: i.triggerUuid });
   return ctx.serialize(`trigger-env/${i.triggerUuid}`, async () => {
     let keys = only;
     for (let attempt = 1; ; attempt++) {
-      const live = await ctx.api.builds.patchEnvironmentVariables(i.triggerUuid, {
-        accountId,
-        variables: toPatchBody(i.variables, keys),
-      });
+      const live = await ctx.api.builds.environmentVariables.upsert(
+        { accountId, triggerUuid: i.triggerUuid },
+        toPatchBody(i.variables, keys),
+      );
       const lost = keys.filter((k) => !holds(live, k, i.variables[k]!));
       if (lost.length === 0) return live;
       if (attempt >= 3)
@@ -148,8 +155,9 @@ export const remote: Remote<Spec, EnvVars> = {
   idOf: (_live, i) => i.triggerUuid,
   async get(id, state, ctx) {
     return orGone(
-      ctx.api.builds.getEnvironmentVariables(state.triggerUuid ?? id, {
+      ctx.api.builds.environmentVariables.list({
         accountId: ctx.accountId(state.accountId),
+        triggerUuid: state.triggerUuid ?? id,
       }),
     );
   },

@@ -22,12 +22,12 @@ const set = (
   zoneId: string,
   value: ContentConverterValue,
   ctx: HandlerContext,
-): Promise<ContentConverterSetting> => ctx.api.content.setContentConverter({ zoneId, value });
+): Promise<ContentConverterSetting> => ctx.api.content.contentConverter.set({ zoneId }, { value });
 
 export const remote: Remote<Spec, ContentConverterSetting> = {
   noun: "zone",
   idOf: (_live, i) => i.zoneId,
-  get: (zoneId, _state, ctx) => orGone(ctx.api.content.getContentConverter({ zoneId })),
+  get: (zoneId, _state, ctx) => orGone(ctx.api.content.contentConverter.get({ zoneId })),
   create: (i, ctx) => set(i.zoneId, i.value, ctx),
   update: (zoneId, i, _changed, _olds, ctx) => set(zoneId, i.value, ctx),
   async remove(zoneId, _state, ctx) {

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { SendEmailSchema } from "../../../sdk/schemas/email";
 import type { Checks } from "../../core/pipeline";
 import { containsUnknown, snakeToCamel } from "../../core/values";
-import { toSendEmailParams, type SendEmailInputs } from "../../functions/email-logic";
+import { toSendEmailCall, toSendEmailParams, type SendEmailInputs } from "../../functions/email-logic";
 import { runCapabilities } from "../run";
 import type { InputsOf } from "../../core/define";
 import type { EmailSendSpec } from "./spec";
@@ -20,10 +20,8 @@ export const { remote, reading } = runCapabilities<typeof EmailSendSpec>({
   noun: "message",
   afterDelete: "a sent message cannot be unsent",
   perform: async (inputs, ctx) => {
-    const sent = await ctx.api.email.sendEmail({
-      ...toSendEmailParams(message(inputs)),
-      accountId: ctx.accountId(inputs.accountId),
-    });
+    const [, body] = toSendEmailCall(message(inputs));
+    const sent = await ctx.api.email.sending.send({ accountId: ctx.accountId(inputs.accountId) }, body);
     // The service's id of the message where it gives one; the run's own otherwise.
     return { id: sent.messageId ?? randomUUID(), result: sent };
   },
