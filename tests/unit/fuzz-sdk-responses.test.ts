@@ -148,7 +148,7 @@ describe("fuzz: the sdk's response parsing", function () {
       ["builds.getEnvironmentVariables", (a) => a.builds.getEnvironmentVariables(UUID)],
       ["builds.listRepoConnections", (a) => a.builds.listRepoConnections()],
       ["meetings.getMeeting", (a) => a.meetings.getMeeting({ appId: "app", meetingId: UUID })],
-      ["search.listInstances", (a) => a.search.getInstance({ id: "kb" })],
+      ["search.listInstances", (a) => a.search.instances.get({ id: "kb" })],
       ["registrar.check", (a) => a.registrar.check({ domains: ["example.com"] })],
       [
         "email.sendEmail",
