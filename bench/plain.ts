@@ -201,14 +201,12 @@ const KIND_CALLS: Record<ResourceKind, (c: Ctx, u: number) => Calls> = {
     const id = `bench-${u}`;
     return {
       up: async () =>
-        void (await api.search.createInstance({
-          id,
-          type: "web-crawler",
-          source: "docs.example.com",
-          sync_interval: 3600,
-        })),
-      refresh: async () => void (await api.search.getInstance({ id })),
-      destroy: async () => void (await api.search.deleteInstance({ id })),
+        void (await api.search.instances.create(
+          {},
+          { id, type: "web-crawler", source: "docs.example.com", sync_interval: 3600 },
+        )),
+      refresh: async () => void (await api.search.instances.get({ id })),
+      destroy: async () => void (await api.search.instances.delete({ id })),
     };
   },
 };

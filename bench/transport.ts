@@ -46,11 +46,11 @@ export async function transport(
   const api = new sdk.AccountApi({ baseUrl: em.url, token: em.token, accountId: em.accountId, env: {} });
   const cf = new Cloudflare({ apiToken: em.token, baseURL: em.url, maxRetries: 0 });
   const id = "transport";
-  await api.search.createInstance({ id, type: "web-crawler", source: "docs.example.com" });
+  await api.search.instances.create({}, { id, type: "web-crawler", source: "docs.example.com" });
   const url = `${em.url}/accounts/${em.accountId}/ai-search/instances/${id}`;
   const headers = { authorization: `Bearer ${em.token}` };
   const clients: Record<Client, () => Promise<unknown>> = {
-    sdk: () => api.search.getInstance({ id }),
+    sdk: () => api.search.instances.get({ id }),
     cloudflare: () => cf.aiSearch.instances.read(id, { account_id: em.accountId }),
     fetch: async () => {
       const res = await fetch(url, { headers });

@@ -31,11 +31,13 @@ function waitJob(io: VerbIo, api: AccountApi, id: string, jobId: string, o: JobO
   progress(`waiting for job ${jobId} of ${id}…`);
   return lookingFor(
     `job ${jobId} of ${instanceName(id, o)}`,
-    api.search.waitForJob(id, jobId, {
-      ...(o.namespace ? { namespace: o.namespace } : {}),
-      deadlineMs: o.deadline,
-      onProgress: (p) => progress(`job ${p.job.id}: running (${Math.round(p.elapsedMs / 1000)} s)`),
-    }),
+    api.search.jobs.wait(
+      { id, jobId, ...(o.namespace ? { namespace: o.namespace } : {}) },
+      {
+        deadlineMs: o.deadline,
+        onProgress: (p) => progress(`job ${p.job.id}: running (${Math.round(p.elapsedMs / 1000)} s)`),
+      },
+    ),
   );
 }
 
@@ -53,7 +55,7 @@ export function addJobVerbs(root: Command, io: VerbIo): void {
       withClient(io, o, async (api) => {
         const started = await lookingFor(
           instanceName(id, o),
-          api.search.createJob({ id, ...(o.namespace ? { namespace: o.namespace } : {}) }),
+          api.search.jobs.create({ id, ...(o.namespace ? { namespace: o.namespace } : {}) }),
         );
         return jobOutcome(o.wait ? await waitJob(io, api, id, started.id, o) : started);
       }),
@@ -75,9 +77,7 @@ export function addJobVerbs(root: Command, io: VerbIo): void {
         withClient(io, o, async (api) => {
           const lines = await lookingFor(
             `job ${jobId} of ${instanceName(id, o)}`,
-            api.search
-              .listJobLogs({ id, jobId, ...(o.namespace ? { namespace: o.namespace } : {}) })
-              .toArray(),
+            api.search.jobs.logs({ id, jobId, ...(o.namespace ? { namespace: o.namespace } : {}) }).toArray(),
           );
           return { result: lines, text: lines.map((l) => `${l.created_at}  ${l.message}\n`).join("") };
         }),

@@ -61,26 +61,26 @@ function toSyncJob(job: SearchJob, reused: boolean): SyncJob {
  */
 export async function runTriggerSyncJob(api: AccountApi, p: TriggerSyncJobParams): Promise<SyncJob> {
   const ref = { id: p.instanceId, namespace: p.namespace, accountId: p.accountId };
-  const running = p.reuseRunning === false ? undefined : await api.search.runningJob(ref);
-  let job = running ?? (await api.search.createJob(ref));
+  const running = p.reuseRunning === false ? undefined : await api.search.jobs.running(ref);
+  let job = running ?? (await api.search.jobs.create(ref));
   if (p.wait) {
-    job = await api.search.waitForJob(p.instanceId, job.id, {
-      namespace: p.namespace,
-      accountId: p.accountId,
-      ...(p.deadlineMs !== undefined ? { deadlineMs: p.deadlineMs } : {}),
-    });
+    job = await api.search.jobs.wait(
+      { id: p.instanceId, jobId: job.id, namespace: p.namespace, accountId: p.accountId },
+      p.deadlineMs !== undefined ? { deadlineMs: p.deadlineMs } : {},
+    );
   }
   return toSyncJob(job, running !== undefined);
 }
 
 /** The logic of waitForJob over an sdk client. */
 export async function runWaitForJob(api: AccountApi, p: WaitForJobParams): Promise<SyncJob> {
-  const job = await api.search.waitForJob(p.instanceId, p.jobId, {
-    namespace: p.namespace,
-    accountId: p.accountId,
-    ...(p.deadlineMs !== undefined ? { deadlineMs: p.deadlineMs } : {}),
-    ...(p.pollIntervalMs !== undefined ? { pollIntervalMs: p.pollIntervalMs } : {}),
-  });
+  const job = await api.search.jobs.wait(
+    { id: p.instanceId, jobId: p.jobId, namespace: p.namespace, accountId: p.accountId },
+    {
+      ...(p.deadlineMs !== undefined ? { deadlineMs: p.deadlineMs } : {}),
+      ...(p.pollIntervalMs !== undefined ? { pollIntervalMs: p.pollIntervalMs } : {}),
+    },
+  );
   return toSyncJob(job, false);
 }
 
@@ -100,7 +100,7 @@ export async function runGetSearchInstanceStats(
   api: AccountApi,
   p: GetSearchInstanceStatsParams,
 ): Promise<SearchInstanceStats> {
-  const s = await api.search.instanceStats({
+  const s = await api.search.instances.stats({
     id: p.instanceId,
     namespace: p.namespace,
     accountId: p.accountId,

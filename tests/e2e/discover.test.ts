@@ -61,7 +61,7 @@ describe("account-api discover and the adopting program (real engine)", function
     });
     await api.meetings.meetings.create({ appId: APP }, { title: "standup", persist_chat: true });
     await api.registrar.registrations.create({}, { domain_name: "adopt-me.com", auto_renew: true });
-    await api.search.createInstance({ id: "handmade", chunk_size: 300 });
+    await api.search.instances.create({}, { id: "handmade", chunk_size: 300 });
 
     // Managed by a stack: a repository connection and a search instance.
     const managed = await e2e.stack(async () => {

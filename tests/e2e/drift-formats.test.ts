@@ -54,7 +54,7 @@ describe("account-api drift: CI formats, ignore file, unmanaged (real engine)", 
     });
     await stack.up();
     // Made outside any program: an instance and a zone whose converter is on.
-    await e2e.api.search.createInstance({ id: "by-hand", type: "r2", source: "docs-bucket" });
+    await e2e.api.search.instances.create({}, { id: "by-hand", type: "r2", source: "docs-bucket" });
     const zone = await e2e.api.content.createZone({ name: "fmt.example" });
     await e2e.api.content.setContentConverter({ zoneId: zone.id, value: "on" });
     // Out of band: the trigger's command and one variable.

@@ -174,14 +174,14 @@ describe("per-area examples end to end (real engine)", function () {
     assert.equal(out.syncEndReason, "completed");
     assert.match(String(out.credentialsHash), /^sha256:/);
     assert.ok(!stack.rawState().includes(R2_SECRET), "the R2 secret is not in the state file");
-    const jobs = await collect(api.search.listJobs({ namespace: seeded.namespace, id: "handbook" }));
+    const jobs = await collect(api.search.jobs.list({ namespace: seeded.namespace, id: "handbook" }));
     assert.deepEqual(
       jobs.map((j) => j.id),
       [out.syncJobId],
     );
 
     await stableThenDestroyed(stack);
-    assert.deepEqual(await collect(api.search.listInstances({ namespace: seeded.namespace })), []);
+    assert.deepEqual(await collect(api.search.instances.list({ namespace: seeded.namespace })), []);
   });
 });
 

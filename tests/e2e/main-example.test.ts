@@ -64,7 +64,7 @@ describe("main example end to end (every resource kind)", function () {
     // Nothing left behind but what the API cannot delete.
     const tag = await api.builds.resolveScriptTag(seeded.scriptName);
     assert.deepEqual(await api.builds.listTriggers(tag), []);
-    assert.deepEqual(await collect(api.search.listInstances()), []);
+    assert.deepEqual(await collect(api.search.instances.list()), []);
     const ruleset = await api.content.getConfigRuleset({ zoneId: seeded.zoneId });
     assert.deepEqual(ruleset?.rules ?? [], []);
     assert.equal((await api.content.getContentConverter({ zoneId: seeded.zoneId })).value, "off");

@@ -79,7 +79,7 @@ describe("pulumi import through the native provider plugin (real engine)", funct
     });
     const meeting = await api.meetings.meetings.create({ appId: "app-import" }, { title: "Weekly sync" });
     await api.registrar.registrations.create({}, { domain_name: "imported-site.com", auto_renew: true });
-    await api.search.createInstance({ id: "imp-kb", chunk_size: 300 });
+    await api.search.instances.create({}, { id: "imp-kb", chunk_size: 300 });
     single.push(
       { kind: "SearchInstance", name: "kb", id: "default/imp-kb" },
       { kind: "RepoConnection", name: "repo", id: repo.repo_connection_uuid },
@@ -93,7 +93,7 @@ describe("pulumi import through the native provider plugin (real engine)", funct
     // For --file: a second object of three kinds.
     const other = await api.content.createZone({ name: "other.example.com" });
     await api.content.setContentConverter({ zoneId: other.id, value: "off" });
-    await api.search.createInstance({ id: "imp-kb-2", chunk_size: 512 });
+    await api.search.instances.create({}, { id: "imp-kb-2", chunk_size: 512 });
     const meeting2 = await api.meetings.meetings.create({ appId: "app-import" }, { title: "Retro" });
     several.push(
       { kind: "SearchInstance", name: "kb2", id: "default/imp-kb-2" },
@@ -160,6 +160,6 @@ describe("pulumi import through the native provider plugin (real engine)", funct
     await p.ok("up", "--yes", "--skip-preview");
     await p.ok("preview", "--expect-no-changes");
     await p.ok("preview", "--refresh", "--expect-no-changes");
-    assert.equal((await p.api.search.getInstance({ id: "imp-kb" })).chunk_size, 300, "untouched");
+    assert.equal((await p.api.search.instances.get({ id: "imp-kb" })).chunk_size, 300, "untouched");
   });
 });

@@ -182,7 +182,7 @@ export function nativeSequence(
     assert.ok(triggers.length <= 1, `one trigger for ${SCRIPT}, found ${triggers.length}`);
     return triggers[0];
   }
-  const instance = () => api().search.getInstance({ id: INSTANCE });
+  const instance = () => api().search.instances.get({ id: INSTANCE });
   const repos = async () => (await api().builds.listRepoConnections()).filter((r) => r.repo_id === REPO_ID);
 
   it("up creates the connection, the trigger, its variables (one secret) and the search instance, and calls the functions", async function () {

@@ -135,11 +135,11 @@ describe("a YAML program on the native provider plugin (real engine)", function 
     await p.ok("preview", "--refresh", "--expect-no-changes");
 
     // Out of band: the instance's chunk size changes; refresh shows it, up --refresh puts it back.
-    await p.api.search.updateInstance({ id: "yaml-kb", chunk_size: 512 });
+    await p.api.search.instances.update({ id: "yaml-kb" }, { chunk_size: 512 });
     const drift = await p.ok("preview", "--refresh", "--diff");
     assert.match(drift, /chunkSize: 512 => 300/, "the preview names the drifted field");
     await p.ok("up", "--refresh", "--yes", "--skip-preview");
-    assert.equal((await p.api.search.getInstance({ id: "yaml-kb" })).chunk_size, 300);
+    assert.equal((await p.api.search.instances.get({ id: "yaml-kb" })).chunk_size, 300);
     await p.ok("preview", "--expect-no-changes");
 
     // An edit: the preview names each field, and up applies it in place.
@@ -155,12 +155,12 @@ describe("a YAML program on the native provider plugin (real engine)", function 
       /SearchInstance kb updated \([^)]*\) \[diff: ~chunkSize\]/,
       "the detailed diff names the field",
     );
-    assert.equal((await p.api.search.getInstance({ id: "yaml-kb" })).chunk_size, 256);
+    assert.equal((await p.api.search.instances.get({ id: "yaml-kb" })).chunk_size, 256);
     const triggers = await p.api.builds.listTriggers(tag);
     assert.equal(triggers.find((t) => t.trigger_uuid === triggerUuid)?.build_command, "npm run build:prod");
 
     await p.ok("destroy", "--yes", "--skip-preview");
-    await assert.rejects(p.api.search.getInstance({ id: "yaml-kb" }), /404/);
+    await assert.rejects(p.api.search.instances.get({ id: "yaml-kb" }), /404/);
     assert.deepEqual(await p.api.builds.listTriggers(tag), []);
     const ruleset = await p.api.content.getConfigRuleset({ zoneId: world.zone });
     assert.deepEqual(ruleset?.rules ?? [], []);

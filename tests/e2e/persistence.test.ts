@@ -48,7 +48,7 @@ describe("emulator persistence end to end", function () {
       env: {},
     });
     try {
-      await assert.rejects(after.search.getInstance({ id: "persist-kb" }), /404|not found/i);
+      await assert.rejects(after.search.instances.get({ id: "persist-kb" }), /404|not found/i);
     } finally {
       await after.close();
     }

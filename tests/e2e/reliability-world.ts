@@ -167,7 +167,7 @@ export async function remoteByKind(api: AccountApi, w: World): Promise<Map<Kind,
     if (m.status === "ACTIVE") out.get("MeetingTemplate")?.push(m.id);
   for await (const r of api.registrar.registrations.list())
     if (r.domain_name.startsWith(`${p}-d`)) out.get("DomainRegistration")?.push(r.domain_name);
-  for await (const s of api.search.listInstances())
+  for await (const s of api.search.instances.list())
     if (s.id.startsWith(`${p}-s`)) out.get("SearchInstance")?.push(`default/${s.id}`);
   return out;
 }

@@ -71,7 +71,7 @@ describe("search end to end (real engine)", function () {
     assert.ok(!stack.rawState().includes(SECRET), "the storage secret is never plaintext in state");
     assert.ok(!stack.output.join("").includes(SECRET), "nor in the engine's output");
 
-    const live = await api.search.getInstance({ id: "kb" });
+    const live = await api.search.instances.get({ id: "kb" });
     assert.deepEqual(
       [live.hybrid_search_enabled, live.reranking, live.reranking_model, live.fusion_method],
       [true, true, "@cf/baai/bge-reranker-base", "max"],
@@ -79,15 +79,17 @@ describe("search end to end (real engine)", function () {
     await stack.refresh({ expectNoChanges: true });
 
     // Out of band: reranking and the chunk size off in one namespace, the interval in the other.
-    await api.search.updateInstance({
-      id: "kb",
-      source_params: { prefix: "docs/" },
-      chunk_size: 1024,
-      reranking: false,
-      fusion_method: "max",
-      retrieval_options: { keyword_match_mode: "or" },
-    });
-    await api.search.updateInstance({ namespace: "team-a", id: "kb", sync_interval: 7200 });
+    await api.search.instances.update(
+      { id: "kb" },
+      {
+        source_params: { prefix: "docs/" },
+        chunk_size: 1024,
+        reranking: false,
+        fusion_method: "max",
+        retrieval_options: { keyword_match_mode: "or" },
+      },
+    );
+    await api.search.instances.update({ namespace: "team-a", id: "kb" }, { sync_interval: 7200 });
 
     const refresh = await stack.refresh();
     assert.ok(
@@ -101,22 +103,25 @@ describe("search end to end (real engine)", function () {
     // `up --refresh`: reads the drift again and puts the program's settings back.
     const reconcile = await stack.stack.up({ refresh: true, onOutput: (l) => stack.output.push(l) });
     assert.equal(reconcile.summary.result, "succeeded");
-    const restored = await api.search.getInstance({ id: "kb" });
+    const restored = await api.search.instances.get({ id: "kb" });
     assert.deepEqual(
       [restored.chunk_size, restored.reranking, restored.reranking_model, restored.hybrid_search_enabled],
       [512, true, "@cf/baai/bge-reranker-base", true],
     );
-    assert.equal((await api.search.getInstance({ namespace: "team-a", id: "kb" })).sync_interval, 3600);
+    assert.equal((await api.search.instances.get({ namespace: "team-a", id: "kb" })).sync_interval, 3600);
     await stack.preview({ expectNoChanges: true });
 
     const destroy = await stack.destroy();
     assert.equal(destroy.summary.result, "succeeded");
-    assert.deepEqual(await collect(api.search.listInstances()), []);
-    assert.deepEqual(await collect(api.search.listInstances({ namespace: "team-a" })), []);
+    assert.deepEqual(await collect(api.search.instances.list()), []);
+    assert.deepEqual(await collect(api.search.instances.list({ namespace: "team-a" })), []);
   });
 
   it("adopts an existing instance with importId and runs a sync job from the program", async () => {
-    await api.search.createInstance({ id: "legacy", type: "r2", source: "kb-bucket", chunk_size: 2048 });
+    await api.search.instances.create(
+      {},
+      { id: "legacy", type: "r2", source: "kb-bucket", chunk_size: 2048 },
+    );
     const stack = await e2e.stack(async () => {
       const legacy = new SearchInstance("legacy", {
         instanceId: "legacy",
@@ -144,7 +149,7 @@ describe("search end to end (real engine)", function () {
     assert.equal(up.summary.result, "succeeded");
     assert.equal(up.outputs.chunkSize?.value, 256);
     assert.equal(up.outputs.endReason?.value, "completed");
-    const jobs = await collect(api.search.listJobs({ id: "legacy" }));
+    const jobs = await collect(api.search.jobs.list({ id: "legacy" }));
     assert.deepEqual(
       jobs.map((j) => j.id),
       [up.outputs.jobId?.value],
@@ -152,6 +157,6 @@ describe("search end to end (real engine)", function () {
     assert.equal(up.outputs.completed?.value, 3);
 
     await stack.destroy();
-    assert.deepEqual(await collect(api.search.listInstances()), []);
+    assert.deepEqual(await collect(api.search.instances.list()), []);
   });
 });

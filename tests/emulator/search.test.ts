@@ -59,14 +59,16 @@ describe("search emulator: instances", () => {
       });
 
       it("creates, gets, lists, updates and deletes an instance", async () => {
-        const created = await fx.api.search.createInstance({
-          namespace: ns,
-          id: "kb",
-          type: "r2",
-          source: SOURCE,
-          chunk_size: 512,
-          custom_metadata: [{ field_name: "team", data_type: "text" }],
-        });
+        const created = await fx.api.search.instances.create(
+          { namespace: ns },
+          {
+            id: "kb",
+            type: "r2",
+            source: SOURCE,
+            chunk_size: 512,
+            custom_metadata: [{ field_name: "team", data_type: "text" }],
+          },
+        );
         assert.equal(created.id, "kb");
         assert.equal(created.namespace, ns ?? "default");
         assert.equal(created.chunk_size, 512);
@@ -81,22 +83,20 @@ describe("search emulator: instances", () => {
         assert.equal(created.sync_interval, 21600);
         assert.deepEqual(created.index_method, { keyword: false, vector: true });
 
-        const got = await fx.api.search.getInstance({ namespace: ns, id: "kb" });
+        const got = await fx.api.search.instances.get({ namespace: ns, id: "kb" });
         assert.deepEqual(got, created);
 
-        const listed = await collect(fx.api.search.listInstances({ namespace: ns }));
+        const listed = await collect(fx.api.search.instances.list({ namespace: ns }));
         assert.deepEqual(
           listed.map((i) => i.id),
           ["kb"],
         );
 
         fx.clock.advance(60_000);
-        const updated = await fx.api.search.updateInstance({
-          namespace: ns,
-          id: "kb",
-          chunk_size: 1024,
-          paused: true,
-        });
+        const updated = await fx.api.search.instances.update(
+          { namespace: ns, id: "kb" },
+          { chunk_size: 1024, paused: true },
+        );
         assert.equal(updated.chunk_size, 1024);
         assert.equal(updated.paused, true);
         assert.equal(updated.status, "paused");
@@ -107,9 +107,9 @@ describe("search emulator: instances", () => {
         assert.equal(updated.type, "r2");
         assert.equal(updated.source, SOURCE);
 
-        const deleted = await fx.api.search.deleteInstance({ namespace: ns, id: "kb" });
+        const deleted = await fx.api.search.instances.delete({ namespace: ns, id: "kb" });
         assert.equal(deleted.id, "kb");
-        await assert.rejects(fx.api.search.getInstance({ namespace: ns, id: "kb" }), (e: unknown) => {
+        await assert.rejects(fx.api.search.instances.get({ namespace: ns, id: "kb" }), (e: unknown) => {
           assert.ok(e instanceof NotFoundError);
           assert.equal(e.apiCode, 1002);
           assert.match(e.message, new RegExp(`instance "kb" in namespace "${ns ?? "default"}" not found`));
@@ -140,26 +140,29 @@ describe("search emulator: instances", () => {
       });
 
       it("refuses a duplicate id with a 400 (the contract's create documents no 409), code 1003", async () => {
-        await fx.api.search.createInstance({ namespace: ns, id: "dup" });
-        await assert.rejects(fx.api.search.createInstance({ namespace: ns, id: "dup" }), (e: unknown) => {
-          assert.ok(e instanceof BadRequestError);
-          assert.equal(e.status, 400);
-          assert.equal(e.apiCode, 1003);
-          assert.match(
-            e.message,
-            new RegExp(`id: an instance "dup" already exists in namespace "${ns ?? "default"}"`),
-          );
-          return true;
-        });
+        await fx.api.search.instances.create({ namespace: ns }, { id: "dup" });
+        await assert.rejects(
+          fx.api.search.instances.create({ namespace: ns }, { id: "dup" }),
+          (e: unknown) => {
+            assert.ok(e instanceof BadRequestError);
+            assert.equal(e.status, 400);
+            assert.equal(e.apiCode, 1003);
+            assert.match(
+              e.message,
+              new RegExp(`id: an instance "dup" already exists in namespace "${ns ?? "default"}"`),
+            );
+            return true;
+          },
+        );
       });
 
       it("pages through instances without a request past the end", async () => {
         for (const id of ["a1", "a2", "a3", "a4", "a5"]) {
-          await fx.api.search.createInstance({ namespace: ns, id });
+          await fx.api.search.instances.create({ namespace: ns }, { id });
           fx.clock.advance(1);
         }
         fx.em.requestLog.length = 0;
-        const ids = (await collect(fx.api.search.listInstances({ namespace: ns, perPage: 2 }))).map(
+        const ids = (await collect(fx.api.search.instances.list({ namespace: ns }, { perPage: 2 }))).map(
           (i) => i.id,
         );
         assert.deepEqual(ids, ["a5", "a4", "a3", "a2", "a1"], "newest first, the contract's default");
@@ -170,13 +173,13 @@ describe("search emulator: instances", () => {
         const past = await fx.http("GET", `${base(fx, ns)}?page=9&per_page=2`);
         assert.deepEqual((past.json as Envelope).result, []);
         const oldest = await collect(
-          fx.api.search.listInstances({ namespace: ns, order: "asc", search: "a" }),
+          fx.api.search.instances.list({ namespace: ns }, { order_by_direction: "asc", search: "a" }),
         );
         assert.deepEqual(
           oldest.map((i) => i.id),
           ["a1", "a2", "a3", "a4", "a5"],
         );
-        const one = await collect(fx.api.search.listInstances({ namespace: ns, search: "3" }));
+        const one = await collect(fx.api.search.instances.list({ namespace: ns }, { search: "3" }));
         assert.deepEqual(
           one.map((i) => i.id),
           ["a3"],
@@ -185,20 +188,25 @@ describe("search emulator: instances", () => {
 
       it("never returns storage credentials, and keeps them across a PUT", async () => {
         const secret = "s3cr3t-access-key-value";
-        const created = await fx.api.search.createInstance({
-          namespace: ns,
-          id: "creds",
-          type: "r2",
-          source: SOURCE,
-          source_params: {
-            prefix: "docs/",
-            storage_credentials: { access_key_id: "AKID", secret_access_key: secret },
+        const created = await fx.api.search.instances.create(
+          { namespace: ns },
+          {
+            id: "creds",
+            type: "r2",
+            source: SOURCE,
+            source_params: {
+              prefix: "docs/",
+              storage_credentials: { access_key_id: "AKID", secret_access_key: secret },
+            },
+            token_id: UUID,
           },
-          token_id: UUID,
-        });
+        );
         assert.deepEqual(created.source_params, { prefix: "docs/" });
         assert.equal(created.token_id, UUID);
-        await fx.api.search.updateInstance({ namespace: ns, id: "creds", source_params: { prefix: "kb/" } });
+        await fx.api.search.instances.update(
+          { namespace: ns, id: "creds" },
+          { source_params: { prefix: "kb/" } },
+        );
         for (const path of [base(fx, ns), `${base(fx, ns)}/creds`]) {
           const res = await fx.http("GET", path);
           assert.ok(!res.text.includes(secret), path);
@@ -210,7 +218,7 @@ describe("search emulator: instances", () => {
       });
 
       it("refuses to change type or source on PUT", async () => {
-        await fx.api.search.createInstance({ namespace: ns, id: "fixed", type: "r2", source: SOURCE });
+        await fx.api.search.instances.create({ namespace: ns }, { id: "fixed", type: "r2", source: SOURCE });
         const typed = await fx.http("PUT", `${base(fx, ns)}/fixed`, { body: { type: "web-crawler" } });
         assert.deepEqual(errorsOf(typed), [{ code: 1001, message: "type: is not a known field" }]);
         const res = await fx.http("PUT", `${base(fx, ns)}/fixed`, { body: { source: "example.org" } });
@@ -263,21 +271,24 @@ describe("search emulator: instances", () => {
 
   it("keeps ids unique per namespace only", async () => {
     await seedNamespace(fx, "team-b");
-    await fx.api.search.createInstance({ id: "shared" });
-    const other = await fx.api.search.createInstance({ namespace: "team-b", id: "shared" });
+    await fx.api.search.instances.create({}, { id: "shared" });
+    const other = await fx.api.search.instances.create({ namespace: "team-b" }, { id: "shared" });
     assert.equal(other.namespace, "team-b");
-    assert.equal((await collect(fx.api.search.listInstances())).length, 1);
-    assert.equal((await collect(fx.api.search.listInstances({ namespace: "team-b" }))).length, 1);
+    assert.equal((await collect(fx.api.search.instances.list())).length, 1);
+    assert.equal((await collect(fx.api.search.instances.list({ namespace: "team-b" }))).length, 1);
   });
 
   it("answers an unknown namespace with 400 on list and create (no 404 there), else 404", async () => {
-    await assert.rejects(fx.api.search.createInstance({ namespace: "ghost", id: "x" }), (e: unknown) => {
-      assert.ok(e instanceof BadRequestError);
-      assert.deepEqual(e.errors, [
-        { code: 1001, field: "namespace", message: 'namespace: namespace "ghost" does not exist' },
-      ]);
-      return true;
-    });
+    await assert.rejects(
+      fx.api.search.instances.create({ namespace: "ghost" }, { id: "x" }),
+      (e: unknown) => {
+        assert.ok(e instanceof BadRequestError);
+        assert.deepEqual(e.errors, [
+          { code: 1001, field: "namespace", message: 'namespace: namespace "ghost" does not exist' },
+        ]);
+        return true;
+      },
+    );
     assert.equal((await fx.http("GET", base(fx, "ghost"))).status, 400);
     const listed = await fx.http("GET", `${base(fx, undefined)}?namespace=ghost`);
     assert.equal(listed.status, 400);
@@ -288,7 +299,7 @@ describe("search emulator: instances", () => {
 
   it("lists another namespace from the default base with ?namespace=", async () => {
     await seedNamespace(fx, "team-c");
-    await fx.api.search.createInstance({ namespace: "team-c", id: "there" });
+    await fx.api.search.instances.create({ namespace: "team-c" }, { id: "there" });
     const res = await fx.http("GET", `${base(fx, undefined)}?namespace=team-c`);
     assert.deepEqual(
       (res.json as Envelope<{ id: string; namespace: string }[]>).result.map((i) => `${i.namespace}/${i.id}`),
@@ -297,8 +308,8 @@ describe("search emulator: instances", () => {
   });
 
   it("treats the namespace named default as the default one", async () => {
-    await fx.api.search.createInstance({ id: "same" });
-    const got = await fx.api.search.getInstance({ namespace: "default", id: "same" });
+    await fx.api.search.instances.create({}, { id: "same" });
+    const got = await fx.api.search.instances.get({ namespace: "default", id: "same" });
     assert.equal(got.namespace, "default");
   });
 
@@ -401,8 +412,8 @@ describe("search emulator: instances", () => {
     }
 
     it("cancel: only the cancel action", async () => {
-      await fx.api.search.createInstance({ id: "c" });
-      const job = await fx.api.search.createJob({ id: "c" });
+      await fx.api.search.instances.create({}, { id: "c" });
+      const job = await fx.api.search.jobs.create({ id: "c" });
       const res = await fx.http("PATCH", `${base(fx, undefined)}/c/jobs/${job.id}`, {
         body: { action: "stop" },
       });
@@ -422,42 +433,52 @@ describe("search emulator: instances", () => {
       const s = fx.api.search;
       const checks: [() => Promise<unknown> | unknown, RegExp][] = [
         [
-          () => s.createInstance({ id: "Bad!" }),
+          () => s.instances.create({}, { id: "Bad!" }),
           /search\.createInstance: id: must contain only lowercase letters/,
         ],
         [
-          () => s.createInstance({ id: "a", sync_interval: 60 as 900 }),
+          () => s.instances.create({}, { id: "a", sync_interval: 60 as 900 }),
           /sync_interval: must be one of 900, 1800/,
         ],
         [
-          () => s.createInstance({ id: "a", ...({ paused: true } as object) }),
+          () => s.instances.create({}, { id: "a", ...({ paused: true } as object) }),
           /paused: is not a known field/,
         ],
-        [() => s.listJobs({ id: "a", perPage: 51 }), /perPage: must be between 1 and 50/],
-        [() => s.listJobLogs({ id: "a", jobId: "j", perPage: 501 }), /perPage: must be between 1 and 500/],
-        [() => s.createJob({ id: "a", description: "x".repeat(256) }), /description: must be at most 255/],
+        [() => s.jobs.list({ id: "a" }, { perPage: 51 }), /perPage: must be between 1 and 50/],
+        [() => s.jobs.logs({ id: "a", jobId: "j" }, { perPage: 501 }), /perPage: must be between 1 and 500/],
         [
-          () => s.chatCompletions({ id: "a", messages: [{ role: "user", content: "hi" }], stream: true }),
+          () => s.jobs.create({ id: "a" }, { description: "x".repeat(256) }),
+          /description: must be at most 255/,
+        ],
+        [
+          () =>
+            s.instances.chatCompletions(
+              { id: "a" },
+              { messages: [{ role: "user", content: "hi" }], stream: true },
+            ),
           /stream: must be false/,
         ],
-        [() => s.search({ id: "a" }), /query: is required unless messages is given/],
-        [() => s.createInstance({ id: "a", type: "s3" as "r2" }), /type: must be one of r2, web-crawler/],
+        [() => s.instances.search({ id: "a" }, {}), /query: is required unless messages is given/],
         [
-          () => s.createInstance({ id: "a", ...({ extra: 1 } as object) }),
+          () => s.instances.create({}, { id: "a", type: "s3" as "r2" }),
+          /type: must be one of r2, web-crawler/,
+        ],
+        [
+          () => s.instances.create({}, { id: "a", ...({ extra: 1 } as object) }),
           /search\.createInstance: extra: is not a known field/,
         ],
         [
-          () => s.createInstance({ id: "a", namespace: "Bad NS" }),
+          () => s.instances.create({ namespace: "Bad NS" }, { id: "a" }),
           /namespace: must contain only lowercase letters/,
         ],
         [
-          () => s.updateInstance({ id: "a", chunk_overlap: 99 }),
+          () => s.instances.update({ id: "a" }, { chunk_overlap: 99 }),
           /search\.updateInstance: chunk_overlap: must be between 0 and 30/,
         ],
-        [() => s.getInstance({ id: "../x" }), /id: must contain only lowercase letters/],
-        [() => s.getJob({ id: "a", jobId: "" }), /jobId: must not be empty/],
-        [() => s.listInstances({ perPage: 0 }), /perPage: must be between 1 and 100/],
-        [() => s.waitForJob("a", ""), /jobId: must not be empty/],
+        [() => s.instances.get({ id: "../x" }), /id: must contain only lowercase letters/],
+        [() => s.jobs.get({ id: "a", jobId: "" }), /jobId: must not be empty/],
+        [() => s.instances.list({}, { perPage: 0 }), /perPage: must be between 1 and 100/],
+        [() => s.jobs.wait({ id: "a", jobId: "" }), /jobId: must not be empty/],
       ];
       for (const [call, message] of checks) {
         await assert.rejects(
@@ -482,41 +503,41 @@ describe("search emulator: sync jobs", () => {
       const ns = form.namespace;
       beforeEach(async () => {
         if (ns) await seedNamespace(fx, ns);
-        await fx.api.search.createInstance({ namespace: ns, id: "kb", type: "r2", source: SOURCE });
+        await fx.api.search.instances.create({ namespace: ns }, { id: "kb", type: "r2", source: SOURCE });
       });
 
       it("runs a job on the clock: progress, logs, stats and the end", async () => {
         const s = fx.api.search;
         assert.equal(itemCount(SOURCE), 7);
-        const job = await s.createJob({ namespace: ns, id: "kb" });
+        const job = await s.jobs.create({ namespace: ns, id: "kb" });
         assert.equal(job.source, "user");
         assert.equal(job.started_at, "2026-01-01T00:00:00.000Z");
         // The contract's job has no null fields: the end appears once there is one.
         assert.equal(job.ended_at, undefined);
         assert.equal(job.end_reason, undefined);
-        assert.equal((await s.getInstance({ namespace: ns, id: "kb" })).status, "syncing");
+        assert.equal((await s.instances.get({ namespace: ns, id: "kb" })).status, "syncing");
 
         // Still scanning: nothing known yet.
-        assert.deepEqual(await s.instanceStats({ namespace: ns, id: "kb" }), {
+        assert.deepEqual(await s.instances.stats({ namespace: ns, id: "kb" }), {
           queued: 0,
           running: 0,
           completed: 0,
           error: 0,
           last_activity: "2026-01-01T00:00:00.000Z",
         });
-        const early = await collect(s.listJobLogs({ namespace: ns, id: "kb", jobId: job.id }));
+        const early = await collect(s.jobs.logs({ namespace: ns, id: "kb", jobId: job.id }));
         assert.deepEqual(
           early.map((l) => l.message),
           ["Sync job started (requested by user)", `Scanning r2 source ${SOURCE}`],
         );
 
         fx.clock.advance(SCAN_MS + 2 * ITEM_MS);
-        const mid = await s.instanceStats({ namespace: ns, id: "kb" });
+        const mid = await s.instances.stats({ namespace: ns, id: "kb" });
         assert.deepEqual(
           { queued: mid.queued, running: mid.running, completed: mid.completed, error: mid.error },
           { queued: 4, running: 1, completed: 2, error: 0 },
         );
-        const midLogs = await collect(s.listJobLogs({ namespace: ns, id: "kb", jobId: job.id }));
+        const midLogs = await collect(s.jobs.logs({ namespace: ns, id: "kb", jobId: job.id }));
         assert.equal(midLogs.length, 5);
         assert.deepEqual(midLogs[2], {
           id: 3,
@@ -525,21 +546,21 @@ describe("search emulator: sync jobs", () => {
           message_type: 0,
         });
         assert.equal(midLogs[4]!.message, "Indexed doc-2.md");
-        const running = await s.getJob({ namespace: ns, id: "kb", jobId: job.id });
+        const running = await s.jobs.get({ namespace: ns, id: "kb", jobId: job.id });
         assert.equal(running.ended_at, undefined);
         assert.equal(running.last_seen_at, "2026-01-01T00:00:02.000Z");
 
         fx.clock.advance(JOB_MS);
-        const ended = await s.getJob({ namespace: ns, id: "kb", jobId: job.id });
+        const ended = await s.jobs.get({ namespace: ns, id: "kb", jobId: job.id });
         assert.equal(ended.ended_at, "2026-01-01T00:00:04.500Z");
         assert.equal(ended.end_reason, "completed");
-        const stats = await s.instanceStats({ namespace: ns, id: "kb" });
+        const stats = await s.instances.stats({ namespace: ns, id: "kb" });
         assert.deepEqual(
           { queued: stats.queued, running: stats.running, completed: stats.completed, error: stats.error },
           { queued: 0, running: 0, completed: 6, error: 1 },
         );
         assert.equal(stats.last_activity, "2026-01-01T00:00:04.500Z");
-        const logs = await collect(s.listJobLogs({ namespace: ns, id: "kb", jobId: job.id }));
+        const logs = await collect(s.jobs.logs({ namespace: ns, id: "kb", jobId: job.id }));
         assert.equal(logs.length, 3 + 7 + 1);
         assert.deepEqual(logs[7], {
           id: 8,
@@ -548,37 +569,37 @@ describe("search emulator: sync jobs", () => {
           message_type: 2,
         });
         assert.equal(logs[10]!.message, "Sync job completed: 6 indexed, 0 skipped, 1 failed");
-        const inst = await s.getInstance({ namespace: ns, id: "kb" });
+        const inst = await s.instances.get({ namespace: ns, id: "kb" });
         assert.equal(inst.status, "ready");
         assert.equal(inst.last_activity, "2026-01-01T00:00:04.500Z");
       });
 
       it("runs one job at a time: a new job ends the running one; a later job skips what is indexed", async () => {
         const s = fx.api.search;
-        const replaced = await s.createJob({ namespace: ns, id: "kb", description: "first try" });
+        const replaced = await s.jobs.create({ namespace: ns, id: "kb" }, { description: "first try" });
         assert.equal(replaced.description, "first try");
         fx.clock.advance(SCAN_MS + ITEM_MS);
-        const first = await s.createJob({ namespace: ns, id: "kb" });
-        const ended = await s.getJob({ namespace: ns, id: "kb", jobId: replaced.id });
+        const first = await s.jobs.create({ namespace: ns, id: "kb" });
+        const ended = await s.jobs.get({ namespace: ns, id: "kb", jobId: replaced.id });
         assert.equal(ended.end_reason, "new_job_has_started");
         assert.equal(ended.ended_at, "2026-01-01T00:00:01.500Z");
-        const replacedLogs = await collect(s.listJobLogs({ namespace: ns, id: "kb", jobId: replaced.id }));
+        const replacedLogs = await collect(s.jobs.logs({ namespace: ns, id: "kb", jobId: replaced.id }));
         assert.equal(
           replacedLogs[replacedLogs.length - 1]!.message,
           "Sync job ended after 1 of 7 items, a new job has started: 1 indexed, 0 skipped, 0 failed",
         );
         fx.clock.advance(JOB_MS);
-        const firstLogs = await collect(s.listJobLogs({ namespace: ns, id: "kb", jobId: first.id }));
+        const firstLogs = await collect(s.jobs.logs({ namespace: ns, id: "kb", jobId: first.id }));
         assert.equal(
           firstLogs[firstLogs.length - 1]!.message,
           "Sync job completed: 5 indexed, 1 skipped, 1 failed",
         );
-        const second = await s.createJob({ namespace: ns, id: "kb" });
+        const second = await s.jobs.create({ namespace: ns, id: "kb" });
         assert.notEqual(second.id, first.id);
         fx.clock.advance(JOB_MS);
-        const logs = await collect(s.listJobLogs({ namespace: ns, id: "kb", jobId: second.id }));
+        const logs = await collect(s.jobs.logs({ namespace: ns, id: "kb", jobId: second.id }));
         assert.equal(logs[logs.length - 1]!.message, "Sync job completed: 0 indexed, 6 skipped, 1 failed");
-        const jobs = await collect(s.listJobs({ namespace: ns, id: "kb" }));
+        const jobs = await collect(s.jobs.list({ namespace: ns, id: "kb" }));
         assert.deepEqual(
           jobs.map((j) => j.id),
           [second.id, first.id, replaced.id],
@@ -588,20 +609,20 @@ describe("search emulator: sync jobs", () => {
 
       it("cancels a running job; a repeat is harmless; an ended job cannot be cancelled", async () => {
         const s = fx.api.search;
-        const job = await s.createJob({ namespace: ns, id: "kb" });
+        const job = await s.jobs.create({ namespace: ns, id: "kb" });
         fx.clock.advance(SCAN_MS + 3 * ITEM_MS + 100);
-        const cancelled = await s.cancelJob({ namespace: ns, id: "kb", jobId: job.id });
+        const cancelled = await s.jobs.cancel({ namespace: ns, id: "kb", jobId: job.id });
         assert.equal(cancelled.end_reason, "cancelled");
         assert.equal(cancelled.ended_at, "2026-01-01T00:00:02.600Z");
         fx.clock.advance(10_000);
-        const again = await s.cancelJob({ namespace: ns, id: "kb", jobId: job.id });
+        const again = await s.jobs.cancel({ namespace: ns, id: "kb", jobId: job.id });
         assert.deepEqual(again, cancelled);
-        const stats = await s.instanceStats({ namespace: ns, id: "kb" });
+        const stats = await s.instances.stats({ namespace: ns, id: "kb" });
         assert.deepEqual(
           { queued: stats.queued, running: stats.running, completed: stats.completed, error: stats.error },
           { queued: 0, running: 0, completed: 3, error: 0 },
         );
-        const logs = await collect(s.listJobLogs({ namespace: ns, id: "kb", jobId: job.id }));
+        const logs = await collect(s.jobs.logs({ namespace: ns, id: "kb", jobId: job.id }));
         assert.deepEqual(logs[logs.length - 1], {
           id: logs.length,
           created_at: Date.parse("2026-01-01T00:00:02.600Z") / 1000,
@@ -609,9 +630,9 @@ describe("search emulator: sync jobs", () => {
           message_type: 1,
         });
 
-        const done = await s.createJob({ namespace: ns, id: "kb" });
+        const done = await s.jobs.create({ namespace: ns, id: "kb" });
         fx.clock.advance(JOB_MS);
-        await assert.rejects(s.cancelJob({ namespace: ns, id: "kb", jobId: done.id }), (e: unknown) => {
+        await assert.rejects(s.jobs.cancel({ namespace: ns, id: "kb", jobId: done.id }), (e: unknown) => {
           assert.ok(e instanceof BadRequestError, "the contract's PATCH documents 400, not 409");
           assert.deepEqual(e.errors, [
             { code: 1001, field: "action", message: `action: job "${done.id}" has already ended` },
@@ -633,20 +654,22 @@ describe("search emulator: sync jobs", () => {
 
       it("waits for a job with a sleep that advances the clock", async () => {
         const s = fx.api.search;
-        const job = await s.createJob({ namespace: ns, id: "kb" });
+        const job = await s.jobs.create({ namespace: ns, id: "kb" });
         const slept: number[] = [];
         const seen: (string | null | undefined)[] = [];
-        const done = await s.waitForJob("kb", job.id, {
-          namespace: ns,
-          pollIntervalMs: 1000,
-          maxPollIntervalMs: 2000,
-          sleep: async (ms) => {
-            slept.push(ms);
-            fx.clock.advance(ms);
+        const done = await s.jobs.wait(
+          { id: "kb", jobId: job.id, namespace: ns },
+          {
+            pollIntervalMs: 1000,
+            maxPollIntervalMs: 2000,
+            sleep: async (ms) => {
+              slept.push(ms);
+              fx.clock.advance(ms);
+            },
+            now: () => fx.clock.now(),
+            onProgress: (p) => seen.push(p.job.ended_at),
           },
-          now: () => fx.clock.now(),
-          onProgress: (p) => seen.push(p.job.ended_at),
-        });
+        );
         assert.equal(done.end_reason, "completed");
         assert.equal(done.ended_at, "2026-01-01T00:00:04.500Z");
         assert.deepEqual(slept, [1000, 1500, 2000]);
@@ -654,15 +677,17 @@ describe("search emulator: sync jobs", () => {
       });
 
       it("gives up at the deadline, measured on the injected clock", async () => {
-        const job = await fx.api.search.createJob({ namespace: ns, id: "kb" });
+        const job = await fx.api.search.jobs.create({ namespace: ns, id: "kb" });
         await assert.rejects(
-          fx.api.search.waitForJob("kb", job.id, {
-            namespace: ns,
-            deadlineMs: 1500,
-            pollIntervalMs: 1000,
-            sleep: async (ms) => fx.clock.advance(ms),
-            now: () => fx.clock.now(),
-          }),
+          fx.api.search.jobs.wait(
+            { id: "kb", jobId: job.id, namespace: ns },
+            {
+              deadlineMs: 1500,
+              pollIntervalMs: 1000,
+              sleep: async (ms) => fx.clock.advance(ms),
+              now: () => fx.clock.now(),
+            },
+          ),
           (e: unknown) => {
             assert.ok(e instanceof DeadlineExceededError);
             assert.match(
@@ -680,18 +705,20 @@ describe("search emulator: sync jobs", () => {
       });
 
       it("stops waiting when aborted", async () => {
-        const job = await fx.api.search.createJob({ namespace: ns, id: "kb" });
+        const job = await fx.api.search.jobs.create({ namespace: ns, id: "kb" });
         const ac = new AbortController();
         await assert.rejects(
-          fx.api.search.waitForJob("kb", job.id, {
-            namespace: ns,
-            signal: ac.signal,
-            sleep: async (ms) => {
-              fx.clock.advance(ms);
-              ac.abort();
+          fx.api.search.jobs.wait(
+            { id: "kb", jobId: job.id, namespace: ns },
+            {
+              signal: ac.signal,
+              sleep: async (ms) => {
+                fx.clock.advance(ms);
+                ac.abort();
+              },
+              now: () => fx.clock.now(),
             },
-            now: () => fx.clock.now(),
-          }),
+          ),
           AbortedError,
         );
       });
@@ -700,17 +727,17 @@ describe("search emulator: sync jobs", () => {
         const s = fx.api.search;
         const ids: string[] = [];
         for (let i = 0; i < 3; i++) {
-          ids.push((await s.createJob({ namespace: ns, id: "kb" })).id);
+          ids.push((await s.jobs.create({ namespace: ns, id: "kb" })).id);
           fx.clock.advance(JOB_MS);
         }
         fx.em.requestLog.length = 0;
-        const jobs = await collect(s.listJobs({ namespace: ns, id: "kb", perPage: 2 }));
+        const jobs = await collect(s.jobs.list({ namespace: ns, id: "kb" }, { perPage: 2 }));
         assert.deepEqual(
           jobs.map((j) => j.id),
           [...ids].reverse(),
         );
         assert.equal(fx.em.requestLog.length, 2);
-        const logs = await collect(s.listJobLogs({ namespace: ns, id: "kb", jobId: ids[0]!, perPage: 4 }));
+        const logs = await collect(s.jobs.logs({ namespace: ns, id: "kb", jobId: ids[0]! }, { perPage: 4 }));
         assert.deepEqual(
           logs.map((l) => l.id),
           [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
@@ -726,7 +753,7 @@ describe("search emulator: sync jobs", () => {
 
       it("answers 404 for an unknown job", async () => {
         await assert.rejects(
-          fx.api.search.getJob({ namespace: ns, id: "kb", jobId: "missing" }),
+          fx.api.search.jobs.get({ namespace: ns, id: "kb", jobId: "missing" }),
           (e: unknown) => {
             assert.ok(e instanceof NotFoundError);
             assert.deepEqual(e.errors, [{ code: 1002, message: 'job "missing" of instance "kb" not found' }]);
@@ -739,33 +766,31 @@ describe("search emulator: sync jobs", () => {
 
   it("starts scheduled syncs every sync_interval after the last one ended", async () => {
     const s = fx.api.search;
-    await s.createInstance({
-      id: "sched",
-      type: "web-crawler",
-      source: "https://docs.example.com",
-      sync_interval: 900,
-    });
+    await s.instances.create(
+      {},
+      { id: "sched", type: "web-crawler", source: "https://docs.example.com", sync_interval: 900 },
+    );
     fx.clock.advance(899_999);
-    assert.deepEqual(await collect(s.listJobs({ id: "sched" })), []);
+    assert.deepEqual(await collect(s.jobs.list({ id: "sched" })), []);
     fx.clock.advance(1);
-    const [job] = await collect(s.listJobs({ id: "sched" }));
+    const [job] = await collect(s.jobs.list({ id: "sched" }));
     assert.equal(job!.source, "schedule");
     assert.equal(job!.started_at, "2026-01-01T00:15:00.000Z");
     // 6 items: the next one is due 900 s after this one ends.
     fx.clock.advance(SCAN_MS + 6 * ITEM_MS + 900_000);
-    const jobs = await collect(s.listJobs({ id: "sched" }));
+    const jobs = await collect(s.jobs.list({ id: "sched" }));
     assert.equal(jobs.length, 2);
     assert.equal(jobs[0]!.started_at, "2026-01-01T00:30:04.000Z");
-    const logs = await collect(s.listJobLogs({ id: "sched", jobId: jobs[1]!.id }));
+    const logs = await collect(s.jobs.logs({ id: "sched", jobId: jobs[1]!.id }));
     assert.equal(logs[3]!.message, "Indexed https://docs.example.com/page-1");
   });
 
   it("starts no scheduled sync while paused, and refuses a job (400, as the service's autorag_is_paused)", async () => {
-    await fx.api.search.createInstance({ id: "still", type: "r2", source: SOURCE });
-    await fx.api.search.updateInstance({ id: "still", paused: true });
+    await fx.api.search.instances.create({}, { id: "still", type: "r2", source: SOURCE });
+    await fx.api.search.instances.update({ id: "still" }, { paused: true });
     fx.clock.advance(3 * 86_400_000);
-    assert.deepEqual(await collect(fx.api.search.listJobs({ id: "still" })), []);
-    await assert.rejects(fx.api.search.createJob({ id: "still" }), (e: unknown) => {
+    assert.deepEqual(await collect(fx.api.search.jobs.list({ id: "still" })), []);
+    await assert.rejects(fx.api.search.jobs.create({ id: "still" }), (e: unknown) => {
       assert.ok(e instanceof BadRequestError);
       assert.match(e.message, /paused: instance "still" is paused/);
       return true;
@@ -773,11 +798,11 @@ describe("search emulator: sync jobs", () => {
   });
 
   it("catches up a long clock jump with a bounded history", async () => {
-    await fx.api.search.createInstance({ id: "busy", type: "r2", source: SOURCE, sync_interval: 900 });
+    await fx.api.search.instances.create({}, { id: "busy", type: "r2", source: SOURCE, sync_interval: 900 });
     fx.clock.advance(365 * 86_400_000);
-    const jobs = await collect(fx.api.search.listJobs({ id: "busy" }));
+    const jobs = await collect(fx.api.search.jobs.list({ id: "busy" }));
     assert.ok(jobs.length <= 50, String(jobs.length));
-    const stats = await fx.api.search.instanceStats({ id: "busy" });
+    const stats = await fx.api.search.instances.stats({ id: "busy" });
     assert.equal(stats.completed, 6);
     assert.equal(stats.error, 1);
   });
@@ -790,7 +815,7 @@ describe("search sdk: creates that survive a lost response", () => {
     await fx.http("POST", "/__emulator/faults", {
       body: { method: "POST", path: "/ai-search/instances$", commitThenDrop: true, times: 1 },
     });
-    const inst = await fx.api.search.createInstance({ id: "once", type: "r2", source: SOURCE });
+    const inst = await fx.api.search.instances.create({}, { id: "once", type: "r2", source: SOURCE });
     assert.equal(inst.id, "once");
     // The dropped exchange is logged with the status the client never saw, then the lookup.
     assert.deepEqual(
@@ -799,14 +824,14 @@ describe("search sdk: creates that survive a lost response", () => {
         .map((r) => `${r.method} ${r.status}${r.fault ? ` ${r.fault}` : ""}`),
       ["POST 201 drop", "GET 200"],
     );
-    assert.equal((await collect(fx.api.search.listInstances())).length, 1);
+    assert.equal((await collect(fx.api.search.instances.list())).length, 1);
   });
 
   it("posts again when the lookup proves the first attempt did not land", async () => {
     await fx.http("POST", "/__emulator/faults", {
       body: { method: "POST", path: "/ai-search/instances$", reset: true, times: 1 },
     });
-    const inst = await fx.api.search.createInstance({ id: "twice" });
+    const inst = await fx.api.search.instances.create({}, { id: "twice" });
     assert.equal(inst.id, "twice");
     assert.deepEqual(
       fx.em.requestLog
@@ -818,12 +843,12 @@ describe("search sdk: creates that survive a lost response", () => {
   });
 
   it("returns the running job when a job create landed but the response was lost", async () => {
-    await fx.api.search.createInstance({ id: "kb", type: "r2", source: SOURCE });
+    await fx.api.search.instances.create({}, { id: "kb", type: "r2", source: SOURCE });
     await fx.http("POST", "/__emulator/faults", {
       body: { method: "POST", path: "/jobs$", commitThenDrop: true, times: 1 },
     });
-    const job = await fx.api.search.createJob({ id: "kb" });
-    const jobs = await collect(fx.api.search.listJobs({ id: "kb" }));
+    const job = await fx.api.search.jobs.create({ id: "kb" });
+    const jobs = await collect(fx.api.search.jobs.list({ id: "kb" }));
     assert.deepEqual(
       jobs.map((j) => j.id),
       [job.id],
@@ -869,7 +894,7 @@ describe("search emulator: authentication", () => {
 
   it("accepts an account-level token holding both Edit and Run", async () => {
     const both = fx.client({ token: fx.token("account", ["search:edit", "search:run"]) });
-    const inst = await both.search.createInstance({ id: "ok" });
+    const inst = await both.search.instances.create({}, { id: "ok" });
     assert.equal(inst.id, "ok");
   });
 
@@ -879,18 +904,21 @@ describe("search emulator: authentication", () => {
     assert.equal(missing.status, 401);
     assert.deepEqual(errorsOf(missing), [{ code: 10000, message: "Authentication error" }]);
     await assert.rejects(
-      fx.client({ token: "not-a-token" }).search.getInstance({ id: "x" }),
+      fx.client({ token: "not-a-token" }).search.instances.get({ id: "x" }),
       (e: unknown) => {
         assert.ok(e instanceof AuthenticationError);
         assert.equal(e.apiCode, 10000);
         return true;
       },
     );
-    await assert.rejects(fx.api.search.getInstance({ id: "x", accountId: "someone-else" }), (e: unknown) => {
-      assert.ok(e instanceof PermissionDeniedError);
-      assert.equal(e.status, 403);
-      assert.equal(e.apiCode, 9109);
-      return true;
-    });
+    await assert.rejects(
+      fx.api.search.instances.get({ id: "x", accountId: "someone-else" }),
+      (e: unknown) => {
+        assert.ok(e instanceof PermissionDeniedError);
+        assert.equal(e.status, 403);
+        assert.equal(e.apiCode, 9109);
+        return true;
+      },
+    );
   });
 });

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     /** What the sdk makes of a body: the refusal's message, or "" when the emulator took it. */
     const attempt = async (json: string) => {
       try {
-        const made = await api.search.createInstance(JSON.parse(json));
+        const made = await api.search.instances.create({}, JSON.parse(json));
         return { refusal: "", answer: made.ai_gateway_id };
       } catch (e) {
         return { refusal: e instanceof ValidationError ? e.message : `not a ValidationError: ${String(e)}` };

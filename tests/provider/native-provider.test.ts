@@ -177,7 +177,7 @@ describe("the native provider (account-api:index:<Kind>)", () => {
     assert.deepEqual(d.detailedDiff, { chunkSize: "update" });
     const updated = record((await p.update(created.id, u, outs, next)).outs);
     assert.equal(updated.chunkSize, 256);
-    assert.equal((await fx.api.search.getInstance({ id: "kb" })).chunk_size, 256);
+    assert.equal((await fx.api.search.instances.get({ id: "kb" })).chunk_size, 256);
 
     for (const answer of [checked, created, read, updated])
       assert.ok(!JSON.stringify(answer).includes(fx.em.token), "no answer holds the token");
@@ -205,7 +205,7 @@ describe("the native provider (account-api:index:<Kind>)", () => {
 
   it("imports by id alone: read answers the inputs (a SearchInstance, a ConfigRule as <zoneId>/<ref>)", async () => {
     const p = await configured(fx);
-    await fx.api.search.createInstance({ id: "docs", chunk_size: 300 });
+    await fx.api.search.instances.create({}, { id: "docs", chunk_size: 300 });
     const si = await p.read("default/docs", urn("SearchInstance"), {});
     assert.equal(si.id, "default/docs");
     assert.equal(record(si.inputs).instanceId, "docs");

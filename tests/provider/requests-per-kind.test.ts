@@ -119,8 +119,8 @@ describe("requests per kind: create and read send what the plain script sends", 
   });
 
   it("getSearchInstanceStats: one GET of the stats, where the program asks", async () => {
-    await fx.api.search.createInstance({ id: "kb", type: "web-crawler", source: "docs.example.com" });
-    await fx.api.search.createJob({ id: "kb" });
+    await fx.api.search.instances.create({}, { id: "kb", type: "web-crawler", source: "docs.example.com" });
+    await fx.api.search.jobs.create({ id: "kb" });
     fx.clock.advance(60_000);
     takeLog(fx);
     const stats = await runGetSearchInstanceStats(fx.api, { instanceId: "kb" });
@@ -271,7 +271,7 @@ describe("requests per kind: an object the API already holds, found through the 
     const h = searchInstance;
     const news = { instanceId: "kb", type: "web-crawler", source: "docs.example.com" };
     const inputs = (await h.check(undefined, news, providerContext(fx))).inputs!;
-    await fx.api.search.createInstance(createBody(inputs));
+    await fx.api.search.instances.create({}, createBody(inputs));
     takeLog(fx);
     const adopted = await h.create(inputs, providerContext(fx));
     assert.equal(adopted.id, "default/kb");

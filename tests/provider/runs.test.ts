@@ -125,18 +125,17 @@ describe("runs: operations that happen on create and again only on change", () =
   });
 
   it("SyncJobRun starts a job of an instance and records it", async () => {
-    await fx.api.search.createInstance({
-      id: "kb",
-      type: "web-crawler",
-      source: "https://example.com/docs/",
-    });
+    await fx.api.search.instances.create(
+      {},
+      { id: "kb", type: "web-crawler", source: "https://example.com/docs/" },
+    );
     const ctx = providerContext(fx);
     const checked = await syncJobRun.check(undefined, { instanceId: "kb" }, ctx);
     assert.ok(checked.inputs);
     const made = await syncJobRun.create(checked.inputs, ctx);
     const job = Reflect.get(made.outs, "result") as { id: string };
     assert.equal(made.id, job.id);
-    const jobs = await collect(fx.api.search.listJobs({ id: "kb" }));
+    const jobs = await collect(fx.api.search.jobs.list({ id: "kb" }));
     assert.deepEqual(
       jobs.map((j) => j.id),
       [job.id],

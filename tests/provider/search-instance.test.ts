@@ -403,7 +403,7 @@ describe("SearchInstance: handler on the emulator", () => {
       assert.equal(created.outs.lastActivity, null);
       assert.deepEqual(created.outs.stats, { queued: 0, running: 0, completed: 0, error: 0 });
       assert.equal(created.outs.storageCredentialsHash, secretHash("storageCredentials", CREDS));
-      const wire = await fx.api.search.getInstance({ namespace, id: "kb" });
+      const wire = await fx.api.search.instances.get({ namespace, id: "kb" });
       assert.deepEqual(wire.custom_metadata, [{ field_name: "team", data_type: "text" }]);
       assert.deepEqual(wire.source_params, { prefix: "docs/" });
       assert.deepEqual(
@@ -420,15 +420,16 @@ describe("SearchInstance: handler on the emulator", () => {
       assert.equal((await si.handler.diff(created.id, read.props, read.inputs, ctx)).changes, false);
 
       // Out of band: settings change, others are cleared, and a job runs.
-      await fx.api.search.updateInstance({
-        namespace,
-        id: "kb",
-        source_params: { prefix: "docs/" },
-        chunk_size: 1024,
-        custom_metadata: [{ field_name: "team", data_type: "text" }],
-        reranking: false,
-      });
-      const job = await fx.api.search.createJob({ namespace, id: "kb" });
+      await fx.api.search.instances.update(
+        { namespace, id: "kb" },
+        {
+          source_params: { prefix: "docs/" },
+          chunk_size: 1024,
+          custom_metadata: [{ field_name: "team", data_type: "text" }],
+          reranking: false,
+        },
+      );
+      const job = await fx.api.search.jobs.create({ namespace, id: "kb" });
       assert.ok(job.id);
       fx.clock.advance(60_000);
       const drifted = await si.handler.read(created.id, created.outs, ctx);
@@ -446,7 +447,7 @@ describe("SearchInstance: handler on the emulator", () => {
 
       const updated = await si.handler.update(created.id, drifted.props, ins, ctx);
       assert.equal(updated.outs.chunkSize, 256);
-      const after = await fx.api.search.getInstance({ namespace, id: "kb" });
+      const after = await fx.api.search.instances.get({ namespace, id: "kb" });
       assert.deepEqual(
         [after.chunk_size, after.token_id, after.reranking, after.system_prompt_ai_search],
         [256, TOKEN, true, "Answer from the docs."],
@@ -473,7 +474,7 @@ describe("SearchInstance: handler on the emulator", () => {
 
   it("refuses to create over an existing instance and says how to adopt it", async () => {
     const ctx = providerContext(fx);
-    await fx.api.search.createInstance({ id: "taken", chunk_size: 1024 });
+    await fx.api.search.instances.create({}, { id: "taken", chunk_size: 1024 });
     await assert.rejects(si.handler.create(await inputs({ instanceId: "taken" }), ctx), {
       message:
         'instanceId: a search instance "taken" in namespace "default" already exists (default/taken) with other settings (chunkSize); set importId: "taken" to adopt it',
@@ -495,24 +496,27 @@ describe("SearchInstance: handler on the emulator", () => {
     fx.em.faults.clear();
     assert.equal(again.id, "default/dropped");
     let copies = 0;
-    for await (const i of fx.api.search.listInstances()) if (i.id === "dropped") copies++;
+    for await (const i of fx.api.search.instances.list()) if (i.id === "dropped") copies++;
     assert.equal(copies, 1);
   });
 
   it("adopts an existing instance with importId and brings it to the inputs, credentials included", async () => {
     const ctx = providerContext(fx);
-    await fx.api.search.createInstance({ id: "legacy", type: "r2", source: "kb-bucket", chunk_size: 2048 });
+    await fx.api.search.instances.create(
+      {},
+      { id: "legacy", type: "r2", source: "kb-bucket", chunk_size: 2048 },
+    );
     const ins = await inputs({ instanceId: "legacy", importId: "legacy", type: "r2", source: "kb-bucket" });
     const adopted = await si.handler.create(ins, ctx);
     assert.equal(adopted.id, "default/legacy");
     assert.equal(adopted.outs.chunkSize, 256);
-    assert.equal((await fx.api.search.getInstance({ id: "legacy" })).chunk_size, 256);
+    assert.equal((await fx.api.search.instances.get({ id: "legacy" })).chunk_size, 256);
     await assert.rejects(si.handler.create(await inputs({ instanceId: "ghost", importId: "ghost" }), ctx), {
       message: "importId: search instance ghost not found; nothing to adopt",
     });
 
     // Nothing but the credentials differs: the live instance cannot show them, so adoption sends them.
-    await fx.api.search.createInstance({ id: "same", type: "r2", source: "kb-bucket" });
+    await fx.api.search.instances.create({}, { id: "same", type: "r2", source: "kb-bucket" });
     const put = fx.em.faults.add({ method: "PUT", path: "/instances/same$" });
     const withCreds = await inputs({
       instanceId: "same",
@@ -567,7 +571,7 @@ describe("search functions (the logic run on up)", () => {
   const fx = useEmulator();
 
   it("starts a job, reuses a running one, and waits for it", async () => {
-    await fx.api.search.createInstance({ id: "kb", type: "r2", source: "kb-bucket" });
+    await fx.api.search.instances.create({}, { id: "kb", type: "r2", source: "kb-bucket" });
     const started = await runTriggerSyncJob(fx.api, { instanceId: "kb" });
     assert.equal(started.reused, false);
     assert.equal(started.endedAt, null);
@@ -580,7 +584,7 @@ describe("search functions (the logic run on up)", () => {
   });
 
   it("starts a fresh job with reuseRunning: false, which ends the running one", async () => {
-    await fx.api.search.createInstance({ id: "kb", type: "r2", source: "kb-bucket" });
+    await fx.api.search.instances.create({}, { id: "kb", type: "r2", source: "kb-bucket" });
     const first = await runTriggerSyncJob(fx.api, { instanceId: "kb" });
     const fresh = await runTriggerSyncJob(fx.api, { instanceId: "kb", reuseRunning: false });
     assert.notEqual(fresh.id, first.id);

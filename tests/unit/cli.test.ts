@@ -149,7 +149,7 @@ describe("command line: imperative verbs", () => {
   });
 
   it("job run --wait waits for the sync job; job logs lists its lines; progress only on a terminal", async () => {
-    await fx.api.search.createInstance({ id: "cli-kb" });
+    await fx.api.search.instances.create({}, { id: "cli-kb" });
     const quiet = await runCli(fx, ["job", "run", "cli-kb", "--json"]);
     assert.equal(quiet.code, EXIT.ok, quiet.err);
     const job = quiet.json as { id: string };

@@ -25,8 +25,11 @@ describe("discover: adopting the listed objects", () => {
     const zone = await fx.api.content.zones.create({}, { name: "adopt.example" });
     await fx.api.content.contentConverter.set({ zoneId: zone.id }, { value: "on" });
     await fx.http("POST", "/__emulator/search/namespaces", { body: { name: "team-a" } });
-    await fx.api.search.createInstance({ id: "kb", type: "r2", source: "docs-bucket" });
-    await fx.api.search.createInstance({ namespace: "team-a", id: "kb2", type: "r2", source: "docs-bucket" });
+    await fx.api.search.instances.create({}, { id: "kb", type: "r2", source: "docs-bucket" });
+    await fx.api.search.instances.create(
+      { namespace: "team-a" },
+      { id: "kb2", type: "r2", source: "docs-bucket" },
+    );
     await fx.api.registrar.registrations.create({}, { domain_name: "adopt-me.com" });
 
     const { objects } = await discoverAccount(fx.api, { zones: [zone.id] });

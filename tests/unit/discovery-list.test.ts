@@ -34,8 +34,11 @@ async function seedAccount(fx: EmulatorFixture) {
   await fx.api.meetings.meetings.update({ appId: "app-a", meetingId: old.id }, { status: "INACTIVE" });
   await fx.api.registrar.registrations.create({}, { domain_name: "acme.dev" });
   await fx.http("POST", "/__emulator/search/namespaces", { body: { name: "team-a" } });
-  await fx.api.search.createInstance({ id: "kb", type: "r2", source: "docs-bucket" });
-  await fx.api.search.createInstance({ namespace: "team-a", id: "kb2", type: "r2", source: "docs-bucket" });
+  await fx.api.search.instances.create({}, { id: "kb", type: "r2", source: "docs-bucket" });
+  await fx.api.search.instances.create(
+    { namespace: "team-a" },
+    { id: "kb2", type: "r2", source: "docs-bucket" },
+  );
   return { world, trigger: trigger.trigger_uuid, zone, quiet, meeting: meeting.id };
 }
 

@@ -135,7 +135,7 @@ describe("functions table", () => {
     const fx = useEmulator();
 
     it("getSearchInstanceStats reads an instance's counts, in the shape its result type says", async () => {
-      await fx.api.search.createInstance({ id: "kb" });
+      await fx.api.search.instances.create({}, { id: "kb" });
       const f = functionNamed("getSearchInstanceStats");
       assert.ok(f && !f.sideEffect);
       const params = f.params.parse({ instanceId: "kb" });

@@ -148,7 +148,7 @@ describe("fuzz: the sdk's response parsing", function () {
       ["builds.getEnvironmentVariables", (a) => a.builds.environmentVariables.list({ triggerUuid: UUID })],
       ["builds.listRepoConnections", (a) => a.builds.repos.connections.list()],
       ["meetings.meetings.get", (a) => a.meetings.meetings.get({ appId: "app", meetingId: UUID })],
-      ["search.listInstances", (a) => a.search.getInstance({ id: "kb" })],
+      ["search.listInstances", (a) => a.search.instances.get({ id: "kb" })],
       ["registrar.check", (a) => a.registrar.discovery.check({}, { domains: ["example.com"] })],
       [
         "email.sendEmail",

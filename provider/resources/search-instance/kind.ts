@@ -12,9 +12,9 @@ export const room: KindRoom = {
     list: async (walk) => {
       const { api, accountId } = walk;
       const out: DiscoveredObject[] = [];
-      for await (const ns of api.search.listNamespaces({ accountId })) {
+      for await (const ns of api.search.namespaces.list({ accountId })) {
         const namespace = ns.name === DEFAULT_NAMESPACE ? undefined : ns.name;
-        for await (const inst of api.search.listInstances({ accountId, namespace })) {
+        for await (const inst of api.search.instances.list({ accountId, namespace })) {
           const resourceId = `${ns.name}/${inst.id}`;
           const scope = namespace === undefined ? {} : { namespace };
           out.push(walk.object("SearchInstance", { id: inst.id, resourceId }, resourceId, scope, inst));

@@ -150,72 +150,74 @@ async function instanceOperations(kit: ConformanceKit, namespace?: string): Prom
       : `/accounts/${kit.accountId}/ai-search/namespaces/${namespace}/instances`;
 
   // Create (201): every field, and a plain r2 instance the jobs run on.
-  await s.createInstance({ ...where, ...FULL_CREATE });
-  await s.createInstance({ ...where, id: "kb", type: "r2", source: SOURCE });
+  await s.instances.create(where, FULL_CREATE);
+  await s.instances.create(where, { id: "kb", type: "r2", source: SOURCE });
   await expectRaw(kit, 400, "POST", base, { id: "Not An Id" });
-  await kit.expectStatus(s.createInstance({ ...where, accountId: "another-account", id: "x" }), 403);
+  await kit.expectStatus(s.instances.create({ ...where, accountId: "another-account" }, { id: "x" }), 403);
 
   // List, read, update, stats.
-  await collect(s.listInstances({ ...where, search: "kb", order: "asc", perPage: 10 }));
+  await collect(s.instances.list(where, { search: "kb", order_by_direction: "asc", perPage: 10 }));
   await expectRaw(kit, 400, "GET", `${base}?per_page=0`);
-  await s.getInstance({ ...where, id: "full" });
-  await kit.expectStatus(s.getInstance({ ...where, id: "missing" }), 404);
-  await s.updateInstance({ ...where, id: "full", ...FULL_UPDATE });
+  await s.instances.get({ ...where, id: "full" });
+  await kit.expectStatus(s.instances.get({ ...where, id: "missing" }), 404);
+  await s.instances.update({ ...where, id: "full" }, FULL_UPDATE);
   await expectRaw(kit, 400, "PUT", `${base}/full`, { chunk_size: 1 });
-  await kit.expectStatus(s.updateInstance({ ...where, id: "missing", chunk_size: 512 }), 404);
-  await s.instanceStats({ ...where, id: "kb" });
-  await kit.expectStatus(s.instanceStats({ ...where, id: "missing" }), 404);
+  await kit.expectStatus(s.instances.update({ ...where, id: "missing" }, { chunk_size: 512 }), 404);
+  await s.instances.stats({ ...where, id: "kb" });
+  await kit.expectStatus(s.instances.stats({ ...where, id: "missing" }), 404);
 
   // Jobs: a first one replaced by a second (which runs to its end), one cancelled.
-  const first = await s.createJob({ ...where, id: "kb", description: "conformance sync" });
+  const first = await s.jobs.create({ ...where, id: "kb" }, { description: "conformance sync" });
   await expectRaw(kit, 400, "POST", `${base}/kb/jobs`, { description: "x".repeat(256) });
-  await kit.expectStatus(s.createJob({ ...where, id: "missing" }), 404);
-  const second = await s.createJob({ ...where, id: "kb" });
-  await collect(s.listJobs({ ...where, id: "kb", perPage: 50 }));
+  await kit.expectStatus(s.jobs.create({ ...where, id: "missing" }), 404);
+  const second = await s.jobs.create({ ...where, id: "kb" });
+  await collect(s.jobs.list({ ...where, id: "kb" }, { perPage: 50 }));
   await expectRaw(kit, 400, "GET", `${base}/kb/jobs?per_page=51`);
-  await kit.expectStatus(collect(s.listJobs({ ...where, id: "missing" })), 404);
-  await s.getJob({ ...where, id: "kb", jobId: first.id });
-  await kit.expectStatus(s.getJob({ ...where, id: "kb", jobId: "missing" }), 404);
+  await kit.expectStatus(collect(s.jobs.list({ ...where, id: "missing" })), 404);
+  await s.jobs.get({ ...where, id: "kb", jobId: first.id });
+  await kit.expectStatus(s.jobs.get({ ...where, id: "kb", jobId: "missing" }), 404);
   advance(kit, JOB_MS);
-  await s.getJob({ ...where, id: "kb", jobId: second.id });
-  await collect(s.listJobLogs({ ...where, id: "kb", jobId: second.id, perPage: 500 }));
+  await s.jobs.get({ ...where, id: "kb", jobId: second.id });
+  await collect(s.jobs.logs({ ...where, id: "kb", jobId: second.id }, { perPage: 500 }));
   await expectRaw(kit, 400, "GET", `${base}/kb/jobs/${second.id}/logs?per_page=501`);
-  await kit.expectStatus(collect(s.listJobLogs({ ...where, id: "kb", jobId: "missing" })), 404);
-  const third = await s.createJob({ ...where, id: "kb" });
-  await s.cancelJob({ ...where, id: "kb", jobId: third.id });
+  await kit.expectStatus(collect(s.jobs.logs({ ...where, id: "kb", jobId: "missing" })), 404);
+  const third = await s.jobs.create({ ...where, id: "kb" });
+  await s.jobs.cancel({ ...where, id: "kb", jobId: third.id });
   await expectRaw(kit, 400, "PATCH", `${base}/kb/jobs/${third.id}`, { action: "stop" });
-  await kit.expectStatus(s.cancelJob({ ...where, id: "kb", jobId: "missing" }), 404);
+  await kit.expectStatus(s.jobs.cancel({ ...where, id: "kb", jobId: "missing" }), 404);
 
   // Retrieval over what the job indexed.
-  await s.search({ ...where, id: "kb", query: "rollback" });
-  await s.search({
-    ...where,
-    id: "kb",
-    query: "cache purge",
-    messages: [{ role: "user", content: "How do I purge the cache?" }],
-    ai_search_options: FULL_OPTIONS,
-  });
+  await s.instances.search({ ...where, id: "kb" }, { query: "rollback" });
+  await s.instances.search(
+    { ...where, id: "kb" },
+    {
+      query: "cache purge",
+      messages: [{ role: "user", content: "How do I purge the cache?" }],
+      ai_search_options: FULL_OPTIONS,
+    },
+  );
   await expectRaw(kit, 400, "POST", `${base}/kb/search`, { query: "" });
-  await kit.expectStatus(s.search({ ...where, id: "missing", query: "x" }), 404);
-  await s.chatCompletions({
-    ...where,
-    id: "kb",
-    model: MODEL,
-    stream: false,
-    messages: [
-      { role: "system", content: "Answer briefly." },
-      { role: "user", content: "What is a rollback?" },
-    ],
-    ai_search_options: FULL_OPTIONS,
-  });
+  await kit.expectStatus(s.instances.search({ ...where, id: "missing" }, { query: "x" }), 404);
+  await s.instances.chatCompletions(
+    { ...where, id: "kb" },
+    {
+      model: MODEL,
+      stream: false,
+      messages: [
+        { role: "system", content: "Answer briefly." },
+        { role: "user", content: "What is a rollback?" },
+      ],
+      ai_search_options: FULL_OPTIONS,
+    },
+  );
   await expectRaw(kit, 400, "POST", `${base}/kb/chat/completions`, { messages: [] });
   await kit.expectStatus(
-    s.chatCompletions({ ...where, id: "missing", messages: [{ role: "user", content: "x" }] }),
+    s.instances.chatCompletions({ ...where, id: "missing" }, { messages: [{ role: "user", content: "x" }] }),
     404,
   );
 
-  await s.deleteInstance({ ...where, id: "full" });
-  await kit.expectStatus(s.deleteInstance({ ...where, id: "full" }), 404);
+  await s.instances.delete({ ...where, id: "full" });
+  await kit.expectStatus(s.instances.delete({ ...where, id: "full" }), 404);
 }
 
 /** What only the namespaced base serves: moves, the cache purge and items. */
@@ -225,52 +227,58 @@ async function namespacedOperations(kit: ConformanceKit, namespace: string): Pro
   const at = `/accounts/${kit.accountId}/ai-search/namespaces/${namespace}/instances/kb`;
 
   // Items of the instance `instanceOperations` indexed: upload, (re)index by key, list, read.
-  const uploaded = await s.uploadItem({
-    ...where,
-    id: "kb",
-    file: { name: "notes/guide.md", content: "# Guide\n\nRollbacks take seconds.", type: "text/markdown" },
-    metadata: { team: "docs" },
-    wait_for_completion: true,
-  });
+  const uploaded = await s.items.upload(
+    { ...where, id: "kb" },
+    {
+      file: { name: "notes/guide.md", content: "# Guide\n\nRollbacks take seconds.", type: "text/markdown" },
+      metadata: { team: "docs" },
+      wait_for_completion: true,
+    },
+  );
   await expectRaw(kit, 400, "POST", `${at}/items`, { file: "not multipart" });
   await kit.expectStatus(
-    s.uploadItem({ ...where, id: "missing", file: { name: "a.md", content: "a" } }),
+    s.items.upload({ ...where, id: "missing" }, { file: { name: "a.md", content: "a" } }),
     404,
   );
-  const put = await s.createOrUpdateItem({ ...where, id: "kb", key: "doc-2.md", wait_for_completion: false });
+  const put = await s.items.createOrUpdate(
+    { ...where, id: "kb" },
+    { key: "doc-2.md", wait_for_completion: false },
+  );
   await expectRaw(kit, 400, "PUT", `${at}/items`, { key: "doc-2.md", next_action: "DELETE" });
-  await kit.expectStatus(s.createOrUpdateItem({ ...where, id: "kb", key: "nowhere.md" }), 404);
-  await collect(s.listItems({ ...where, id: "kb", perPage: 50, sortBy: "modified_at", status: "completed" }));
+  await kit.expectStatus(s.items.createOrUpdate({ ...where, id: "kb" }, { key: "nowhere.md" }), 404);
+  await collect(
+    s.items.list({ ...where, id: "kb" }, { perPage: 50, sort_by: "modified_at", status: "completed" }),
+  );
   await expectRaw(kit, 400, "GET", `${at}/items?per_page=51`);
-  await kit.expectStatus(collect(s.listItems({ ...where, id: "missing" })), 404);
-  await s.getItem({ ...where, id: "kb", itemId: uploaded.id });
-  await kit.expectStatus(s.getItem({ ...where, id: "kb", itemId: "missing" }), 404);
-  await s.syncItem({ ...where, id: "kb", itemId: put.id, wait_for_completion: true });
+  await kit.expectStatus(collect(s.items.list({ ...where, id: "missing" })), 404);
+  await s.items.get({ ...where, id: "kb", itemId: uploaded.id });
+  await kit.expectStatus(s.items.get({ ...where, id: "kb", itemId: "missing" }), 404);
+  await s.items.sync({ ...where, id: "kb", itemId: put.id }, { wait_for_completion: true });
   await expectRaw(kit, 400, "PATCH", `${at}/items/${put.id}`, { next_action: "DELETE" });
-  await kit.expectStatus(s.syncItem({ ...where, id: "kb", itemId: "missing" }), 404);
-  await collect(s.listItemChunks({ ...where, id: "kb", itemId: uploaded.id, limit: 100 }));
+  await kit.expectStatus(s.items.sync({ ...where, id: "kb", itemId: "missing" }), 404);
+  await collect(s.items.chunks({ ...where, id: "kb", itemId: uploaded.id }, { limit: 100 }));
   await expectRaw(kit, 400, "GET", `${at}/items/${uploaded.id}/chunks?limit=0`);
-  await kit.expectStatus(collect(s.listItemChunks({ ...where, id: "kb", itemId: "missing" })), 404);
-  await s.downloadItem({ ...where, id: "kb", itemId: uploaded.id });
+  await kit.expectStatus(collect(s.items.chunks({ ...where, id: "kb", itemId: "missing" })), 404);
+  await s.items.download({ ...where, id: "kb", itemId: uploaded.id });
   await expectRaw(kit, 400, "GET", `${at}/items/${"x".repeat(65)}/download`);
-  await kit.expectStatus(s.downloadItem({ ...where, id: "kb", itemId: "missing" }), 404);
-  await collect(s.listItemLogs({ ...where, id: "kb", itemId: put.id, limit: 1 }));
+  await kit.expectStatus(s.items.download({ ...where, id: "kb", itemId: "missing" }), 404);
+  await collect(s.items.logs({ ...where, id: "kb", itemId: put.id }, { limit: 1 }));
   await expectRaw(kit, 400, "GET", `${at}/items/${put.id}/logs?limit=0`);
-  await kit.expectStatus(collect(s.listItemLogs({ ...where, id: "kb", itemId: "missing" })), 404);
-  await s.deleteItem({ ...where, id: "kb", itemId: uploaded.id });
+  await kit.expectStatus(collect(s.items.logs({ ...where, id: "kb", itemId: "missing" })), 404);
+  await s.items.delete({ ...where, id: "kb", itemId: uploaded.id });
   await expectRaw(kit, 400, "DELETE", `${at}/items/${"x".repeat(65)}`);
-  await kit.expectStatus(s.deleteItem({ ...where, id: "kb", itemId: uploaded.id }), 404);
+  await kit.expectStatus(s.items.delete({ ...where, id: "kb", itemId: uploaded.id }), 404);
 
   // The answer cache.
-  await s.purgeCache({ ...where, id: "kb" });
-  await kit.expectStatus(s.purgeCache({ ...where, id: "missing" }), 404);
+  await s.instances.purgeCache({ ...where, id: "kb" });
+  await kit.expectStatus(s.instances.purgeCache({ ...where, id: "missing" }), 404);
 
   // Move to the default namespace; a bad target name is refused before anything moves.
-  await s.moveInstance({ ...where, id: "kb", new_namespace: "default" });
+  await s.instances.move({ ...where, id: "kb" }, { new_namespace: "default" });
   await expectRaw(kit, 400, "PATCH", `/accounts/${kit.accountId}/ai-search/namespaces/default/instances/kb`, {
     new_namespace: "Not A Namespace",
   });
-  await kit.expectStatus(s.moveInstance({ ...where, id: "missing", new_namespace: "default" }), 404);
+  await kit.expectStatus(s.instances.move({ ...where, id: "missing" }, { new_namespace: "default" }), 404);
 }
 
 export const scenario: AreaScenario = {
@@ -280,7 +288,7 @@ export const scenario: AreaScenario = {
     await expectRaw(kit, 200, "POST", `/accounts/${kit.accountId}/ai-search/namespaces`, { name: "team" });
     await instanceOperations(kit);
     // The default instance leaves the way for the named one's move to the default namespace.
-    await kit.api.search.deleteInstance({ id: "kb" });
+    await kit.api.search.instances.delete({ id: "kb" });
     await instanceOperations(kit, "team");
     await namespacedOperations(kit, "team");
   },
