@@ -199,26 +199,24 @@ async function write(
 ): Promise<Meeting> {
   const at = { ...where(i, ctx), meetingId: id };
   if (updateVerb(changed) === "PATCH")
-    return ctx.api.meetings.updateMeeting({ ...at, ...patchBody(changed, i), status: i.status });
-  const replaced = await ctx.api.meetings.replaceMeeting({ ...at, ...meetingBody(i) });
-  return replaced.status === i.status
-    ? replaced
-    : ctx.api.meetings.updateMeeting({ ...at, status: i.status });
+    return ctx.api.meetings.meetings.update(at, { ...patchBody(changed, i), status: i.status });
+  const replaced = await ctx.api.meetings.meetings.replace(at, meetingBody(i));
+  return replaced.status === i.status ? replaced : ctx.api.meetings.meetings.update(at, { status: i.status });
 }
 
 export const remote: Remote<typeof MeetingTemplateSpec, Meeting> = {
   noun: "meeting",
   idOf: (live) => live.id,
-  get: (id, state, ctx) => orGone(ctx.api.meetings.getMeeting({ ...where(state, ctx), meetingId: id })),
+  get: (id, state, ctx) => orGone(ctx.api.meetings.meetings.get({ ...where(state, ctx), meetingId: id })),
   async create(i, ctx) {
-    const made = await ctx.api.meetings.createMeeting({ ...where(i, ctx), ...meetingBody(i) });
+    const made = await ctx.api.meetings.meetings.create(where(i, ctx), meetingBody(i));
     // A create makes an ACTIVE meeting: one that should not be open is closed at once.
     if (made.status === i.status) return made;
-    return ctx.api.meetings.updateMeeting({ ...where(i, ctx), meetingId: made.id, status: i.status });
+    return ctx.api.meetings.meetings.update({ ...where(i, ctx), meetingId: made.id }, { status: i.status });
   },
   update: (id, i, changed, _olds, ctx) => write(id, i, changed, ctx),
   async remove(id, state, ctx) {
-    await ctx.api.meetings.updateMeeting({ ...where(state, ctx), meetingId: id, status: "INACTIVE" });
+    await ctx.api.meetings.meetings.update({ ...where(state, ctx), meetingId: id }, { status: "INACTIVE" });
     ctx.log(
       `MeetingTemplate: meeting ${id} in app ${state.appId} set INACTIVE (the API cannot delete meetings)`,
     );
@@ -238,7 +236,7 @@ export const key: NaturalKey<typeof MeetingTemplateSpec, Meeting> = {
     const marker = markerOf(i.aiConfig);
     if (marker === undefined) return undefined;
     // The largest page: this look-up precedes every meeting's create, so its requests count.
-    const all = await ctx.api.meetings.listAllMeetings({ ...where(i, ctx), perPage: 100 });
+    const all = await ctx.api.meetings.meetings.listAll(where(i, ctx), { perPage: 100 });
     return all.find((m) => markerOf(m.ai_config) === marker);
   },
   // The marker is ours alone: the meeting that carries it was made by this resource.

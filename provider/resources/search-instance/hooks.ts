@@ -186,7 +186,7 @@ export async function statsOf(
   i: SearchInstanceInputs,
   ctx: HandlerContext,
 ): Promise<{ queued: number; running: number; completed: number; error: number }> {
-  const s = await ctx.api.search.instanceStats({ ...scope(i, ctx), id: i.instanceId });
+  const s = await ctx.api.search.instances.stats({ ...scope(i, ctx), id: i.instanceId });
   return { queued: s.queued, running: s.running, completed: s.completed, error: s.error };
 }
 
@@ -204,16 +204,16 @@ export const remote: Remote<typeof SearchInstanceSpec, LiveInstance> = {
   idOf: (live, i) => resourceId({ namespace: i.namespace, instanceId: live.id }),
   get: (id, state, ctx) =>
     orGone(
-      ctx.api.search.getInstance({
+      ctx.api.search.instances.get({
         accountId: ctx.accountId(state.accountId),
         ...instanceRef(id, state.namespace),
       }),
     ),
   // The service's create takes no `paused`, `summarization*` or `system_prompt_*`: a PUT follows.
   async create(i, ctx) {
-    const live = await ctx.api.search.createInstance({ ...scope(i, ctx), ...createBody(i) });
+    const live = await ctx.api.search.instances.create(scope(i, ctx), createBody(i));
     if (!needsUpdateAfterCreate(i)) return live;
-    return ctx.api.search.updateInstance({ ...scope(i, ctx), id: i.instanceId, ...updateBody(i) });
+    return ctx.api.search.instances.update({ ...scope(i, ctx), id: i.instanceId }, updateBody(i));
   },
   // PUT replaces every setting, so the whole of the inputs goes, changed or not; `readStats` alone is
   // no setting of the instance: the instance is read, not written.
@@ -227,10 +227,10 @@ export const remote: Remote<typeof SearchInstanceSpec, LiveInstance> = {
       ctx.log(
         `SearchInstance ${id}: storageCredentials removed from the program; the service keeps the stored ones until new ones are given`,
       );
-    return ctx.api.search.updateInstance({ ...scope(i, ctx), id: i.instanceId, ...updateBody(i) });
+    return ctx.api.search.instances.update({ ...scope(i, ctx), id: i.instanceId }, updateBody(i));
   },
   async remove(id, state, ctx) {
-    await ctx.api.search.deleteInstance({
+    await ctx.api.search.instances.delete({
       accountId: ctx.accountId(state.accountId),
       ...instanceRef(id, state.namespace),
     });
