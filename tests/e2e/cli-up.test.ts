@@ -62,7 +62,7 @@ describe("pulumi up from the CLI in a template project (language host, real engi
       body: "{}",
     });
     scriptTag = ((await res.json()) as { result: { tag: string } }).result.tag;
-    const [token] = await api.builds.listTokens();
+    const [token] = await api.builds.tokens.list();
     assert.ok(token, "the emulator has a build token");
     mkdirSync(join(dir, "backend"));
     const base = engineEnv(join(dir, "backend"), join(dir, "home"));
@@ -93,7 +93,7 @@ describe("pulumi up from the CLI in a template project (language host, real engi
   it("up, preview --refresh --expect-no-changes, a trigger edit, up, destroy", async () => {
     const up = await pulumi("up", "--yes");
     assert.match(up, /4 created|\+ 4 created|4 to create|created \(/, up);
-    const [trigger] = await api.builds.listTriggers(scriptTag);
+    const [trigger] = await api.builds.triggers.list({ scriptTag });
     assert.ok(trigger, "the trigger exists");
     assert.equal(trigger.build_command, "npm run build");
     assert.deepEqual(await variablesOf(api, trigger.trigger_uuid), {
@@ -109,12 +109,12 @@ describe("pulumi up from the CLI in a template project (language host, real engi
     await pulumi("config", "set", "buildCommand", "npm run build:prod");
     const edit = await pulumi("up", "--yes");
     assert.match(edit, /1 updated/, edit);
-    const [edited] = await api.builds.listTriggers(scriptTag);
+    const [edited] = await api.builds.triggers.list({ scriptTag });
     assert.equal(edited?.trigger_uuid, trigger.trigger_uuid, "edited in place");
     assert.equal(edited?.build_command, "npm run build:prod");
 
     await pulumi("destroy", "--yes");
-    assert.deepEqual(await api.builds.listTriggers(scriptTag), []);
+    assert.deepEqual(await api.builds.triggers.list({ scriptTag }), []);
   });
 
   function readState(): string {

@@ -41,24 +41,27 @@ describe("account-api discover and the adopting program (real engine)", function
     provisionYamlHost();
     scratch = mkdtempSync(join(REPO_ROOT, ".pulumi-test", "discover-programs-"));
     const api = e2e.api;
-    const trigger = await api.builds.createTrigger(productionTriggerBody(await seedBuildWorld(e2e)));
-    await api.builds.patchEnvironmentVariables(trigger.trigger_uuid, {
-      variables: { MODE: { value: "prod", is_secret: false }, API_KEY: { value: "hidden", is_secret: true } },
-    });
-    const zone = await api.content.createZone({ name: "adopt.example" });
+    const trigger = await api.builds.triggers.create({}, productionTriggerBody(await seedBuildWorld(e2e)));
+    await api.builds.environmentVariables.upsert(
+      { triggerUuid: trigger.trigger_uuid },
+      { MODE: { value: "prod", is_secret: false }, API_KEY: { value: "hidden", is_secret: true } },
+    );
+    const zone = await api.content.zones.create({}, { name: "adopt.example" });
     zoneId = zone.id;
-    await api.content.setContentConverter({ zoneId, value: "on" });
-    await api.content.putConfigRuleset({
-      zoneId,
-      rules: [
-        {
-          action: "set_config",
-          expression: 'http.host eq "docs.adopt.example"',
-          action_parameters: { content_converter: true },
-          description: "docs",
-        },
-      ],
-    });
+    await api.content.contentConverter.set({ zoneId }, { value: "on" });
+    await api.content.configRuleset.put(
+      { zoneId },
+      {
+        rules: [
+          {
+            action: "set_config",
+            expression: 'http.host eq "docs.adopt.example"',
+            action_parameters: { content_converter: true },
+            description: "docs",
+          },
+        ],
+      },
+    );
     await api.meetings.meetings.create({ appId: APP }, { title: "standup", persist_chat: true });
     await api.registrar.registrations.create({}, { domain_name: "adopt-me.com", auto_renew: true });
     await api.search.instances.create({}, { id: "handmade", chunk_size: 300 });
@@ -80,7 +83,7 @@ describe("account-api discover and the adopting program (real engine)", function
       cwd: managed.stack.workspace.workDir,
       env: managed.stack.workspace.envVars,
     };
-    managedRepo = (await e2e.api.builds.listRepoConnections()).find(
+    managedRepo = (await e2e.api.builds.repos.connections.list()).find(
       (c) => c.repo_id === "managed",
     )!.repo_connection_uuid;
   });

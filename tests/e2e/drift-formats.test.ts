@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { BuildTrigger, SearchInstance, TriggerEnvVars } from "../../provider";
 import { DRIFT_SCHEMA_VERSION, type DriftReport } from "../../provider/drift";
-import { seedBuildWorld } from "../helpers/builds";
+import { editTriggerOutOfBand, seedBuildWorld } from "../helpers/builds";
 import { runCliWith } from "../helpers/cli";
 import { sarifValidator } from "../helpers/sarif";
 import { useE2E, type E2EStack } from "./harness";
@@ -55,14 +55,10 @@ describe("account-api drift: CI formats, ignore file, unmanaged (real engine)", 
     await stack.up();
     // Made outside any program: an instance and a zone whose converter is on.
     await e2e.api.search.instances.create({}, { id: "by-hand", type: "r2", source: "docs-bucket" });
-    const zone = await e2e.api.content.createZone({ name: "fmt.example" });
-    await e2e.api.content.setContentConverter({ zoneId: zone.id, value: "on" });
+    const zone = await e2e.api.content.zones.create({}, { name: "fmt.example" });
+    await e2e.api.content.contentConverter.set({ zoneId: zone.id }, { value: "on" });
     // Out of band: the trigger's command and one variable.
-    const [trigger] = await e2e.api.builds.listTriggers(world.tag);
-    await e2e.api.builds.updateTrigger(trigger!.trigger_uuid, { build_command: "make all" });
-    await e2e.api.builds.patchEnvironmentVariables(trigger!.trigger_uuid, {
-      variables: { MODE: { value: "slow", is_secret: false } },
-    });
+    const trigger = await editTriggerOutOfBand(e2e.api, world.tag);
     writeFileSync(
       join(stack.stack.workspace.workDir, ".account-api-driftignore"),
       [
@@ -152,9 +148,10 @@ describe("account-api drift: CI formats, ignore file, unmanaged (real engine)", 
     assert.equal(suite?.testcase.find((c) => c.name === "prod")?.failure, undefined);
 
     // Once the variable is put back, only the unmanaged converter is left: 0, or 2 with --fail-on unmanaged.
-    await e2e.api.builds.patchEnvironmentVariables(trigger!.trigger_uuid, {
-      variables: { MODE: { value: "fast", is_secret: false } },
-    });
+    await e2e.api.builds.environmentVariables.upsert(
+      { triggerUuid: trigger.trigger_uuid },
+      { MODE: { value: "fast", is_secret: false } },
+    );
     const quiet = await drift(stack, ["--unmanaged", "--zone", zone.id]);
     assert.equal(quiet.exitCode, 0, quiet.err);
     const strict = await drift(stack, ["--fail-on", "unmanaged", "--zone", zone.id]);

@@ -6,6 +6,7 @@
  * `refresh` accepts it.
  */
 import { strict as assert } from "node:assert";
+import { editTriggerOutOfBand } from "../helpers/builds";
 import { readMarkdown } from "../helpers/markdown";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -69,15 +70,18 @@ describe("account-api drift through the engine (real engine)", function () {
   const change = (r: ResourceDrift | undefined, path: string) => r?.changes.find((c) => c.path === path);
 
   it("exits 2 naming each changed property with old and new values, 0 after up; a lock is refreshed", async () => {
-    const script = await e2e.api.builds.uploadScript("drift-shop");
-    const repo = await e2e.api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme",
-      repo_id: "drift-shop",
-      repo_name: "drift-shop",
-    });
-    const [token] = await e2e.api.builds.listTokens();
+    const script = await e2e.api.builds.scripts.upload({ scriptName: "drift-shop" });
+    const repo = await e2e.api.builds.repos.connections.upsert(
+      {},
+      {
+        provider_type: "github",
+        provider_account_id: "acme",
+        provider_account_name: "Acme",
+        repo_id: "drift-shop",
+        repo_name: "drift-shop",
+      },
+    );
+    const [token] = await e2e.api.builds.tokens.list();
     const stack = await e2e.stack(async () => {
       new DomainRegistration("site", { domainName: "drift-watch.com", autoRenew: true });
       const prod = new BuildTrigger("prod", {
@@ -108,11 +112,7 @@ describe("account-api drift through the engine (real engine)", function () {
     });
 
     // Out of band: the trigger's command, one env var, the registration's auto-renew.
-    const [trigger] = await e2e.api.builds.listTriggers(script.tag);
-    await e2e.api.builds.updateTrigger(trigger!.trigger_uuid, { build_command: "make all" });
-    await e2e.api.builds.patchEnvironmentVariables(trigger!.trigger_uuid, {
-      variables: { MODE: { value: "slow", is_secret: false } },
-    });
+    const trigger = await editTriggerOutOfBand(e2e.api, script.tag);
     const res = await fetch(`${e2e.emulator.origin}/__emulator/registrar/registrations/drift-watch.com`, {
       method: "PATCH",
       headers: { "content-type": "application/json" },
@@ -224,7 +224,7 @@ describe("account-api drift through the engine (real engine)", function () {
     assert.equal((await drift(stack, [], false)).exitCode, 0);
 
     // Gone: the trigger deleted outside the program.
-    await e2e.api.builds.deleteTrigger(trigger!.trigger_uuid);
+    await e2e.api.builds.triggers.delete({ triggerUuid: trigger.trigger_uuid });
     const gone = await drift(stack, [], false);
     assert.equal(gone.exitCode, 2);
     assert.equal(byName(gone.report).prod?.status, "gone");

@@ -81,8 +81,8 @@ describe("per-area examples end to end (real engine)", function () {
     assert.ok(!stack.rawState().includes(SENTRY), "the secret variable is not in the state file");
 
     await stableThenDestroyed(stack);
-    const tag = await api.builds.resolveScriptTag(seeded.scriptName);
-    assert.deepEqual(await api.builds.listTriggers(tag), []);
+    const tag = await api.builds.scripts.resolveTag({ scriptName: seeded.scriptName });
+    assert.deepEqual(await api.builds.triggers.list({ scriptTag: tag }), []);
   });
 
   it("email: a release note with an attachment, sent on up and never on preview", async () => {
@@ -111,7 +111,7 @@ describe("per-area examples end to end (real engine)", function () {
   it("content: zone converter, a path rule and a custom-hostname metadata rule", async () => {
     const { seeded, stack } = await start(content, "content");
     const hostname = () =>
-      api.content.getCustomHostname({ zoneId: seeded.zoneId, customHostnameId: seeded.customHostnameId });
+      api.content.customHostnames.get({ zoneId: seeded.zoneId, customHostnameId: seeded.customHostnameId });
 
     const out = await upOk(stack, 4);
     assert.equal(out.converter, "on");
@@ -120,8 +120,8 @@ describe("per-area examples end to end (real engine)", function () {
     assert.deepEqual((await hostname()).custom_metadata, { plan: "pro", content_converter: "enabled" });
 
     await stableThenDestroyed(stack);
-    assert.equal((await api.content.getContentConverter({ zoneId: seeded.zoneId })).value, "off");
-    assert.deepEqual((await api.content.getConfigRuleset({ zoneId: seeded.zoneId }))?.rules ?? [], []);
+    assert.equal((await api.content.contentConverter.get({ zoneId: seeded.zoneId })).value, "off");
+    assert.deepEqual((await api.content.configRuleset.get({ zoneId: seeded.zoneId }))?.rules ?? [], []);
     assert.deepEqual((await hostname()).custom_metadata, { plan: "pro" }, "only the opt-in key is removed");
   });
 

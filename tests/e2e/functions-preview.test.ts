@@ -27,7 +27,7 @@ describe("functions at preview (real engine)", function () {
 
   it("triggerBuild's output is unknown on preview, with no warning, and the build on up", async () => {
     const world = await seedBuildWorld(e2e);
-    const trigger = await e2e.api.builds.createTrigger(productionTriggerBody(world));
+    const trigger = await e2e.api.builds.triggers.create({}, productionTriggerBody(world));
     const triggerUuid = trigger.trigger_uuid;
     const { stack } = await e2e.stack(async () => ({
       buildOutcome: triggerBuild({ triggerUuid, branch: "main" }),

@@ -62,12 +62,12 @@ describe("main example end to end (every resource kind)", function () {
     );
 
     // Nothing left behind but what the API cannot delete.
-    const tag = await api.builds.resolveScriptTag(seeded.scriptName);
-    assert.deepEqual(await api.builds.listTriggers(tag), []);
+    const tag = await api.builds.scripts.resolveTag({ scriptName: seeded.scriptName });
+    assert.deepEqual(await api.builds.triggers.list({ scriptTag: tag }), []);
     assert.deepEqual(await collect(api.search.instances.list()), []);
-    const ruleset = await api.content.getConfigRuleset({ zoneId: seeded.zoneId });
+    const ruleset = await api.content.configRuleset.get({ zoneId: seeded.zoneId });
     assert.deepEqual(ruleset?.rules ?? [], []);
-    assert.equal((await api.content.getContentConverter({ zoneId: seeded.zoneId })).value, "off");
+    assert.equal((await api.content.contentConverter.get({ zoneId: seeded.zoneId })).value, "off");
     const meetings = await api.meetings.meetings.listAll({ appId: "demo-app" });
     assert.deepEqual(
       meetings.map((m) => m.status),

@@ -41,42 +41,51 @@ describe("pulumi import through the native provider plugin (real engine)", funct
     });
     assert.equal(put.statusCode, 200);
     const tag = ((await put.body.json()) as { result: { tag: string } }).result.tag;
-    const repo = await api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme",
-      repo_id: "shop",
-      repo_name: "shop",
-    });
-    const [token] = await api.builds.listTokens();
+    const repo = await api.builds.repos.connections.upsert(
+      {},
+      {
+        provider_type: "github",
+        provider_account_id: "acme",
+        provider_account_name: "Acme",
+        repo_id: "shop",
+        repo_name: "shop",
+      },
+    );
+    const [token] = await api.builds.tokens.list();
     assert.ok(token);
-    const trigger = await api.builds.createTrigger({
-      external_script_id: tag,
-      repo_connection_uuid: repo.repo_connection_uuid,
-      build_token_uuid: token.build_token_uuid,
-      trigger_name: "production",
-      build_command: "npm run build",
-      deploy_command: "npx wrangler deploy",
-      root_directory: "/",
-      branch_includes: ["main"],
-    });
-    await api.builds.patchEnvironmentVariables(trigger.trigger_uuid, {
-      variables: { MODE: { value: "fast", is_secret: false } },
-    });
-    const zone = await api.content.createZone({ name: "example.com" });
-    await api.content.setContentConverter({ zoneId: zone.id, value: "on" });
-    await api.content.putConfigRuleset({
-      zoneId: zone.id,
-      rules: [
-        {
-          ref: "docs-rule",
-          expression: 'http.host eq "docs.example.com"',
-          action: "set_config",
-          action_parameters: { content_converter: true },
-          description: "docs",
-        },
-      ],
-    });
+    const trigger = await api.builds.triggers.create(
+      {},
+      {
+        external_script_id: tag,
+        repo_connection_uuid: repo.repo_connection_uuid,
+        build_token_uuid: token.build_token_uuid,
+        trigger_name: "production",
+        build_command: "npm run build",
+        deploy_command: "npx wrangler deploy",
+        root_directory: "/",
+        branch_includes: ["main"],
+      },
+    );
+    await api.builds.environmentVariables.upsert(
+      { triggerUuid: trigger.trigger_uuid },
+      { MODE: { value: "fast", is_secret: false } },
+    );
+    const zone = await api.content.zones.create({}, { name: "example.com" });
+    await api.content.contentConverter.set({ zoneId: zone.id }, { value: "on" });
+    await api.content.configRuleset.put(
+      { zoneId: zone.id },
+      {
+        rules: [
+          {
+            ref: "docs-rule",
+            expression: 'http.host eq "docs.example.com"',
+            action: "set_config",
+            action_parameters: { content_converter: true },
+            description: "docs",
+          },
+        ],
+      },
+    );
     const meeting = await api.meetings.meetings.create({ appId: "app-import" }, { title: "Weekly sync" });
     await api.registrar.registrations.create({}, { domain_name: "imported-site.com", auto_renew: true });
     await api.search.instances.create({}, { id: "imp-kb", chunk_size: 300 });
@@ -91,8 +100,8 @@ describe("pulumi import through the native provider plugin (real engine)", funct
       { kind: "DomainRegistration", name: "site", id: "imported-site.com" },
     );
     // For --file: a second object of three kinds.
-    const other = await api.content.createZone({ name: "other.example.com" });
-    await api.content.setContentConverter({ zoneId: other.id, value: "off" });
+    const other = await api.content.zones.create({}, { name: "other.example.com" });
+    await api.content.contentConverter.set({ zoneId: other.id }, { value: "off" });
     await api.search.instances.create({}, { id: "imp-kb-2", chunk_size: 512 });
     const meeting2 = await api.meetings.meetings.create({ appId: "app-import" }, { title: "Retro" });
     several.push(

@@ -84,16 +84,19 @@ describe("a YAML program on the native provider plugin (real engine)", function 
     });
     assert.equal(put.statusCode, 200);
     tag = ((await put.body.json()) as { result: { tag: string } }).result.tag;
-    const repo = await p.api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme",
-      repo_id: "shop",
-      repo_name: "shop",
-    });
-    const [token] = await p.api.builds.listTokens();
+    const repo = await p.api.builds.repos.connections.upsert(
+      {},
+      {
+        provider_type: "github",
+        provider_account_id: "acme",
+        provider_account_name: "Acme",
+        repo_id: "shop",
+        repo_name: "shop",
+      },
+    );
+    const [token] = await p.api.builds.tokens.list();
     assert.ok(token);
-    const zone = await p.api.content.createZone({ name: "example.com" });
+    const zone = await p.api.content.zones.create({}, { name: "example.com" });
     world = { repo: repo.repo_connection_uuid, token: token.build_token_uuid, zone: zone.id };
   });
 
@@ -130,7 +133,7 @@ describe("a YAML program on the native provider plugin (real engine)", function 
     assert.ok(JSON.stringify(kb?.outputs?.storageCredentials).includes("ciphertext"));
     const vars = resources.find((r) => r.type === "account-api:index:TriggerEnvVars");
     assert.match(JSON.stringify(vars?.outputs?.variables), /"value":"fast"/, "a plain neighbour stays plain");
-    assert.equal((await p.api.builds.getEnvironmentVariables(triggerUuid)).API_KEY?.is_secret, true);
+    assert.equal((await p.api.builds.environmentVariables.list({ triggerUuid })).API_KEY?.is_secret, true);
 
     await p.ok("preview", "--refresh", "--expect-no-changes");
 
@@ -156,13 +159,13 @@ describe("a YAML program on the native provider plugin (real engine)", function 
       "the detailed diff names the field",
     );
     assert.equal((await p.api.search.instances.get({ id: "yaml-kb" })).chunk_size, 256);
-    const triggers = await p.api.builds.listTriggers(tag);
+    const triggers = await p.api.builds.triggers.list({ scriptTag: tag });
     assert.equal(triggers.find((t) => t.trigger_uuid === triggerUuid)?.build_command, "npm run build:prod");
 
     await p.ok("destroy", "--yes", "--skip-preview");
     await assert.rejects(p.api.search.instances.get({ id: "yaml-kb" }), /404/);
-    assert.deepEqual(await p.api.builds.listTriggers(tag), []);
-    const ruleset = await p.api.content.getConfigRuleset({ zoneId: world.zone });
+    assert.deepEqual(await p.api.builds.triggers.list({ scriptTag: tag }), []);
+    const ruleset = await p.api.content.configRuleset.get({ zoneId: world.zone });
     assert.deepEqual(ruleset?.rules ?? [], []);
   });
 });

@@ -19,7 +19,7 @@ describe("emulator persistence end to end", function () {
       accountId: first.accountId,
       env: {},
     });
-    const zone = await api.content.createZone({ name: "persist.example", accountId: first.accountId });
+    const zone = await api.content.zones.create({ accountId: first.accountId }, { name: "persist.example" });
     await api.close();
 
     const stack = await e2e.stack(async () => {

@@ -32,14 +32,17 @@ describe("the resource pipeline end to end (real engine)", function () {
       },
     );
     const { result } = (await res.body.json()) as { result: { tag: string } };
-    const repo = await e2e.api.builds.upsertRepoConnection({
-      provider_type: "github",
-      provider_account_id: "acme",
-      provider_account_name: "Acme",
-      repo_id: name,
-      repo_name: name,
-    });
-    const [token] = await e2e.api.builds.listTokens();
+    const repo = await e2e.api.builds.repos.connections.upsert(
+      {},
+      {
+        provider_type: "github",
+        provider_account_id: "acme",
+        provider_account_name: "Acme",
+        repo_id: name,
+        repo_name: name,
+      },
+    );
+    const [token] = await e2e.api.builds.tokens.list();
     return { tag: result.tag, repo: repo.repo_connection_uuid, token: token!.build_token_uuid };
   }
 
@@ -72,7 +75,7 @@ describe("the resource pipeline end to end (real engine)", function () {
     assert.equal(dynamic(stack).length, 2, "both resources are still in state");
     await stack.preview({ expectNoChanges: true });
 
-    await e2e.api.builds.deleteTrigger(uuid);
+    await e2e.api.builds.triggers.delete({ triggerUuid: uuid });
     const refresh = await stack.refresh();
     assert.equal(refresh.summary.resourceChanges?.delete, 2, JSON.stringify(refresh.summary.resourceChanges));
     assert.equal(dynamic(stack).length, 0);
@@ -95,7 +98,7 @@ describe("the resource pipeline end to end (real engine)", function () {
       stack.preview(),
       /another BuildTrigger of this program also takes the production trigger/,
     );
-    assert.deepEqual(await e2e.api.builds.listTriggers(w.tag), [], "nothing was made");
+    assert.deepEqual(await e2e.api.builds.triggers.list({ scriptTag: w.tag }), [], "nothing was made");
   });
 
   it("stores one provider object per kind", async () => {
@@ -139,13 +142,17 @@ describe("the resource pipeline end to end (real engine)", function () {
     await stack.stack.importStack(exported);
     assert.ok(stack.rawState().includes("openSession"), "the state now holds the 0.1.x provider");
     await stack.refresh();
-    await e2e.api.builds.patchEnvironmentVariables(uuid, {
-      variables: { MODE: { value: "slow", is_secret: false } },
-    });
+    await e2e.api.builds.environmentVariables.upsert(
+      { triggerUuid: uuid },
+      { MODE: { value: "slow", is_secret: false } },
+    );
     const drift = await stack.refresh();
     assert.equal(drift.summary.resourceChanges?.update, 1, JSON.stringify(drift.summary.resourceChanges));
     const destroy = await stack.destroy();
     assert.equal(destroy.summary.result, "succeeded");
-    assert.deepEqual(await e2e.api.builds.getEnvironmentVariables(uuid).catch(() => "gone"), "gone");
+    assert.deepEqual(
+      await e2e.api.builds.environmentVariables.list({ triggerUuid: uuid }).catch(() => "gone"),
+      "gone",
+    );
   });
 });

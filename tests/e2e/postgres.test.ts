@@ -124,7 +124,7 @@ describe("PostgreSQL state backend (real engine)", function () {
   }
 
   const liveRepoIds = async (prefix: string): Promise<string[]> =>
-    (await api.builds.listRepoConnections())
+    (await api.builds.repos.connections.list())
       .map((c) => c.repo_id ?? "")
       .filter((id) => id.startsWith(`${prefix}-`))
       .sort();
@@ -214,7 +214,7 @@ describe("PostgreSQL state backend (real engine)", function () {
       .filter((r) => r.type === "pulumi-nodejs:dynamic/account-api:RepoConnection")
       .map((r) => r.id)
       .sort();
-    const live = (await api.builds.listRepoConnections())
+    const live = (await api.builds.repos.connections.list())
       .filter((c) => (c.repo_id ?? "").startsWith("s-"))
       .map((c) => c.repo_connection_uuid)
       .sort();

@@ -23,14 +23,14 @@ describe("reliability: concurrent writers (real engine)", function () {
   const e2e = useE2E("rel-conc");
 
   it(`two programs × ${PER_PROGRAM} ConfigRules in one zone, ${ROUNDS} rounds up in parallel: 0 lost`, async () => {
-    const zoneId = (await e2e.api.content.createZone({ name: "busy.e2e.example.com" })).id;
+    const zoneId = (await e2e.api.content.zones.create({}, { name: "busy.e2e.example.com" })).id;
     const domain = "busy.e2e.example.com";
     const hostOf = (p: string, i: number): string => `${p}-${i}.${domain}`;
     const stacks: E2EStack[] = [];
     for (const p of PROGRAMS)
       stacks.push(await e2e.isolatedStack({ name: "configRules", args: [p, zoneId, domain, PER_PROGRAM] }));
     let round = 0;
-    const live = async () => (await e2e.api.content.getConfigRuleset({ zoneId }))?.rules ?? [];
+    const live = async () => (await e2e.api.content.configRuleset.get({ zoneId }))?.rules ?? [];
     const entrypointPuts = (since: number) =>
       e2e.emulator.requestLog.filter(
         (r) => r.at >= since && r.method === "PUT" && r.url.includes(`/zones/${zoneId}/rulesets/`),

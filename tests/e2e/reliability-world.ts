@@ -52,17 +52,20 @@ export async function seedWorld(
       typeof body === "object" && body && "result" in body ? Reflect.get(Object(body.result), "tag") : "";
     tags.push(String(tag));
   }
-  const repo = await api.builds.upsertRepoConnection({
-    provider_type: "github",
-    provider_account_id: prefix,
-    provider_account_name: prefix,
-    repo_id: `${prefix}-seed`,
-    repo_name: `${prefix}-seed`,
-  });
-  const [token] = await api.builds.listTokens();
+  const repo = await api.builds.repos.connections.upsert(
+    {},
+    {
+      provider_type: "github",
+      provider_account_id: prefix,
+      provider_account_name: prefix,
+      repo_id: `${prefix}-seed`,
+      repo_name: `${prefix}-seed`,
+    },
+  );
+  const [token] = await api.builds.tokens.list();
   const zones: string[] = [];
   for (let z = 0; z < n; z++)
-    zones.push((await api.content.createZone({ name: `${prefix}-${z}.example.com` })).id);
+    zones.push((await api.content.zones.create({}, { name: `${prefix}-${z}.example.com` })).id);
   return {
     tags,
     repo: repo.repo_connection_uuid,
@@ -148,19 +151,19 @@ export async function remoteByKind(api: AccountApi, w: World): Promise<Map<Kind,
   const out = new Map<Kind, string[]>(KINDS.map((k) => [k, []]));
   const p = w.prefix;
   for (const tag of w.tags) {
-    const triggers = await api.builds.listTriggers(tag);
+    const triggers = await api.builds.triggers.list({ scriptTag: tag });
     for (const t of triggers) {
       out.get("BuildTrigger")?.push(t.trigger_uuid);
-      const vars = await api.builds.getEnvironmentVariables(t.trigger_uuid);
+      const vars = await api.builds.environmentVariables.list({ triggerUuid: t.trigger_uuid });
       if (Object.keys(vars).length) out.get("TriggerEnvVars")?.push(t.trigger_uuid);
     }
   }
-  for (const c of await api.builds.listRepoConnections())
+  for (const c of await api.builds.repos.connections.list())
     if (c.repo_id?.startsWith(`${p}-repo-`)) out.get("RepoConnection")?.push(c.repo_connection_uuid);
   for (const z of w.zones) {
-    if ((await api.content.getContentConverter({ zoneId: z })).value === "on")
+    if ((await api.content.contentConverter.get({ zoneId: z })).value === "on")
       out.get("ZoneContentConverter")?.push(z);
-    for (const r of (await api.content.getConfigRuleset({ zoneId: z }))?.rules ?? [])
+    for (const r of (await api.content.configRuleset.get({ zoneId: z }))?.rules ?? [])
       out.get("ConfigRule")?.push(`${z}/${r.ref ?? r.id}`);
   }
   for (const m of await api.meetings.meetings.listAll({ appId: w.app }))

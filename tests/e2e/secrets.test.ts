@@ -71,8 +71,8 @@ describe("secrets end to end: nothing in plaintext (real engine)", function () {
   };
 
   async function buildSetup(script: string): Promise<{ tokenUuid: string }> {
-    await e2e.api.builds.uploadScript(script);
-    const [token] = await e2e.api.builds.listTokens();
+    await e2e.api.builds.scripts.upload({ scriptName: script });
+    const [token] = await e2e.api.builds.tokens.list();
     if (!token) throw new Error("the emulator has no build token");
     return { tokenUuid: token.build_token_uuid };
   }

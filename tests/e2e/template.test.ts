@@ -51,7 +51,7 @@ import { AccountApi as Client } from "pulumi-account-api/sdk";
 import { startEmulator } from "pulumi-account-api/emulator";
 const em = await startEmulator({ env: {} });
 const api = new Client({ baseUrl: em.url, token: em.token, accountId: em.accountId, env: {} });
-const tokens = await api.builds.listTokens();
+const tokens = await api.builds.tokens.list();
 await api.close();
 await em.stop();
 console.log(JSON.stringify({

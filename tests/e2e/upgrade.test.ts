@@ -119,8 +119,8 @@ describe("upgrade: a stack of release 0.1.0 goes up with this release without a 
     em = await startEmulator({ env: {}, stateFile: join(scratch, "emulator.json"), port: Number(stored[1]) });
     assert.equal(em.accountId, "upgrade-acct");
     api = new AccountApi({ baseUrl: em.url, token: em.token, accountId: em.accountId, env: {} });
-    const [token] = await api.builds.listTokens();
-    const zone = await api.content.findZone({ name: "upgrade.example.com" });
+    const [token] = await api.builds.tokens.list();
+    const zone = await api.content.zones.find({}, { name: "upgrade.example.com" });
     assert.ok(token && zone, "the fixture's emulator state holds the build token and the zone");
     const workDir = join(scratch, "work");
     mkdirSync(workDir);

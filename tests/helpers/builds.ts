@@ -1,7 +1,7 @@
 /** Build-service set-up shared by tests: a script, a repository connection, the build token, a trigger. */
 import { strict as assert } from "node:assert";
 import type { AccountApi } from "../../sdk";
-import type { TriggerCreateBody } from "../../sdk/builds";
+import type { Trigger, TriggerCreateBody } from "../../sdk/builds";
 import type { EmulatorFixture } from "./emulator";
 
 export interface BuildWorld {
@@ -71,4 +71,19 @@ export async function variablesOf(api: AccountApi, triggerUuid: string): Promise
   return Object.fromEntries(
     Object.entries(vars).map(([k, v]) => [k, { value: v.value, is_secret: v.is_secret }]),
   );
+}
+
+/**
+ * The edit a drift test makes outside the program, as in the dashboard: the script's first trigger
+ * gets the command `make all` and the variable MODE `slow`. Returns that trigger.
+ */
+export async function editTriggerOutOfBand(api: AccountApi, scriptTag: string): Promise<Trigger> {
+  const [trigger] = await api.builds.triggers.list({ scriptTag });
+  assert.ok(trigger, `script ${scriptTag} has a trigger`);
+  await api.builds.triggers.update({ triggerUuid: trigger.trigger_uuid }, { build_command: "make all" });
+  await api.builds.environmentVariables.upsert(
+    { triggerUuid: trigger.trigger_uuid },
+    { MODE: { value: "slow", is_secret: false } },
+  );
+  return trigger;
 }
