@@ -108,3 +108,130 @@ describe("search emulator: namespaces (public operations)", () => {
     assert.equal((await fx.http("GET", namespaces(fx, "default"))).status, 200);
   });
 });
+
+describe("search emulator: service tokens", () => {
+  const fx = useEmulator();
+  const SECRET = "cf-api-key-secret-value";
+
+  function tokens(id?: string): string {
+    const base = `/accounts/${fx.em.accountId}/ai-search/tokens`;
+    return id === undefined ? base : `${base}/${id}`;
+  }
+
+  async function createToken(name: string): Promise<Record<string, unknown>> {
+    const res = await fx.http("POST", tokens(), {
+      body: { name, cf_api_id: `id-${name}`, cf_api_key: SECRET },
+    });
+    assert.equal(res.status, 201, res.text);
+    return envelope<Record<string, unknown>>(res).result;
+  }
+
+  it("creates a token (201) with the contract's fields and never answers its secret", async () => {
+    const made = await createToken("r2-reader");
+    assert.match(String(made.id), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(made.name, "r2-reader");
+    assert.equal(made.cf_api_id, "id-r2-reader");
+    assert.equal(made.legacy, true);
+    assert.equal(made.enabled, true);
+    assert.equal(made.created_at, made.modified_at);
+    assert.equal(typeof made.created_by, "string");
+    const read = await fx.http("GET", tokens(String(made.id)));
+    assert.deepEqual(envelope(read).result, made);
+    const list = await fx.http("GET", tokens());
+    assert.deepEqual(envelope(list).result, [made]);
+    for (const res of [read, list])
+      assert.ok(!res.text.includes(SECRET), "the secret must never be answered");
+    assert.ok(!JSON.stringify(made).includes(SECRET));
+  });
+
+  it("lists oldest first, by page, and filters on the name", async () => {
+    for (const name of ["alpha", "beta", "gamma"]) {
+      await createToken(name);
+      fx.clock.advance(1000);
+    }
+    const page = envelope<{ name: string }[]>(await fx.http("GET", `${tokens()}?per_page=2&page=2`));
+    assert.deepEqual(
+      page.result.map((t) => t.name),
+      ["gamma"],
+    );
+    assert.deepEqual(page.result_info, { page: 2, per_page: 2, count: 1, total_count: 3 });
+    const found = envelope<{ name: string }[]>(await fx.http("GET", `${tokens()}?search=ET`));
+    assert.deepEqual(
+      found.result.map((t) => t.name),
+      ["beta"],
+    );
+  });
+
+  it("replaces a token with a whole PUT, keeping its id and creation time", async () => {
+    const made = await createToken("old");
+    fx.clock.advance(5000);
+    const body = { name: "new", cf_api_id: "id-new", cf_api_key: "another-secret", legacy: false };
+    const res = await fx.http("PUT", tokens(String(made.id)), { body });
+    assert.equal(res.status, 200, res.text);
+    const updated = envelope<Record<string, unknown>>(res).result;
+    assert.equal(updated.id, made.id);
+    assert.equal(updated.name, "new");
+    assert.equal(updated.cf_api_id, "id-new");
+    assert.equal(updated.legacy, false);
+    assert.equal(updated.created_at, made.created_at);
+    assert.notEqual(updated.modified_at, made.modified_at);
+    assert.ok(!res.text.includes("another-secret"));
+
+    const partial = await fx.http("PUT", tokens(String(made.id)), { body: { name: "only" } });
+    assert.equal(partial.status, 400);
+    assert.deepEqual(
+      envelope(partial)
+        .errors.map((e) => e.path?.join("."))
+        .sort(),
+      ["cf_api_id", "cf_api_key"],
+    );
+  });
+
+  it("refuses a create without the secret or with an unknown field, naming the field", async () => {
+    const missing = await fx.http("POST", tokens(), { body: { name: "x", cf_api_id: "i" } });
+    assert.equal(missing.status, 400);
+    assert.deepEqual(envelope(missing).errors[0]?.path, ["cf_api_key"]);
+    const extra = await fx.http("POST", tokens(), {
+      body: { name: "x", cf_api_id: "i", cf_api_key: "k", enabled: false },
+    });
+    assert.equal(extra.status, 400);
+    assert.deepEqual(envelope(extra).errors[0]?.path, ["enabled"]);
+  });
+
+  it("deletes a token (answering {}), then answers 404 for it", async () => {
+    const made = await createToken("gone");
+    const del = await fx.http("DELETE", tokens(String(made.id)));
+    assert.equal(del.status, 200, del.text);
+    assert.deepEqual(envelope(del).result, {});
+    assert.equal((await fx.http("GET", tokens(String(made.id)))).status, 404);
+    assert.equal((await fx.http("DELETE", tokens(String(made.id)))).status, 404);
+    assert.equal(
+      (
+        await fx.http("PUT", tokens(String(made.id)), {
+          body: { name: "a", cf_api_id: "b", cf_api_key: "c" },
+        })
+      ).status,
+      404,
+    );
+  });
+
+  it("refuses (409) to delete a token an instance names by token_id, until the instance is gone", async () => {
+    const made = await createToken("in-use");
+    const instances = `/accounts/${fx.em.accountId}/ai-search/instances`;
+    const inst = await fx.http("POST", instances, {
+      body: { id: "kb", type: "r2", source: "docs-bucket", token_id: made.id },
+    });
+    assert.equal(inst.status, 201, inst.text);
+    const refused = await fx.http("DELETE", tokens(String(made.id)));
+    assert.equal(refused.status, 409);
+    assert.match(envelope(refused).errors[0]!.message, /is used by instance "kb"/);
+    await fx.http("DELETE", `${instances}/kb`);
+    assert.equal((await fx.http("DELETE", tokens(String(made.id)))).status, 200);
+  });
+
+  it("keeps an account's tokens to that account", async () => {
+    await createToken("mine");
+    const other = await fx.http("GET", `/accounts/0123456789abcdef0123456789abcdef/ai-search/tokens`);
+    assert.equal(other.status, 403);
+  });
+});
