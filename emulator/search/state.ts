@@ -35,7 +35,6 @@ import {
   type Replay,
   type ScanTarget,
 } from "./sync";
-import type { TokenRecord } from "./tokens";
 
 export const DEFAULT_NAMESPACE = "default";
 /** Jobs kept per instance; older ended ones are folded into the baseline. */
@@ -87,6 +86,21 @@ export interface NamespaceRecord {
 export interface NamespaceSettings {
   description?: string | null | undefined;
   public_endpoint_params?: Record<string, unknown> | null | undefined;
+}
+
+/** A search service token (./tokens reads and writes them). */
+export interface TokenRecord {
+  id: string;
+  name: string;
+  cf_api_id: string;
+  /** Write-only: accepted, kept, never rendered. */
+  cf_api_key: string;
+  legacy: boolean;
+  enabled: boolean;
+  created_at: number;
+  modified_at: number;
+  created_by: string;
+  modified_by: string;
 }
 
 /** An account's search state; `tokens` is absent in states of earlier releases. */

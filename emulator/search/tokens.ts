@@ -7,23 +7,9 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type * as G from "../../sdk/generated/search";
 import { conflict, notFound } from "../http";
-import type { SearchModel } from "./state";
+import type { SearchModel, TokenRecord } from "./state";
 
 export type TokenBody = z.output<typeof G.AiSearchCreateTokensBody>;
-
-export interface TokenRecord {
-  id: string;
-  name: string;
-  cf_api_id: string;
-  /** Write-only: accepted, kept, never rendered. */
-  cf_api_key: string;
-  legacy: boolean;
-  enabled: boolean;
-  created_at: number;
-  modified_at: number;
-  created_by: string;
-  modified_by: string;
-}
 
 /** The account's tokens, over the search state (a view: it keeps nothing of its own). */
 export class SearchTokens {

@@ -4,7 +4,8 @@ import { AccountParams, answer, orEmpty } from "../../define";
 import { pageOf } from "../../paging";
 import { iso } from "../../clock";
 import * as G from "../../../sdk/generated/search";
-import { SearchTokens, type TokenRecord } from "../tokens";
+import type { TokenRecord } from "../state";
+import { SearchTokens } from "../tokens";
 import { INSTANCE_PAGES, type SearchArea } from "./context";
 
 const TokenSchema = G.AiSearchCreateTokensResult;
