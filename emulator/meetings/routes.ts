@@ -27,6 +27,7 @@ import {
   type Meetings,
   type MeetingsArea,
 } from "./context";
+import { appRoutes } from "./apps-routes";
 import { meetingsErrorBody } from "./errors";
 import { liveRoutes } from "./live-routes";
 import { PageQuery, pageOf } from "./paging";
@@ -99,6 +100,7 @@ function apiRoutes(app: FastifyInstance, ctx: AreaContext, meetings: Meetings): 
       ctx.auth.require(req, { accountId: params.account_id, any });
     },
   });
+  appRoutes(area, meetings);
   meetingRoutes(area, meetings);
   liveRoutes(area, meetings);
 }

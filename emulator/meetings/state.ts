@@ -1,5 +1,5 @@
 /**
- * State of the meetings area: meetings per account and app, in creation order. Plain JSON (persisted
+ * State of the meetings area: apps per account, and their meetings in creation order. Plain JSON (persisted
  * with the store); never sees HTTP. Write-only storage fields are kept (a control route can show them)
  * but never leave through `view`. What lives inside a meeting (participants, sessions, livestreams)
  * is ./live.ts's.
@@ -30,7 +30,17 @@ export interface StoredMeeting {
 interface AppMeetings {
   meetings: Record<string, StoredMeeting>;
   order: string[];
+  /** Set when the app was made through `POST …/realtime/kit/apps`; an app made by its meetings has none. */
+  name?: string;
+  created_at?: string;
 }
+
+/** An app as the listing shows it (`name` only for one made through the apps operation). */
+export type AppView = {
+  id: string;
+  name?: string;
+  created_at: string;
+};
 
 interface MeetingsState {
   accounts: Record<string, { apps: Record<string, AppMeetings> }>;
@@ -117,12 +127,37 @@ export class MeetingsModel {
     private readonly now: () => number,
   ) {}
 
-  private app(accountId: string, appId: string): AppMeetings {
+  private account(accountId: string): { apps: Record<string, AppMeetings> } {
     const state = this.store.area<MeetingsState>("meetings", () => ({ accounts: dict() }));
-    const account = (state.accounts[accountId] ??= { apps: dict() });
-    const app = (account.apps[appId] ??= { meetings: dict(), order: [] });
+    return (state.accounts[accountId] ??= { apps: dict() });
+  }
+
+  private app(accountId: string, appId: string): AppMeetings {
+    const app = (this.account(accountId).apps[appId] ??= { meetings: dict(), order: [] });
     for (const m of Object.values(app.meetings)) upgradeStored(m);
     return app;
+  }
+
+  /** A new app (a 32-hex-digit id: the contract's app ids are 1-32 characters); names need not be unique. */
+  createApp(accountId: string, name: string): AppView {
+    const id = randomUUID().replaceAll("-", "");
+    const created_at = new Date(this.now()).toISOString();
+    this.account(accountId).apps[id] = { meetings: dict(), order: [], name, created_at };
+    return { id, name, created_at };
+  }
+
+  /**
+   * The apps made through the apps operation and those that exist because meetings were made in them
+   * (dated by their first meeting), oldest first; an app only ever read has neither and is not listed.
+   */
+  apps(accountId: string): AppView[] {
+    const out: AppView[] = [];
+    for (const [id, app] of Object.entries(this.account(accountId).apps)) {
+      const created_at = app.created_at ?? app.meetings[app.order[0] ?? ""]?.created_at;
+      if (created_at === undefined) continue;
+      out.push({ id, ...(app.name !== undefined ? { name: app.name } : {}), created_at });
+    }
+    return out.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
 
   create(accountId: string, appId: string, fields: MeetingCreate): StoredMeeting {

@@ -25,6 +25,7 @@ import {
   type RegistrationSortField,
 } from "../../sdk/schemas/registrar";
 import { registrarControl } from "./control";
+import { extensionRoutes } from "./extensions";
 import { REGISTRAR_CODES, Registrar, invalid, type RegistrationView } from "./state";
 import { renderDomain, renderRegistration, renderWorkflow, workflowLinks } from "./views";
 import type { WorkflowRecord } from "./workflow";
@@ -258,6 +259,8 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
       return answer(renderDomain(model.updateDomain(params.domain_name, body)), DEPRECATION);
     },
   );
+
+  extensionRoutes(area, base, READ);
 }
 
 export const registrarArea: AreaModule = {

@@ -5,7 +5,8 @@
  *
  * State is plain JSON per account: namespaces (the "default" one always exists) holding instances,
  * each with its settings, its write-only storage credentials kept apart, its job history, the item
- * events made through the API, and the cached chat answers.
+ * events made through the API, and the cached chat answers; and the account's service tokens
+ * (./tokens).
  */
 import { randomUUID } from "node:crypto";
 import { dict } from "../store";
@@ -87,8 +88,29 @@ export interface NamespaceSettings {
   public_endpoint_params?: Record<string, unknown> | null | undefined;
 }
 
+/** A search service token (./tokens reads and writes them). */
+export interface TokenRecord {
+  id: string;
+  name: string;
+  cf_api_id: string;
+  /** Write-only: accepted, kept, never rendered. */
+  cf_api_key: string;
+  legacy: boolean;
+  enabled: boolean;
+  created_at: number;
+  modified_at: number;
+  created_by: string;
+  modified_by: string;
+}
+
+/** An account's search state; `tokens` is absent in states of earlier releases. */
+export interface SearchAccount {
+  namespaces: Record<string, NamespaceRecord>;
+  tokens?: Record<string, TokenRecord>;
+}
+
 export interface SearchState {
-  accounts: Record<string, { namespaces: Record<string, NamespaceRecord> }>;
+  accounts: Record<string, SearchAccount>;
 }
 
 export function initialState(): SearchState {
@@ -140,7 +162,7 @@ export class SearchModel {
 
   // ---- namespaces ----
 
-  #account(accountId: string): { namespaces: Record<string, NamespaceRecord> } {
+  #account(accountId: string): SearchAccount {
     const account = (this.state.accounts[accountId] ??= { namespaces: dict() });
     account.namespaces[DEFAULT_NAMESPACE] ??= {
       name: DEFAULT_NAMESPACE,
@@ -196,6 +218,12 @@ export class SearchModel {
     const ns = this.namespace(accountId, name);
     delete this.#account(accountId).namespaces[name];
     return ns;
+  }
+
+  // ---- service tokens (./tokens reads and writes them) ----
+
+  tokenRecords(accountId: string): Record<string, TokenRecord> {
+    return (this.#account(accountId).tokens ??= dict());
   }
 
   // ---- instances ----

@@ -2,7 +2,7 @@
  * HTTP layer of the search area: one thin handler per operation over ../state, rendered by ../views,
  * in one module per sub-resource. This assembles them, in the order the routes have always been
  * declared: per base the instance, stats, job and search routes; then the namespaced base's move,
- * cache purge and items; the routes outside the envelope; the namespaces.
+ * cache purge and items; the routes outside the envelope; the namespaces; the service tokens.
  */
 import type { AreaModule } from "../../area";
 import { chatRoutes, searchRoute } from "./ask";
@@ -13,6 +13,7 @@ import { itemDownloadRoute, itemRoutes } from "./items";
 import { jobRoutes } from "./jobs";
 import { namespaceRoutes } from "./namespaces";
 import { purgeCacheRoute, statsRoute } from "./stats";
+import { tokenRoutes } from "./tokens";
 
 export const searchArea: AreaModule = {
   name: "search",
@@ -34,6 +35,7 @@ export const searchArea: AreaModule = {
     chatRoutes(app, ctx);
     itemDownloadRoute(app, ctx);
     namespaceRoutes(area);
+    tokenRoutes(area);
   },
   control,
 };

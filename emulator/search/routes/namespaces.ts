@@ -1,38 +1,38 @@
 /**
- * The public namespace operations (create, list, read, update, delete). The "default" namespace always
- * exists and cannot be deleted; deleting a namespace deletes its instances.
+ * The public namespace operations (create, list, read, update, delete) on the contract's schemas. The
+ * "default" namespace always exists and cannot be deleted; deleting a namespace deletes its instances.
  */
 import { z } from "zod";
 import { AccountParams, answer, orEmpty } from "../../define";
 import { pageFields, pageOf } from "../../paging";
-import { SearchListQuerySchema } from "../../../sdk/schemas/search";
-import type { NamespaceRecord } from "../state";
+import * as G from "../../../sdk/generated/search";
+import { invalid, type NamespaceRecord } from "../state";
 import { INSTANCE_PAGES, Namespace, type SearchArea } from "./context";
 
-/** The public namespace operations' bodies (not in the contract subset; the public client's shape). */
-const CreateNamespaceBodySchema = z.strictObject({
-  name: z.string({ error: "is required and must be a string" }),
-  description: z
-    .string({ error: "must be a string or null" })
-    .max(1024, "must be at most 1024 characters")
-    .nullable()
-    .optional(),
-  public_endpoint_params: z
-    .record(z.string(), z.unknown(), { error: "must be an object" })
-    .nullable()
-    .optional(),
-});
-const UpdateNamespaceBodySchema = CreateNamespaceBodySchema.omit({ name: true });
+/**
+ * `public_endpoint_params`: the public client (cloudflare@7.3.0) sends it on create and update, the
+ * contract's bodies lack it (FAMILIES.md: declarations are newer); kept as an open object.
+ */
+const PublicEndpointParams = z
+  .record(z.string(), z.unknown(), { error: "must be an object" })
+  .nullable()
+  .optional();
 
-const NamespaceSchema = z.looseObject({
-  name: z.string(),
-  description: z.string().nullable(),
-  created_at: z.string(),
-  public_endpoint_id: z.null(),
-  public_endpoint_params: z.record(z.string(), z.unknown()).nullable(),
+const CreateNamespaceBody = G.AiSearchCreateNamespaceBody.extend({
+  public_endpoint_params: PublicEndpointParams,
+});
+/** A PUT may repeat the path's `name` (the official Terraform provider does): checked by the handler. */
+const UpdateNamespaceBody = G.AiSearchUpdateNamespaceBody.extend({
+  name: CreateNamespaceBody.shape.name.optional(),
+  public_endpoint_params: PublicEndpointParams,
 });
 
-/** A namespace as the public API returns it. */
+const NamespaceSchema = G.AiSearchCreateNamespaceResult;
+
+/**
+ * A namespace as the public API returns it: the contract's fields, and the public endpoint's two
+ * fields the public client declares (no public endpoint is ever provisioned, so its id is null).
+ */
 function namespaceView(ns: NamespaceRecord): z.input<typeof NamespaceSchema> {
   return {
     name: ns.name,
@@ -49,7 +49,7 @@ export function namespaceRoutes(area: SearchArea): void {
 
   area.post(
     NS,
-    { ...scope, params: AccountParams, body: orEmpty(CreateNamespaceBodySchema) },
+    { ...scope, params: AccountParams, body: orEmpty(CreateNamespaceBody) },
     ({ auth: { model }, params, body }) => {
       const { name, ...settings } = body;
       return namespaceView(model.createNamespace(params.account_id, name, settings));
@@ -60,8 +60,8 @@ export function namespaceRoutes(area: SearchArea): void {
     NS,
     {
       params: AccountParams,
-      querystring: SearchListQuerySchema.extend(pageFields(INSTANCE_PAGES)),
-      response: z.array(NamespaceSchema),
+      querystring: G.AiSearchListNamespacesQuery.extend(pageFields(INSTANCE_PAGES)),
+      response: G.AiSearchListNamespacesResult,
       permissions: "namespaces",
     },
     ({ auth: { model }, params, query }) => {
@@ -80,12 +80,23 @@ export function namespaceRoutes(area: SearchArea): void {
 
   area.put(
     `${NS}/:namespace`,
-    { ...scope, params: Namespace, body: orEmpty(UpdateNamespaceBodySchema) },
-    ({ auth: { model }, params, body }) =>
-      namespaceView(model.updateNamespace(params.account_id, params.namespace, body)),
+    { ...scope, params: Namespace, body: orEmpty(UpdateNamespaceBody) },
+    ({ auth: { model }, params, body }) => {
+      const { name, ...settings } = body;
+      model.namespace(params.account_id, params.namespace); // an unknown namespace is a 404 first
+      if (name !== undefined && name !== params.namespace)
+        throw invalid("name", `must equal the namespace in the path ("${params.namespace}") or be left out`);
+      return namespaceView(model.updateNamespace(params.account_id, params.namespace, settings));
+    },
   );
 
-  area.delete(`${NS}/:namespace`, { ...scope, params: Namespace }, ({ auth: { model }, params }) =>
-    namespaceView(model.deleteNamespace(params.account_id, params.namespace)),
+  // The contract's DELETE result is an object with no declared field: the emulator answers `{}`.
+  area.delete(
+    `${NS}/:namespace`,
+    { params: Namespace, response: G.AiSearchDeleteNamespaceResult, permissions: "namespaces" },
+    ({ auth: { model }, params }) => {
+      model.deleteNamespace(params.account_id, params.namespace);
+      return {};
+    },
   );
 }
