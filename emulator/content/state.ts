@@ -113,7 +113,8 @@ export type CustomHostnameRecord = {
   id: string;
   hostname: string;
   status: "active";
-  ssl: SslRecord;
+  /** Only when a create or an edit gave certificate settings: none is invented. */
+  ssl?: SslRecord;
   custom_metadata?: Record<string, string>;
   custom_origin_server?: string;
   custom_origin_sni?: string;
@@ -391,7 +392,7 @@ export class ContentModel {
       id: newId(),
       hostname,
       status: "active",
-      ssl: sslRecord(ssl),
+      ...(ssl ? { ssl: sslRecord(ssl) } : {}),
       created_at: this.#now(),
     };
     applyHostnameFields(record, settable);
@@ -489,7 +490,7 @@ function badField(field: string, rule: string): DomainError {
 }
 
 /** The certificate a custom hostname shows for these settings: issued at once, its keys never shown. */
-function sslRecord(ssl: CustomHostnameSslRequest = {}): SslRecord {
+function sslRecord(ssl: CustomHostnameSslRequest): SslRecord {
   const { custom_key: _key, custom_cert_bundle: _bundle, ...shown } = ssl;
   return {
     ...shown,

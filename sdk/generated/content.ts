@@ -282,7 +282,9 @@ export const CustomHostnameForAZoneEditCustomHostnameBody = strict({
     }).optional(),
     type: oneOf(["dv"]).optional(),
     wildcard: bool().optional(),
-  }).optional(),
+  })
+    .nullable()
+    .optional(),
 });
 export const CustomHostnameForAZoneEditCustomHostnameResult =
   CustomHostnameForAZoneCustomHostnameDetailsResult;

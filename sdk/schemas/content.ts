@@ -166,20 +166,26 @@ export const CustomMetadataSchema = HostnameEditBody.shape.custom_metadata.unwra
 export type CustomMetadata = z.infer<typeof CustomMetadataSchema>;
 
 /** The `ssl` object of a custom hostname's create and edit bodies: the contract's, plus the pairing rule. */
-export const CustomHostnameSslRequestSchema = HostnameEditBody.shape.ssl.unwrap().superRefine((ssl, ctx) => {
-  // A certificate is useless without its key and the other way round.
-  if ((ssl.custom_certificate === undefined) !== (ssl.custom_key === undefined))
-    ctx.addIssue({
-      code: "custom",
-      message: "custom_certificate and custom_key go together",
-      path: [ssl.custom_certificate === undefined ? "custom_certificate" : "custom_key"],
-    });
-});
+export const CustomHostnameSslRequestSchema = HostnameEditBody.shape.ssl
+  .unwrap()
+  .unwrap()
+  .superRefine((ssl, ctx) => {
+    // A certificate is useless without its key and the other way round.
+    if ((ssl.custom_certificate === undefined) !== (ssl.custom_key === undefined))
+      ctx.addIssue({
+        code: "custom",
+        message: "custom_certificate and custom_key go together",
+        path: [ssl.custom_certificate === undefined ? "custom_certificate" : "custom_key"],
+      });
+  });
 export type CustomHostnameSslRequest = z.infer<typeof CustomHostnameSslRequestSchema>;
 
-/** An edit: every field optional (contract). */
+/**
+ * An edit: every field optional (contract). `ssl: null`, which the official provider sends for a
+ * hostname with no ssl block, changes nothing (assumptions).
+ */
 export const PatchCustomHostnameRequestSchema = HostnameEditBody.extend({
-  ssl: CustomHostnameSslRequestSchema.optional(),
+  ssl: CustomHostnameSslRequestSchema.nullable().optional(),
 });
 export type PatchCustomHostnameRequest = z.infer<typeof PatchCustomHostnameRequestSchema>;
 

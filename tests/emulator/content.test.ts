@@ -553,6 +553,27 @@ describe("content area: zones, setting, rules, custom hostnames", () => {
   });
 
   describe("custom hostnames", () => {
+    it("invents no ssl block for a hostname created without one, and takes ssl: null as no change", async () => {
+      const zone = await fx.api.content.zones.create({}, { name: "plain-ssl.com" });
+      const created = await fx.api.content.customHostnames.create(
+        { zoneId: zone.id },
+        { hostname: "a.plain.net" },
+      );
+      assert.equal(created.ssl, undefined);
+      const ids = { zoneId: zone.id, customHostnameId: created.id };
+      const raw = await fx.http("PATCH", `/zones/${zone.id}/custom_hostnames/${created.id}`, {
+        body: { ssl: null, custom_metadata: { team: "web" } },
+      });
+      assert.equal(raw.status, 200, raw.text);
+      const read = await fx.api.content.customHostnames.get(ids);
+      assert.equal(read.ssl, undefined);
+      assert.deepEqual(read.custom_metadata, { team: "web" });
+      const given = await fx.api.content.customHostnames.update(ids, { ssl: { method: "http" } });
+      assert.equal(given.ssl?.method, "http");
+      const kept = await fx.api.content.customHostnames.update(ids, { ssl: null });
+      assert.deepEqual(kept.ssl, given.ssl);
+    });
+
     it("creates, lists, gets, patches metadata and deletes", async () => {
       const zone = await fx.api.content.zones.create({}, { name: "saas.com" });
       const created = await fx.api.content.customHostnames.create(
