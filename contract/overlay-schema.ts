@@ -77,8 +77,9 @@ export type NewerEnum = z.infer<typeof NewerEnumSchema>;
 /**
  * A rule of api.md or of docs/assumptions.md on one request field: `set` merges JSON Schema keywords
  * over the contract's (`maxLength`, `pattern` with `x-rule` saying it in words, `x-unit` for a range's
- * message, `enum`, `required: true` on the parent), `add` gives the whole schema of a field the
- * contract lacks (one api.md adds).
+ * message, `enum`, `required: true` on the parent; a keyword set to `null` is taken away, a check the
+ * contract makes and our spec does not), `add` gives the whole schema of a field the contract lacks
+ * (one api.md adds).
  */
 export const RuleSchema = z
   .strictObject({

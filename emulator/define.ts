@@ -293,6 +293,14 @@ export const NoParams = z.object({});
 /** Every `/accounts/{account_id}/…` path: the tag is at most 32 characters (spec, Limits). */
 export const AccountParams = z.object({ account_id: IdentifierSchema });
 
+/**
+ * A query as the contract lists it, other parameters passed over: the service ignores a query
+ * parameter it does not know (paging a caller adds, a newer client's), where a body's unknown field is refused.
+ */
+export function openQuery<T extends z.ZodRawShape>(schema: z.ZodObject<T>) {
+  return z.looseObject(schema.shape);
+}
+
 /** A body that may be left out: absent means `{}`. */
 export function orEmpty<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>, unknown> {
   return z.preprocess((v) => v ?? {}, schema);

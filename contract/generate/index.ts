@@ -192,7 +192,10 @@ function applyOverlay(key: string, shapes: Shapes, overlay: Overlay, lookup: Loo
     if (Object.keys(keywords).length) {
       const target = at.parent.properties[at.name];
       if (!target) throw new Error(`overlay rule ${key} ${r.in} ${r.field}: no such field`);
-      Object.assign(target, keywords);
+      // A keyword set to null is taken away: a check of the contract our spec does not make.
+      for (const [k, v] of Object.entries(keywords))
+        if (v === null) Reflect.deleteProperty(target, k);
+        else Object.assign(target, { [k]: v });
     }
     if (required !== undefined) {
       const names = new Set(at.parent.required ?? []);

@@ -17,21 +17,18 @@ import {
 } from "../../sdk/schemas/builds";
 import * as G from "../../sdk/generated/builds";
 import type { Permission } from "../auth";
-import { AccountParams, orEmpty } from "../define";
+import { openQuery, orEmpty } from "../define";
 import * as render from "./render";
 import type { BuildsArea } from "./builds-area";
 
 const EDIT: readonly Permission[] = ["builds:edit"];
 
 export function registerConfigRoutes(area: BuildsArea, A: string): void {
-  const Tag = AccountParams.extend({ worker_tag: z.string() });
-  const Hook = Tag.extend({ deploy_hook_uuid: z.string() });
-
   // Build tokens: an API token registered for builds to deploy with.
   area.post(
     `${A}/builds/tokens`,
     {
-      params: AccountParams,
+      params: G.CreateBuildTokenPath,
       body: BuildTokenCreateBodySchema,
       response: BuildTokenSchema,
       permissions: EDIT,
@@ -41,7 +38,7 @@ export function registerConfigRoutes(area: BuildsArea, A: string): void {
 
   area.delete(
     `${A}/builds/tokens/:build_token_uuid`,
-    { params: AccountParams.extend({ build_token_uuid: z.string() }), permissions: EDIT },
+    { params: G.DeleteBuildTokenPath, permissions: EDIT },
     ({ auth: m, params }) => {
       m.deleteToken(params.build_token_uuid);
       return null;
@@ -50,62 +47,68 @@ export function registerConfigRoutes(area: BuildsArea, A: string): void {
 
   area.get(
     `${A}/builds/account/limits`,
-    { params: AccountParams, response: AccountLimitsSchema, permissions: EDIT },
+    { params: G.GetAccountLimitsPath, response: AccountLimitsSchema, permissions: EDIT },
     ({ auth: m }) => m.limits(),
   );
 
   area.get(
     `${A}/builds/repos/:provider_type/:provider_account_id/:repo_id/config_autofill`,
     {
-      params: AccountParams.extend({
-        provider_type: z.string(),
-        provider_account_id: z.string(),
-        repo_id: z.string(),
-      }),
-      querystring: z.looseObject(G.GetWorkerConfigAutofillQuery.shape),
+      params: G.GetWorkerConfigAutofillPath,
+      querystring: openQuery(G.GetWorkerConfigAutofillQuery),
       response: ConfigAutofillSchema,
       permissions: EDIT,
     },
     ({ auth: m, params, query }) => m.configAutofill(params, query.root_directory),
   );
 
-  // Deploy hooks of one script (addressed by tag, as every build-service path is).
+  // Deploy hooks of one script, addressed by tag as every build-service path is (the contract's `script_name`).
   area.get(
-    `${A}/builds/workers/:worker_tag/deploy_hooks`,
-    { params: Tag, response: z.array(DeployHookSchema), permissions: EDIT },
-    ({ auth: m, params }) => m.hooks.list(params.worker_tag).map(render.deployHook),
+    `${A}/builds/workers/:script_name/deploy_hooks`,
+    { params: G.ListDeployHooksPath, response: z.array(DeployHookSchema), permissions: EDIT },
+    ({ auth: m, params }) => m.hooks.list(params.script_name).map(render.deployHook),
   );
 
   area.post(
-    `${A}/builds/workers/:worker_tag/deploy_hooks`,
-    { params: Tag, body: DeployHookBodySchema, response: DeployHookSchema, permissions: EDIT },
-    ({ auth: m, params, body }) => render.deployHook(m.hooks.create(params.worker_tag, body)),
+    `${A}/builds/workers/:script_name/deploy_hooks`,
+    {
+      params: G.CreateDeployHookPath,
+      body: DeployHookBodySchema,
+      response: DeployHookSchema,
+      permissions: EDIT,
+    },
+    ({ auth: m, params, body }) => render.deployHook(m.hooks.create(params.script_name, body)),
   );
 
   area.get(
-    `${A}/builds/workers/:worker_tag/deploy_hooks/:deploy_hook_uuid`,
-    { params: Hook, response: DeployHookSchema, permissions: EDIT },
-    ({ auth: m, params }) => render.deployHook(m.hooks.get(params.worker_tag, params.deploy_hook_uuid)),
+    `${A}/builds/workers/:script_name/deploy_hooks/:deploy_hook_uuid`,
+    { params: G.GetDeployHookPath, response: DeployHookSchema, permissions: EDIT },
+    ({ auth: m, params }) => render.deployHook(m.hooks.get(params.script_name, params.deploy_hook_uuid)),
   );
 
   area.put(
-    `${A}/builds/workers/:worker_tag/deploy_hooks/:deploy_hook_uuid`,
-    { params: Hook, body: DeployHookBodySchema, response: DeployHookSchema, permissions: EDIT },
+    `${A}/builds/workers/:script_name/deploy_hooks/:deploy_hook_uuid`,
+    {
+      params: G.UpdateDeployHookPath,
+      body: DeployHookBodySchema,
+      response: DeployHookSchema,
+      permissions: EDIT,
+    },
     ({ auth: m, params, body }) =>
-      render.deployHook(m.hooks.update(params.worker_tag, params.deploy_hook_uuid, body)),
+      render.deployHook(m.hooks.update(params.script_name, params.deploy_hook_uuid, body)),
   );
 
   area.delete(
-    `${A}/builds/workers/:worker_tag/deploy_hooks/:deploy_hook_uuid`,
-    { params: Hook, response: DeployHookSchema, permissions: EDIT },
-    ({ auth: m, params }) => render.deployHook(m.hooks.delete(params.worker_tag, params.deploy_hook_uuid)),
+    `${A}/builds/workers/:script_name/deploy_hooks/:deploy_hook_uuid`,
+    { params: G.DeleteDeployHookPath, response: DeployHookSchema, permissions: EDIT },
+    ({ auth: m, params }) => render.deployHook(m.hooks.delete(params.script_name, params.deploy_hook_uuid)),
   );
 
   // Worker build configuration: one per script.
   area.post(
     `${A}/builds/workers`,
     {
-      params: AccountParams,
+      params: G.PostBuildsWorkersPath,
       // In bodies the tag is looked up: a name there is "Resource not found", as in a trigger's body.
       body: WorkerBuildConfigCreateBodySchema.extend({
         external_script_id: z.string().min(1, "must not be empty"),
@@ -117,25 +120,25 @@ export function registerConfigRoutes(area: BuildsArea, A: string): void {
   );
 
   area.get(
-    `${A}/builds/workers/:worker_tag`,
-    { params: Tag, response: WorkerBuildConfigSchema, permissions: EDIT },
-    ({ auth: m, params }) => render.workerConfig(m.configs.get(params.worker_tag)),
+    `${A}/builds/workers/:script_tag`,
+    { params: G.GetBuildsWorkersPath, response: WorkerBuildConfigSchema, permissions: EDIT },
+    ({ auth: m, params }) => render.workerConfig(m.configs.get(params.script_tag)),
   );
 
   area.patch(
-    `${A}/builds/workers/:worker_tag`,
+    `${A}/builds/workers/:script_tag`,
     {
-      params: Tag,
+      params: G.PatchBuildsWorkersPath,
       body: orEmpty(WorkerBuildConfigUpdateBodySchema),
       response: WorkerBuildConfigSchema,
       permissions: EDIT,
     },
-    ({ auth: m, params, body }) => render.workerConfig(m.configs.update(params.worker_tag, body)),
+    ({ auth: m, params, body }) => render.workerConfig(m.configs.update(params.script_tag, body)),
   );
 
   area.delete(
-    `${A}/builds/workers/:worker_tag`,
-    { params: Tag, response: WorkerBuildConfigSchema, permissions: EDIT },
-    ({ auth: m, params }) => render.workerConfig(m.configs.delete(params.worker_tag)),
+    `${A}/builds/workers/:script_tag`,
+    { params: G.DeleteBuildsWorkersPath, response: WorkerBuildConfigSchema, permissions: EDIT },
+    ({ auth: m, params }) => render.workerConfig(m.configs.delete(params.script_tag)),
   );
 }

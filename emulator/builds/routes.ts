@@ -25,7 +25,7 @@ import {
 } from "../../sdk/schemas/builds";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
-import { AccountParams, NoParams, answer, defineArea, defineControl, orEmpty } from "../define";
+import { NoParams, answer, defineArea, defineControl, openQuery, orEmpty } from "../define";
 import { DomainError, jsonTooDeep, parseWith } from "../http";
 import { DEFAULT_PAGES, pageOf, pageQuery, type PageRule } from "../paging";
 import * as G from "../../sdk/generated/builds";
@@ -239,17 +239,13 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
       authorize(ctx, req, permissions, params.account_id),
   });
   const A = "/accounts/:account_id";
-  const Script = AccountParams.extend({ script_name: z.string() });
-  const Tag = AccountParams.extend({ worker_tag: z.string() });
-  const Trigger = AccountParams.extend({ trigger_uuid: z.string() });
-  const Build = AccountParams.extend({ build_uuid: z.string() });
 
   // Scripts, versions, deployments: addressed by name.
   area.get(
     `${A}/workers/scripts`,
     {
-      params: AccountParams,
-      querystring: z.looseObject(G.WorkerScriptListWorkersQuery.shape),
+      params: G.WorkerScriptListWorkersPath,
+      querystring: openQuery(G.WorkerScriptListWorkersQuery),
       response: z.array(ScriptSchema),
       permissions: SCRIPTS_READ,
     },
@@ -259,7 +255,8 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   area.put(
     `${A}/workers/scripts/:script_name`,
     {
-      params: Script,
+      // Not an operation of the contract's subset: the path of the script's deployments, one segment short.
+      params: G.WorkerDeploymentsListDeploymentsPath,
       response: ScriptSchema,
       permissions: SCRIPTS_EDIT,
       accepts: ["multipart/form-data", "application/json"],
@@ -271,7 +268,8 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   area.get(
     `${A}/workers/scripts/:script_name/versions`,
     {
-      params: Script,
+      // Not an operation of the contract's subset: a script's path, as its deployments'.
+      params: G.WorkerDeploymentsListDeploymentsPath,
       querystring: pageQuery(),
       response: z.looseObject({ items: z.array(VersionSchema) }),
       permissions: SCRIPTS_READ,
@@ -285,7 +283,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   area.get(
     `${A}/workers/scripts/:script_name/deployments`,
     {
-      params: Script,
+      params: G.WorkerDeploymentsListDeploymentsPath,
       querystring: pageQuery(),
       response: z.looseObject({ deployments: z.array(DeploymentSchema), items: z.array(DeploymentSchema) }),
       permissions: SCRIPTS_READ,
@@ -302,9 +300,9 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   area.post(
     `${A}/workers/scripts/:script_name/deployments`,
     {
-      params: Script,
+      params: G.WorkerDeploymentsCreateDeploymentPath,
       // `force` lets the service deploy over changes made outside it; the emulator has none to guard.
-      querystring: z.looseObject(G.WorkerDeploymentsCreateDeploymentQuery.shape),
+      querystring: openQuery(G.WorkerDeploymentsCreateDeploymentQuery),
       body: DeploymentCreateWireSchema,
       response: DeploymentSchema,
       permissions: SCRIPTS_EDIT,
@@ -321,26 +319,36 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
     );
 
   area.get(
-    `${A}/builds/workers/:worker_tag/triggers`,
-    { params: Tag, response: z.array(TriggerSchema), permissions: EDIT },
-    ({ auth: m, params }) => m.triggersOf(params.worker_tag).map((t) => triggerJson(m, t)),
+    `${A}/builds/workers/:external_script_id/triggers`,
+    { params: G.ListTriggersByScriptPath, response: z.array(TriggerSchema), permissions: EDIT },
+    ({ auth: m, params }) => m.triggersOf(params.external_script_id).map((t) => triggerJson(m, t)),
   );
 
   area.post(
     `${A}/builds/triggers`,
-    { params: AccountParams, body: CreateTriggerWireSchema, response: TriggerSchema, permissions: EDIT },
+    {
+      params: G.CreateTriggerPath,
+      body: CreateTriggerWireSchema,
+      response: TriggerSchema,
+      permissions: EDIT,
+    },
     ({ auth: m, body }) => triggerJson(m, m.createTrigger(body)),
   );
 
   area.patch(
     `${A}/builds/triggers/:trigger_uuid`,
-    { params: Trigger, body: orEmpty(UpdateTriggerWireSchema), response: TriggerSchema, permissions: EDIT },
+    {
+      params: G.UpdateTriggerPath,
+      body: orEmpty(UpdateTriggerWireSchema),
+      response: TriggerSchema,
+      permissions: EDIT,
+    },
     ({ auth: m, params, body }) => triggerJson(m, m.updateTrigger(params.trigger_uuid, body)),
   );
 
   area.delete(
     `${A}/builds/triggers/:trigger_uuid`,
-    { params: Trigger, permissions: EDIT },
+    { params: G.DeleteTriggerPath, permissions: EDIT },
     ({ auth: m, params }) => {
       m.deleteTrigger(params.trigger_uuid);
       return null;
@@ -349,7 +357,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
 
   area.post(
     `${A}/builds/triggers/:trigger_uuid/purge_build_cache`,
-    { params: Trigger, permissions: EDIT },
+    { params: G.PurgeBuildCachePath, permissions: EDIT },
     ({ auth: m, params }) => {
       m.purgeCache(params.trigger_uuid);
       return null;
@@ -359,7 +367,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   // Environment variables of one trigger.
   area.get(
     `${A}/builds/triggers/:trigger_uuid/environment_variables`,
-    { params: Trigger, response: EnvVarsSchema, permissions: EDIT },
+    { params: G.ListEnvironmentVariablesPath, response: EnvVarsSchema, permissions: EDIT },
     ({ auth: m, params }) => {
       const t = m.trigger(params.trigger_uuid);
       return render.envVars(t.environment_variables, t.created_on);
@@ -368,7 +376,12 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
 
   area.patch(
     `${A}/builds/triggers/:trigger_uuid/environment_variables`,
-    { params: Trigger, body: EnvVarsPatchBodySchema, response: EnvVarsSchema, permissions: EDIT },
+    {
+      params: G.UpsertEnvironmentVariablesPath,
+      body: EnvVarsPatchBodySchema,
+      response: EnvVarsSchema,
+      permissions: EDIT,
+    },
     ({ auth: m, params, body }) => {
       const t = m.patchEnvVars(params.trigger_uuid, body);
       return render.envVars(t.environment_variables, t.created_on);
@@ -376,10 +389,10 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   );
 
   area.delete(
-    `${A}/builds/triggers/:trigger_uuid/environment_variables/:variable_key`,
-    { params: Trigger.extend({ variable_key: z.string() }), permissions: EDIT },
+    `${A}/builds/triggers/:trigger_uuid/environment_variables/:environment_variable_key`,
+    { params: G.DeleteEnvironmentVariablePath, permissions: EDIT },
     ({ auth: m, params }) => {
-      m.deleteEnvVar(params.trigger_uuid, params.variable_key);
+      m.deleteEnvVar(params.trigger_uuid, params.environment_variable_key);
       return null;
     },
   );
@@ -387,15 +400,25 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   // Builds.
   area.post(
     `${A}/builds/triggers/:trigger_uuid/builds`,
-    { params: Trigger, body: orEmpty(TriggerBuildBodySchema), response: BuildSchema, permissions: EDIT },
+    {
+      params: G.CreateManualBuildPath,
+      body: orEmpty(TriggerBuildBodySchema),
+      response: BuildSchema,
+      permissions: EDIT,
+    },
     ({ auth: m, params, body }) => render.build(m.triggerBuild(params.trigger_uuid, body), ctx.clock.now()),
   );
 
   area.get(
-    `${A}/builds/workers/:worker_tag/builds`,
-    { params: Tag, querystring: pageQuery(BUILD_PAGES), response: z.array(BuildSchema), permissions: EDIT },
+    `${A}/builds/workers/:external_script_id/builds`,
+    {
+      params: G.ListBuildsByScriptPath,
+      querystring: pageQuery(BUILD_PAGES),
+      response: z.array(BuildSchema),
+      permissions: EDIT,
+    },
     ({ auth: m, params, query }) => {
-      const { items, resultInfo } = pageOf(m.buildsOfScript(params.worker_tag), query, BUILD_PAGES);
+      const { items, resultInfo } = pageOf(m.buildsOfScript(params.external_script_id), query, BUILD_PAGES);
       const now = ctx.clock.now();
       return answer(
         items.map((b) => render.build(b, now)),
@@ -407,7 +430,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   area.get(
     `${A}/builds/builds`,
     {
-      params: AccountParams,
+      params: G.GetBuildsByVersionIdsPath,
       querystring: z.looseObject({ version_ids: IdList }),
       response: BuildsByVersionSchema,
       permissions: EDIT,
@@ -422,7 +445,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   area.get(
     `${A}/builds/builds/latest`,
     {
-      params: AccountParams,
+      params: G.GetLatestBuildsByScriptsPath,
       querystring: z.looseObject({ external_script_ids: IdList }),
       response: LatestBuildsSchema,
       permissions: EDIT,
@@ -437,15 +460,15 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
 
   area.get(
     `${A}/builds/builds/:build_uuid`,
-    { params: Build, response: BuildSchema, permissions: EDIT },
+    { params: G.GetBuildByUuidPath, response: BuildSchema, permissions: EDIT },
     ({ auth: m, params }) => render.build(m.build(params.build_uuid), ctx.clock.now()),
   );
 
   area.get(
     `${A}/builds/builds/:build_uuid/logs`,
     {
-      params: Build,
-      querystring: z.looseObject(G.GetBuildLogsQuery.shape),
+      params: G.GetBuildLogsPath,
+      querystring: openQuery(G.GetBuildLogsQuery),
       response: BuildLogsSchema,
       permissions: EDIT,
     },
@@ -467,7 +490,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
 
   area.put(
     `${A}/builds/builds/:build_uuid/cancel`,
-    { params: Build, response: CancelledBuildSchema, permissions: EDIT },
+    { params: G.CancelBuildByUuidPath, response: CancelledBuildSchema, permissions: EDIT },
     ({ auth: m, params }) => render.build(m.cancel(params.build_uuid), ctx.clock.now()),
   );
 
@@ -475,7 +498,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   area.get(
     `${A}/builds/tokens`,
     {
-      params: AccountParams,
+      params: G.ListBuildTokensPath,
       querystring: pageQuery(BUILD_PAGES),
       response: z.array(BuildTokenSchema),
       permissions: EDIT,
@@ -489,7 +512,7 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   area.put(
     `${A}/builds/repos/connections`,
     {
-      params: AccountParams,
+      params: G.UpsertRepoConnectionPath,
       body: RepoConnectionBodySchema,
       response: RepoConnectionSchema,
       permissions: EDIT,
@@ -500,15 +523,15 @@ function registerApi(app: FastifyInstance, ctx: AreaContext): void {
   // Emulator-only (docs/areas/builds.md, Assumptions): the public API documents no listing.
   area.get(
     `${A}/builds/repos/connections`,
-    { params: AccountParams, response: z.array(RepoConnectionSchema), permissions: EDIT },
+    { params: G.UpsertRepoConnectionPath, response: z.array(RepoConnectionSchema), permissions: EDIT },
     ({ auth: m }) => m.repoConnections().map(render.repoConnection),
   );
 
   area.delete(
-    `${A}/builds/repos/connections/:uuid`,
-    { params: AccountParams.extend({ uuid: z.string() }), permissions: EDIT },
+    `${A}/builds/repos/connections/:repo_connection_uuid`,
+    { params: G.DeleteRepoConnectionPath, permissions: EDIT },
     ({ auth: m, params }) => {
-      m.deleteRepoConnection(params.uuid);
+      m.deleteRepoConnection(params.repo_connection_uuid);
       return null;
     },
   );

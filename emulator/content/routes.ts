@@ -18,19 +18,12 @@ import {
   ZoneSchema,
   ZoneSettingSchema,
 } from "../../sdk/schemas/content";
-import {
-  CustomHostnameForAZoneEditCustomHostnamePath,
-  PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery,
-  ZoneSettingsEditSingleSettingPath,
-} from "../../sdk/generated/content";
+import * as G from "../../sdk/generated/content";
 import { serveEdge } from "./edge";
 import { CONTENT_CODES, ContentModel, type ZoneRecord } from "./state";
 
+/** `/zones/{zone_id}` and its custom-hostname collection: paths outside the contract's subset. */
 const Zone = z.object({ zone_id: z.string() });
-const Setting = ZoneSettingsEditSingleSettingPath;
-// The route's phase stays any string: the model answers for a phase other than http_config_settings.
-const Phase = Zone.extend({ phase: z.string() });
-const Hostname = CustomHostnameForAZoneEditCustomHostnamePath;
 
 const READ_ZONE: AuthRequirement = { any: ["zone:read", "zone:edit"] };
 const EDIT_ZONE: AuthRequirement = { all: ["zone:edit"] };
@@ -102,14 +95,14 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
 
   zoneArea.get(
     "/zones/:zone_id/settings/:setting_id",
-    { params: Setting, response: ZoneSettingSchema, permissions: READ_SETTING },
+    { params: G.ZoneSettingsGetSingleSettingPath, response: ZoneSettingSchema, permissions: READ_SETTING },
     ({ auth: zone, params }) => model.getSetting(zone.id, params.setting_id),
   );
 
   zoneArea.patch(
     "/zones/:zone_id/settings/:setting_id",
     {
-      params: Setting,
+      params: G.ZoneSettingsEditSingleSettingPath,
       // The body's shape is the same for every setting; its value is judged per setting by the model,
       // after the setting id (an unknown id is a 404 whatever the body says).
       body: EditZoneSettingRequestSchema,
@@ -120,16 +113,22 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
   );
 
   zoneArea.get(
-    "/zones/:zone_id/rulesets/phases/:phase/entrypoint",
-    { params: Phase, response: RulesetSchema, permissions: READ_RULES },
-    ({ auth: zone, params }) => model.getEntrypoint(zone.id, params.phase),
+    "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint",
+    // The phase is any string here (a rule row takes the contract's enum away): the model answers for
+    // a phase other than http_config_settings, after the zone.
+    {
+      params: G.GetZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath,
+      response: RulesetSchema,
+      permissions: READ_RULES,
+    },
+    ({ auth: zone, params }) => model.getEntrypoint(zone.id, params.ruleset_phase),
   );
 
   zoneArea.put(
-    "/zones/:zone_id/rulesets/phases/:phase/entrypoint",
+    "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint",
     {
-      params: Phase,
-      querystring: PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery,
+      params: G.PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath,
+      querystring: G.PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery,
       body: PutConfigRulesetRequestSchema,
       response: RulesetSchema.nullable(),
       permissions: EDIT_RULES,
@@ -137,10 +136,10 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
     ({ auth: zone, params, query, body }) => {
       // Public API: `dry_run=true` validates everything and answers `result: null`, persisting nothing.
       if (query.dry_run === true) {
-        model.checkEntrypoint(zone.id, params.phase, body);
+        model.checkEntrypoint(zone.id, params.ruleset_phase, body);
         return null;
       }
-      return model.putEntrypoint(zone.id, params.phase, body);
+      return model.putEntrypoint(zone.id, params.ruleset_phase, body);
     },
   );
 
@@ -180,14 +179,18 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
 
   zoneArea.get(
     "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
-    { params: Hostname, response: CustomHostnameSchema, permissions: READ_HOSTNAMES },
+    {
+      params: G.CustomHostnameForAZoneCustomHostnameDetailsPath,
+      response: CustomHostnameSchema,
+      permissions: READ_HOSTNAMES,
+    },
     ({ auth: zone, params }) => model.getCustomHostname(zone.id, params.custom_hostname_id),
   );
 
   zoneArea.patch(
     "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
     {
-      params: Hostname,
+      params: G.CustomHostnameForAZoneEditCustomHostnamePath,
       body: PatchCustomHostnameRequestSchema,
       response: CustomHostnameSchema,
       permissions: EDIT_HOSTNAMES,
@@ -197,7 +200,7 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
 
   zoneArea.delete(
     "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
-    { params: Hostname, response: DeletedSchema, permissions: EDIT_HOSTNAMES },
+    { params: G.DeleteZonesCustomhostnamesPath, response: DeletedSchema, permissions: EDIT_HOSTNAMES },
     ({ auth: zone, params }) => {
       const deleted = model.deleteCustomHostname(zone.id, params.custom_hostname_id);
       // The public API answers this one with a bare `{ id }` (its client reads `id` at the top); the

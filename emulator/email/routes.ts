@@ -22,6 +22,7 @@ import {
   type EmailErrorCode,
 } from "../../sdk/schemas/email";
 import type { AreaContext, AreaModule } from "../area";
+import * as G from "../../sdk/generated/email";
 import { AccountParams, defineArea, defineControl, orEmpty } from "../define";
 import { DomainError, notFound, parseJsonBody } from "../http";
 import { EmailFailure, EmailModel, type EmailAccountState, type OutboxEntry } from "./state";
@@ -124,33 +125,33 @@ function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): 
     message_id: entry.message_id,
   });
 
-  const sending = {
-    params: AccountParams,
-    response: SendEmailResultSchema,
-    permissions: "send",
-    beforeBody,
-  } as const;
-  area.post(SEND_PATH, { ...sending, body: SendEmailShapeSchema }, ({ params, body, req }) => {
+  const sending = { response: SendEmailResultSchema, permissions: "send", beforeBody } as const;
+  const send = { ...sending, params: G.EmailSendingAccountSendBuilderPath, body: SendEmailShapeSchema };
+  area.post(SEND_PATH, send, ({ params, body, req }) => {
     contentFailure(emailContentIssues(body));
     return answerOf(model.send(params.account_id, body, bytesOf(req)));
   });
-  area.post(SEND_RAW_PATH, { ...sending, body: SendRawEmailShapeSchema }, ({ params, body, req }) => {
+  const sendRaw = {
+    ...sending,
+    params: G.EmailSendingAccountSendRawMessagePath,
+    body: SendRawEmailShapeSchema,
+  };
+  area.post(SEND_RAW_PATH, sendRaw, ({ params, body, req }) => {
     contentFailure(rawContentIssues(body));
     return answerOf(model.sendRaw(params.account_id, body, bytesOf(req)));
   });
 
   // The send paths answer only POST; other methods are an operation the service does not implement.
-  for (const url of [SEND_PATH, SEND_RAW_PATH])
-    area.route(
-      ["GET", "PUT", "PATCH", "DELETE"],
-      url,
-      { params: AccountParams, permissions: "refuse" },
-      ({ req }) => {
-        throw fail(10003, `${req.method}: only POST is implemented on this path`);
-      },
-    );
+  for (const [url, params] of [
+    [SEND_PATH, G.EmailSendingAccountSendBuilderPath],
+    [SEND_RAW_PATH, G.EmailSendingAccountSendRawMessagePath],
+  ] as const)
+    area.route(["GET", "PUT", "PATCH", "DELETE"], url, { params, permissions: "refuse" }, ({ req }) => {
+      throw fail(10003, `${req.method}: only POST is implemented on this path`);
+    });
 
-  // Anything else under email/sending is a resource the service does not have.
+  // Anything else under email/sending is a resource the service does not have (the path's `*` is a
+  // parameter too, so the account's own schema, which passes other keys over, reads it).
   area.route(
     ["GET", "POST", "PUT", "PATCH", "DELETE"],
     "/accounts/:account_id/email/sending/*",

@@ -1,17 +1,17 @@
 /** What both route files of the area share: the paths' parameters, the permissions, the models. */
 import { z } from "zod";
-import { AppIdSchema } from "../../sdk/schemas/meetings";
+import * as G from "../../sdk/generated/meetings";
 import type { AreaContext } from "../area";
 import type { Permission } from "../auth";
-import { AccountParams, type Area } from "../define";
+import type { Area } from "../define";
 import { missing } from "./errors";
 import { LiveModel } from "./live";
 import { MeetingsModel, type StoredMeeting } from "./state";
 
 export const BASE = "/accounts/:account_id/realtime/kit/:app_id/meetings";
-export const AppParams = AccountParams.extend({ app_id: AppIdSchema });
-export const MeetingParams = AppParams.extend({ meeting_id: z.string() });
-export type MeetingParamsOut = z.output<typeof MeetingParams>;
+/** The schema of a path below one meeting (each operation's own, from sdk/generated/meetings.ts). */
+export type MeetingPath = z.ZodType<MeetingParamsOut>;
+export type MeetingParamsOut = z.output<typeof G.GetMeetingPath>;
 export const REALTIME: readonly Permission[] = ["realtime:admin", "realtime"];
 
 /** The area's routes: auth by the realtime permissions, the contract's error body. */

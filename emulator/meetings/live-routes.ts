@@ -24,22 +24,22 @@ import {
   SessionParticipantsWireSchema,
 } from "../../sdk/schemas/meetings-live";
 import { answer, orEmpty } from "../define";
-import { BASE, MeetingParams, REALTIME, type Meetings, type MeetingsArea } from "./context";
+import * as G from "../../sdk/generated/meetings";
+import { BASE, REALTIME, type MeetingPath, type Meetings, type MeetingsArea } from "./context";
 import { participantView } from "./live";
 import { PageQuery, pageOf } from "./paging";
 
 const AT = `${BASE}/:meeting_id`;
-const ParticipantParams = MeetingParams.extend({ participant_id: z.string() });
 
 export function liveRoutes(area: MeetingsArea, { live, find }: Meetings): void {
-  const meeting = { params: MeetingParams, permissions: REALTIME };
-  const participant = { params: ParticipantParams, permissions: REALTIME };
+  // Each route reads its path with its operation's schema: the meeting's, or a participant's in it.
+  const on = <P extends MeetingPath>(params: P) => ({ params, permissions: REALTIME });
 
   // ---- participants ----
 
   area.get(
     `${AT}/participants`,
-    { ...meeting, querystring: PageQuery, response: z.array(ParticipantSchema) },
+    { ...on(G.GetMeetingParticipantsPath), querystring: PageQuery, response: z.array(ParticipantSchema) },
     ({ params, query }) => {
       const { items, paging } = pageOf(live.participants(params.account_id, find(params)), query);
       return answer(
@@ -51,60 +51,66 @@ export function liveRoutes(area: MeetingsArea, { live, find }: Meetings): void {
 
   area.post(
     `${AT}/participants`,
-    { ...meeting, body: ParticipantCreateSchema, response: ParticipantSchema },
+    { ...on(G.AddParticipantPath), body: ParticipantCreateSchema, response: ParticipantSchema },
     ({ params, body }) =>
       answer(participantView(live.add(params.account_id, find(params), body), true), { status: 201 }),
   );
 
   area.get(
     `${AT}/participants/:participant_id`,
-    { ...participant, response: ParticipantSchema },
+    { ...on(G.GetMeetingParticipantPath), response: ParticipantSchema },
     ({ params }) =>
       participantView(live.participant(params.account_id, find(params), params.participant_id), false),
   );
 
   area.patch(
     `${AT}/participants/:participant_id`,
-    { ...participant, body: orEmpty(ParticipantUpdateSchema), response: ParticipantSchema },
+    { ...on(G.EditParticipantPath), body: orEmpty(ParticipantUpdateSchema), response: ParticipantSchema },
     ({ params, body }) =>
       participantView(live.edit(params.account_id, find(params), params.participant_id, body), true),
   );
 
   area.delete(
     `${AT}/participants/:participant_id`,
-    { ...participant, response: DeletedParticipantSchema },
+    { ...on(G.DeleteMeetingParticipantPath), response: DeletedParticipantSchema },
     ({ params }) => live.remove(params.account_id, find(params), params.participant_id),
   );
 
   area.post(
     `${AT}/participants/:participant_id/token`,
-    { ...participant, response: ParticipantTokenSchema },
+    { ...on(G.RegenerateTokenPath), response: ParticipantTokenSchema },
     ({ params }) => ({ token: live.regenerateToken(params.account_id, find(params), params.participant_id) }),
   );
 
   // ---- the active session ----
 
-  area.get(`${AT}/active-session`, { ...meeting, response: ActiveSessionSchema }, ({ params }) =>
-    live.activeSession(params.account_id, find(params)),
+  area.get(
+    `${AT}/active-session`,
+    { ...on(G.GetActiveSessionPath), response: ActiveSessionSchema },
+    ({ params }) => live.activeSession(params.account_id, find(params)),
   );
 
   area.post(
     `${AT}/active-session/kick`,
-    { ...meeting, body: SessionParticipantsWireSchema, response: SessionActionSchema },
+    { ...on(G.KickPartcipantsPath), body: SessionParticipantsWireSchema, response: SessionActionSchema },
     ({ params, body }) => ({
       action: "kick",
       participants: live.kick(params.account_id, find(params), body),
     }),
   );
 
-  area.post(`${AT}/active-session/kick-all`, { ...meeting, response: KickAllResultSchema }, ({ params }) => ({
-    action: "kick-all",
-    kicked_participants_count: live.kickAll(params.account_id, find(params)),
-  }));
+  area.post(
+    `${AT}/active-session/kick-all`,
+    { ...on(G.KickAllParticipantsPath), response: KickAllResultSchema },
+    ({ params }) => ({
+      action: "kick-all",
+      kicked_participants_count: live.kickAll(params.account_id, find(params)),
+    }),
+  );
 
   area.post(
     `${AT}/active-session/mute`,
-    { ...meeting, body: SessionParticipantsWireSchema, response: SessionActionSchema },
+    { ...on(G.MuteParticipantsPath), body: SessionParticipantsWireSchema, response: SessionActionSchema },
     ({ params, body }) => ({
       action: "mute",
       participants: live.mute(params.account_id, find(params), body),
@@ -113,7 +119,7 @@ export function liveRoutes(area: MeetingsArea, { live, find }: Meetings): void {
 
   area.post(
     `${AT}/active-session/mute-all`,
-    { ...meeting, body: MuteAllSchema, response: MuteAllResultSchema },
+    { ...on(G.MuteAllParticipantsPath), body: MuteAllSchema, response: MuteAllResultSchema },
     ({ params, body }) => ({
       action: "mute-all",
       muted_participants_count: live.muteAll(params.account_id, find(params), body.allow_unmute),
@@ -122,7 +128,7 @@ export function liveRoutes(area: MeetingsArea, { live, find }: Meetings): void {
 
   area.post(
     `${AT}/active-session/poll`,
-    { ...meeting, body: PollCreateSchema, response: PollResultSchema },
+    { ...on(G.CreatePollPath), body: PollCreateSchema, response: PollResultSchema },
     ({ params, body }) =>
       answer({ action: "poll", poll: live.poll(params.account_id, find(params), body) }, { status: 201 }),
   );
@@ -131,7 +137,11 @@ export function liveRoutes(area: MeetingsArea, { live, find }: Meetings): void {
 
   area.post(
     `${AT}/livestreams`,
-    { ...meeting, body: orEmpty(LivestreamStartSchema), response: LivestreamStartedSchema },
+    {
+      ...on(G.StartLivestreamingPath),
+      body: orEmpty(LivestreamStartSchema),
+      response: LivestreamStartedSchema,
+    },
     ({ params, body }) => {
       const l = live.startLivestream(params.account_id, find(params), body);
       const started = {
@@ -145,13 +155,15 @@ export function liveRoutes(area: MeetingsArea, { live, find }: Meetings): void {
     },
   );
 
-  area.get(`${AT}/active-livestream`, { ...meeting, response: LivestreamSchema }, ({ params }) =>
-    live.activeLivestream(params.account_id, find(params)),
+  area.get(
+    `${AT}/active-livestream`,
+    { ...on(G.GetV2MeetingsMeetingIdActiveLivestreamPath), response: LivestreamSchema },
+    ({ params }) => live.activeLivestream(params.account_id, find(params)),
   );
 
   area.post(
     `${AT}/active-livestream/stop`,
-    { ...meeting, response: LivestreamStoppedSchema },
+    { ...on(G.StopLivestreamingPath), response: LivestreamStoppedSchema },
     ({ params }) => {
       live.stopLivestream(params.account_id, find(params));
       return { message: "livestream stopped" };
@@ -160,7 +172,7 @@ export function liveRoutes(area: MeetingsArea, { live, find }: Meetings): void {
 
   area.get(
     `${AT}/livestream`,
-    { ...meeting, querystring: PageQuery, response: LivestreamDetailsSchema },
+    { ...on(G.LivestreamSessionDetailsPath), querystring: PageQuery, response: LivestreamDetailsSchema },
     ({ params, query }) => {
       const { streams, latest } = live.livestreams(params.account_id, find(params));
       const { items, paging } = pageOf(streams, query);

@@ -18,15 +18,8 @@ import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
 import { answer, defineArea, defineControl, orEmpty } from "../define";
 import { GENERIC_CODES } from "../http";
-import {
-  AppParams,
-  BASE,
-  MeetingParams,
-  REALTIME,
-  models,
-  type Meetings,
-  type MeetingsArea,
-} from "./context";
+import * as G from "../../sdk/generated/meetings";
+import { BASE, REALTIME, models, type Meetings, type MeetingsArea } from "./context";
 import { appRoutes } from "./apps-routes";
 import { meetingsErrorBody } from "./errors";
 import { liveRoutes } from "./live-routes";
@@ -58,37 +51,48 @@ const UpdateBody = orEmpty(MeetingUpdateSchema);
 const ListQuery = PageQuery.extend(MeetingListQuerySchema.omit({ page_no: true, per_page: true }).shape);
 
 function meetingRoutes(area: MeetingsArea, { model, live, find }: Meetings): void {
-  const spec = { params: MeetingParams, response: MeetingSchema, permissions: REALTIME };
+  const spec = { response: MeetingSchema, permissions: REALTIME };
 
   area.post(
     BASE,
-    { params: AppParams, body: CreateBody, response: MeetingSchema, permissions: REALTIME },
+    { params: G.CreateMeetingPath, body: CreateBody, response: MeetingSchema, permissions: REALTIME },
     ({ params, body }) => answer(view(model.create(params.account_id, params.app_id, body)), { status: 201 }),
   );
 
   area.get(
     BASE,
-    { params: AppParams, querystring: ListQuery, response: z.array(MeetingSchema), permissions: REALTIME },
+    {
+      params: G.GetAllMeetingsPath,
+      querystring: ListQuery,
+      response: z.array(MeetingSchema),
+      permissions: REALTIME,
+    },
     ({ params, query }) => {
       const { items, paging } = pageOf(model.find(params.account_id, params.app_id, query), query);
       return answer(items.map(view), { extra: { paging } });
     },
   );
 
-  area.get(`${BASE}/:meeting_id`, spec, ({ params }) => view(find(params)));
+  area.get(`${BASE}/:meeting_id`, { ...spec, params: G.GetMeetingPath }, ({ params }) => view(find(params)));
 
-  area.put(`${BASE}/:meeting_id`, { ...spec, body: ReplaceBody }, ({ params, body }) =>
-    view(model.replace(find(params), body)),
+  area.put(
+    `${BASE}/:meeting_id`,
+    { ...spec, params: G.ReplaceMeetingPath, body: ReplaceBody },
+    ({ params, body }) => view(model.replace(find(params), body)),
   );
 
-  area.patch(`${BASE}/:meeting_id`, { ...spec, body: UpdateBody }, ({ params, body: patch }) => {
-    const m = find(params);
-    const rules = meetingRuleIssues(model.merged(m, patch));
-    if (rules.length) throw area.invalid(rules.map((i) => `${i.path.join(".")}: ${i.message}`));
-    const updated = model.update(m, patch);
-    if (updated.status === "INACTIVE") live.deactivated(params.account_id, updated);
-    return view(updated);
-  });
+  area.patch(
+    `${BASE}/:meeting_id`,
+    { ...spec, params: G.UpdateMeetingPath, body: UpdateBody },
+    ({ params, body: patch }) => {
+      const m = find(params);
+      const rules = meetingRuleIssues(model.merged(m, patch));
+      if (rules.length) throw area.invalid(rules.map((i) => `${i.path.join(".")}: ${i.message}`));
+      const updated = model.update(m, patch);
+      if (updated.status === "INACTIVE") live.deactivated(params.account_id, updated);
+      return view(updated);
+    },
+  );
 }
 
 function apiRoutes(app: FastifyInstance, ctx: AreaContext, meetings: Meetings): void {

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
-import { AccountParams, answer, defineArea } from "../define";
+import * as G from "../../sdk/generated/registrar";
+import { answer, defineArea } from "../define";
 import { pageOf, pageQuery } from "../paging";
 import {
   DEPRECATED_DOMAINS_SUNSET,
@@ -119,8 +120,6 @@ function queryOf<S extends z.ZodType>(schema: S, numbers: readonly string[], lis
   }, schema);
 }
 
-const Domain = AccountParams.extend({ domain_name: z.string() });
-
 export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): void {
   const base = "/accounts/:account_id/registrar";
   const area = defineArea(app, {
@@ -139,7 +138,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
   area.get(
     `${base}/domain-search`,
     {
-      params: AccountParams,
+      params: G.RegistrarDomainDiscoverySearchPath,
       querystring: queryOf(DomainSearchQuerySchema, ["limit"], ["extensions"]),
       response: DomainSearchResultSchema,
       permissions: READ,
@@ -152,7 +151,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
   area.post(
     `${base}/domain-check`,
     {
-      params: AccountParams,
+      params: G.RegistrarDomainDiscoveryCheckPath,
       body: DomainCheckRequestSchema,
       response: DomainCheckResultSchema,
       permissions: READ,
@@ -163,7 +162,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
   area.post(
     `${base}/registrations`,
     {
-      params: AccountParams,
+      params: G.RegistrarDomainRegistrationCreatePath,
       body: RegistrationCreateSchema,
       response: WorkflowStatusSchema,
       permissions: EDIT,
@@ -177,7 +176,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
   area.get(
     `${base}/registrations`,
     {
-      params: AccountParams,
+      params: G.RegistrarDomainRegistrationListPath,
       querystring: queryOf(RegistrationListQuerySchema, ["per_page"]),
       response: RegistrationListSchema,
       permissions: READ,
@@ -208,13 +207,18 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
 
   area.get(
     `${base}/registrations/:domain_name`,
-    { params: Domain, response: RegistrationSchema, permissions: READ },
+    { params: G.RegistrarDomainRegistrationGetPath, response: RegistrationSchema, permissions: READ },
     ({ auth: model, params }) => renderRegistration(model.get(params.domain_name)),
   );
 
   area.patch(
     `${base}/registrations/:domain_name`,
-    { params: Domain, body: RegistrationUpdateSchema, response: WorkflowStatusSchema, permissions: EDIT },
+    {
+      params: G.RegistrarDomainRegistrationUpdatePath,
+      body: RegistrationUpdateSchema,
+      response: WorkflowStatusSchema,
+      permissions: EDIT,
+    },
     ({ auth: model, params, body, req }) => {
       const { workflow, synchronous } = model.update(params.domain_name, body, {
         respondAsync: prefersAsync(req),
@@ -223,10 +227,15 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
     },
   );
 
+  const STATUS_ROUTES = {
+    registration: ["registration-status", G.RegistrarDomainRegistrationGetStatusPath],
+    update: ["update-status", G.RegistrarDomainRegistrationGetUpdateStatusPath],
+  } as const;
   for (const kind of WORKFLOW_KINDS) {
+    const [segment, params] = STATUS_ROUTES[kind];
     area.get(
-      `${base}/registrations/:domain_name/${kind === "registration" ? "registration-status" : "update-status"}`,
-      { params: Domain, response: WorkflowStatusSchema, permissions: READ },
+      `${base}/registrations/:domain_name/${segment}`,
+      { params, response: WorkflowStatusSchema, permissions: READ },
       ({ auth: model, params }) =>
         workflowBody(model, params.account_id, model.workflow(kind, params.domain_name)),
     );
@@ -234,7 +243,12 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
 
   area.get(
     `${base}/domains`,
-    { params: AccountParams, querystring: pageQuery(), response: z.array(DomainSchema), permissions: READ },
+    {
+      params: G.RegistrarDomainsListDomainsPath,
+      querystring: pageQuery(),
+      response: z.array(DomainSchema),
+      permissions: READ,
+    },
     ({ auth: model, params, query, reply }) => {
       const { items, resultInfo } = pageOf(model.list(), query);
       deprecated(reply, params.account_id);
@@ -244,7 +258,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
 
   area.get(
     `${base}/domains/:domain_name`,
-    { params: Domain, response: DomainSchema, permissions: READ },
+    { params: G.RegistrarDomainsGetDomainPath, response: DomainSchema, permissions: READ },
     ({ auth: model, params, reply }) => {
       deprecated(reply, params.account_id);
       return answer(renderDomain(model.get(params.domain_name)), DEPRECATION);
@@ -253,7 +267,12 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
 
   area.put(
     `${base}/domains/:domain_name`,
-    { params: Domain, body: DomainUpdateSchema, response: DomainSchema, permissions: EDIT },
+    {
+      params: G.RegistrarDomainsUpdateDomainPath,
+      body: DomainUpdateSchema,
+      response: DomainSchema,
+      permissions: EDIT,
+    },
     ({ auth: model, params, body, reply }) => {
       deprecated(reply, params.account_id);
       return answer(renderDomain(model.updateDomain(params.domain_name, body)), DEPRECATION);

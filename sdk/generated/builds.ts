@@ -18,24 +18,24 @@ import {
 } from "../wire/rules";
 
 /** GET /accounts/{account_id}/builds/account/limits (getAccountLimits) */
-export const GetAccountLimitsPath = strict({ account_id: str() });
+export const GetAccountLimitsPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const GetAccountLimitsResult = open({
   build_minutes_refresh_on: z.string().nullable().optional(),
   has_reached_build_minutes_limit: z.boolean().nullable().optional(),
 });
 
 /** GET /accounts/{account_id}/builds/builds (getBuildsByVersionIds) */
-export const GetBuildsByVersionIdsPath = strict({ account_id: str() });
+export const GetBuildsByVersionIdsPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const GetBuildsByVersionIdsQuery = strict({ version_ids: str().optional() });
 export const GetBuildsByVersionIdsResult = open({ builds: z.record(z.string(), z.unknown()).optional() });
 
 /** GET /accounts/{account_id}/builds/builds/latest (getLatestBuildsByScripts) */
-export const GetLatestBuildsByScriptsPath = strict({ account_id: str() });
+export const GetLatestBuildsByScriptsPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const GetLatestBuildsByScriptsQuery = strict({ external_script_ids: str().optional() });
 export const GetLatestBuildsByScriptsResult = GetBuildsByVersionIdsResult;
 
 /** GET /accounts/{account_id}/builds/builds/{build_uuid} (getBuildByUuid) */
-export const GetBuildByUuidPath = strict({ account_id: str(), build_uuid: formatted(str(), "uuid") });
+export const GetBuildByUuidPath = strict({ account_id: lengthIn(str(), 1, 32), build_uuid: str() });
 export const GetBuildByUuidResult = open({
   build_outcome: z.string().optional(),
   build_trigger_metadata: open({
@@ -111,7 +111,7 @@ export const GetBuildLogsResult = open({
 });
 
 /** PUT /accounts/{account_id}/builds/repos/connections (upsertRepoConnection) */
-export const UpsertRepoConnectionPath = strict({ account_id: str() });
+export const UpsertRepoConnectionPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const UpsertRepoConnectionBody = strict({
   provider_account_id: lengthIn(str(), 1),
   provider_account_name: lengthIn(str(), 1),
@@ -133,15 +133,15 @@ export const UpsertRepoConnectionResult = open({
 
 /** DELETE /accounts/{account_id}/builds/repos/connections/{repo_connection_uuid} (deleteRepoConnection) */
 export const DeleteRepoConnectionPath = strict({
-  account_id: str(),
-  repo_connection_uuid: formatted(str(), "uuid"),
+  account_id: lengthIn(str(), 1, 32),
+  repo_connection_uuid: str(),
 });
 export const DeleteRepoConnectionResult = z.record(z.string(), z.unknown()).nullable();
 
 /** GET /accounts/{account_id}/builds/repos/{provider_type}/{provider_account_id}/{repo_id}/config_autofill (getWorkerConfigAutofill) */
 export const GetWorkerConfigAutofillPath = strict({
-  account_id: str(),
-  provider_type: oneOf(["github"]),
+  account_id: lengthIn(str(), 1, 32),
+  provider_type: str(),
   provider_account_id: str(),
   repo_id: str(),
 });
@@ -158,7 +158,7 @@ export const GetWorkerConfigAutofillResult = open({
 });
 
 /** GET /accounts/{account_id}/builds/tokens (listBuildTokens) */
-export const ListBuildTokensPath = strict({ account_id: str() });
+export const ListBuildTokensPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const ListBuildTokensQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 200).optional(),
@@ -175,7 +175,7 @@ export const ListBuildTokensResult = z
   .nullable();
 
 /** POST /accounts/{account_id}/builds/tokens (createBuildToken) */
-export const CreateBuildTokenPath = strict({ account_id: str() });
+export const CreateBuildTokenPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const CreateBuildTokenBody = strict({
   build_token_name: str(),
   build_token_secret: str(),
@@ -189,11 +189,11 @@ export const CreateBuildTokenResult = open({
 });
 
 /** DELETE /accounts/{account_id}/builds/tokens/{build_token_uuid} (deleteBuildToken) */
-export const DeleteBuildTokenPath = strict({ account_id: str(), build_token_uuid: formatted(str(), "uuid") });
+export const DeleteBuildTokenPath = strict({ account_id: lengthIn(str(), 1, 32), build_token_uuid: str() });
 export const DeleteBuildTokenResult = z.record(z.string(), z.unknown()).nullable();
 
 /** POST /accounts/{account_id}/builds/triggers (createTrigger) */
-export const CreateTriggerPath = strict({ account_id: str() });
+export const CreateTriggerPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const CreateTriggerBody = strict({
   branch_excludes: list(lengthIn(str(), 1)).optional(),
   branch_includes: list(lengthIn(str(), 1), 1),
@@ -249,7 +249,7 @@ export const CreateTriggerResult = open({
 });
 
 /** PATCH /accounts/{account_id}/builds/triggers/{trigger_uuid} (updateTrigger) */
-export const UpdateTriggerPath = strict({ account_id: str(), trigger_uuid: formatted(str(), "uuid") });
+export const UpdateTriggerPath = strict({ account_id: lengthIn(str(), 1, 32), trigger_uuid: str() });
 export const UpdateTriggerBody = strict({
   branch_excludes: list(lengthIn(str(), 1)).optional(),
   branch_includes: list(lengthIn(str(), 1), 1).optional(),
@@ -308,8 +308,8 @@ export const UpsertEnvironmentVariablesResult = ListEnvironmentVariablesResult;
 
 /** DELETE /accounts/{account_id}/builds/triggers/{trigger_uuid}/environment_variables/{environment_variable_key} (deleteEnvironmentVariable) */
 export const DeleteEnvironmentVariablePath = strict({
-  account_id: str(),
-  trigger_uuid: formatted(str(), "uuid"),
+  account_id: lengthIn(str(), 1, 32),
+  trigger_uuid: str(),
   environment_variable_key: str(),
 });
 export const DeleteEnvironmentVariableResult = z.record(z.string(), z.unknown()).nullable();
@@ -319,7 +319,10 @@ export const PurgeBuildCachePath = UpdateTriggerPath;
 export const PurgeBuildCacheResult = z.record(z.string(), z.unknown()).nullable();
 
 /** GET /accounts/{account_id}/builds/workers/{external_script_id}/builds (listBuildsByScript) */
-export const ListBuildsByScriptPath = strict({ account_id: str(), external_script_id: str() });
+export const ListBuildsByScriptPath = strict({
+  account_id: lengthIn(str(), 1, 32),
+  external_script_id: str(),
+});
 export const ListBuildsByScriptQuery = ListBuildTokensQuery;
 export const ListBuildsByScriptResult = z
   .array(
@@ -383,7 +386,7 @@ export const ListBuildsByScriptResult = z
   .nullable();
 
 /** GET /accounts/{account_id}/builds/workers/{external_script_id}/triggers (listTriggersByScript) */
-export const ListTriggersByScriptPath = strict({ account_id: str(), external_script_id: str() });
+export const ListTriggersByScriptPath = ListBuildsByScriptPath;
 export const ListTriggersByScriptResult = z
   .array(
     open({
@@ -419,7 +422,7 @@ export const ListTriggersByScriptResult = z
   .nullable();
 
 /** GET /accounts/{account_id}/builds/workers/{script_name}/deploy_hooks (listDeployHooks) */
-export const ListDeployHooksPath = strict({ account_id: str(), script_name: str() });
+export const ListDeployHooksPath = strict({ account_id: lengthIn(str(), 1, 32), script_name: str() });
 export const ListDeployHooksResult = z
   .array(
     open({
@@ -435,7 +438,7 @@ export const ListDeployHooksResult = z
   .nullable();
 
 /** POST /accounts/{account_id}/builds/workers/{script_name}/deploy_hooks (createDeployHook) */
-export const CreateDeployHookPath = strict({ account_id: str(), script_name: str() });
+export const CreateDeployHookPath = ListDeployHooksPath;
 export const CreateDeployHookBody = strict({ branch: str(), deploy_hook_name: lengthIn(str(), 1, 58) });
 export const CreateDeployHookResult = open({
   branch: z.string().optional(),
@@ -448,9 +451,9 @@ export const CreateDeployHookResult = open({
 
 /** GET /accounts/{account_id}/builds/workers/{script_name}/deploy_hooks/{deploy_hook_uuid} (getDeployHook) */
 export const GetDeployHookPath = strict({
-  account_id: str(),
+  account_id: lengthIn(str(), 1, 32),
   script_name: str(),
-  deploy_hook_uuid: formatted(str(), "uuid"),
+  deploy_hook_uuid: str(),
 });
 export const GetDeployHookResult = CreateDeployHookResult;
 
@@ -464,7 +467,7 @@ export const DeleteDeployHookPath = GetDeployHookPath;
 export const DeleteDeployHookResult = CreateDeployHookResult;
 
 /** GET /accounts/{account_id}/workers/scripts (worker-script-list-workers) */
-export const WorkerScriptListWorkersPath = strict({ account_id: str() });
+export const WorkerScriptListWorkersPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const WorkerScriptListWorkersQuery = strict({ tags: str().optional() });
 export const WorkerScriptListWorkersResult = z.array(
   open({
@@ -540,7 +543,7 @@ export const WorkerScriptListWorkersResult = z.array(
 );
 
 /** GET /accounts/{account_id}/workers/scripts/{script_name}/deployments (worker-deployments-list-deployments) */
-export const WorkerDeploymentsListDeploymentsPath = strict({ account_id: str(), script_name: str() });
+export const WorkerDeploymentsListDeploymentsPath = ListDeployHooksPath;
 export const WorkerDeploymentsListDeploymentsQuery = strict({
   since: str().optional(),
   until: str().optional(),
@@ -565,7 +568,7 @@ export const WorkerDeploymentsListDeploymentsResult = open({
 });
 
 /** POST /accounts/{account_id}/workers/scripts/{script_name}/deployments (worker-deployments-create-deployment) */
-export const WorkerDeploymentsCreateDeploymentPath = strict({ account_id: str(), script_name: str() });
+export const WorkerDeploymentsCreateDeploymentPath = ListDeployHooksPath;
 export const WorkerDeploymentsCreateDeploymentQuery = strict({ force: queryBool().optional() });
 export const WorkerDeploymentsCreateDeploymentBody = strict({
   annotations: strict({ "workers/message": lengthIn(str(), undefined, 1000).optional() }).optional(),
@@ -586,15 +589,15 @@ export const WorkerDeploymentsCreateDeploymentResult = open({
 });
 
 /** POST /accounts/{account_id}/builds/workers (createWorkerBuildConfiguration (official page, not in the split)) */
-export const PostBuildsWorkersPath = strict({ account_id: str() });
+export const PostBuildsWorkersPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const PostBuildsWorkersBody = map(z.unknown());
 
 /** GET /accounts/{account_id}/builds/workers/{script_tag} (worker build configuration (official page, not in the split)) */
-export const GetBuildsWorkersPath = strict({ account_id: str(), script_tag: str() });
+export const GetBuildsWorkersPath = strict({ account_id: lengthIn(str(), 1, 32), script_tag: str() });
 
 /** PATCH /accounts/{account_id}/builds/workers/{script_tag} (worker build configuration (official page, not in the split)) */
-export const PatchBuildsWorkersPath = strict({ account_id: str(), script_tag: str() });
+export const PatchBuildsWorkersPath = GetBuildsWorkersPath;
 export const PatchBuildsWorkersBody = map(z.unknown());
 
 /** DELETE /accounts/{account_id}/builds/workers/{script_tag} (worker build configuration (official page, not in the split)) */
-export const DeleteBuildsWorkersPath = strict({ account_id: str(), script_tag: str() });
+export const DeleteBuildsWorkersPath = GetBuildsWorkersPath;

@@ -35,32 +35,7 @@ export const ZoneSettingsEditSingleSettingResult = ZoneSettingsGetSingleSettingR
 
 /** GET /zones/{zone_id}/rulesets/phases/{ruleset_phase}/entrypoint (get_zones_zone_id_rulesets_phases_ruleset_phase_entrypoint) */
 export const GetZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath = strict({
-  ruleset_phase: oneOf([
-    "ddos_l4",
-    "ddos_l7",
-    "http_config_settings",
-    "http_custom_errors",
-    "http_log_custom_fields",
-    "http_ratelimit",
-    "http_request_cache_settings",
-    "http_request_dynamic_redirect",
-    "http_request_firewall_custom",
-    "http_request_firewall_managed",
-    "http_request_late_transform",
-    "http_request_origin",
-    "http_request_redirect",
-    "http_request_sanitize",
-    "http_request_sbfm",
-    "http_request_transform",
-    "http_response_cache_settings",
-    "http_response_compression",
-    "http_response_firewall_managed",
-    "http_response_headers_transform",
-    "magic_transit",
-    "magic_transit_ids_managed",
-    "magic_transit_managed",
-    "magic_transit_ratelimit",
-  ]),
+  ruleset_phase: str(),
   zone_id: str(),
 });
 export const GetZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointResult = open({
@@ -91,8 +66,10 @@ export const GetZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointResult = open({
 });
 
 /** PUT /zones/{zone_id}/rulesets/phases/{ruleset_phase}/entrypoint (put_zones_zone_id_rulesets_phases_ruleset_phase_entrypoint) */
-export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath =
-  GetZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath;
+export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointPath = strict({
+  ruleset_phase: str(),
+  zone_id: str(),
+});
 export const PutZonesZoneIdRulesetsPhasesRulesetPhaseEntrypointQuery = strict({
   dry_run: queryBool().optional(),
 });

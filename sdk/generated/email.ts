@@ -16,7 +16,7 @@ import {
 } from "../wire/rules";
 
 /** POST /accounts/{account_id}/email/sending/send (email-sending-account-send-builder) */
-export const EmailSendingAccountSendBuilderPath = strict({ account_id: str() });
+export const EmailSendingAccountSendBuilderPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const EmailSendingAccountSendBuilderBody = strict({
   attachments: list(
     strict({
@@ -69,7 +69,7 @@ export const EmailSendingAccountSendBuilderResult = open({
 });
 
 /** POST /accounts/{account_id}/email/sending/send_raw (email-sending-account-send-raw-message) */
-export const EmailSendingAccountSendRawMessagePath = strict({ account_id: str() });
+export const EmailSendingAccountSendRawMessagePath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const EmailSendingAccountSendRawMessageBody = strict({
   from: str(),
   mime_message: lengthIn(str(), 1),
@@ -78,7 +78,7 @@ export const EmailSendingAccountSendRawMessageBody = strict({
 export const EmailSendingAccountSendRawMessageResult = EmailSendingAccountSendBuilderResult;
 
 /** GET /accounts/{account_id}/email/sending/suppressions (emailSending.suppressions.list (cloudflare@7.3.0 method; no official operationId in the declarations)) */
-export const EmailSendingSuppressionsListPath = strict({ account_id: str() });
+export const EmailSendingSuppressionsListPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const EmailSendingSuppressionsListQuery = strict({
   email: str().optional(),
   reason: oneOf(["manual", "complaint", "hard_bounce", "soft_bounce", "policy"]).optional(),
@@ -90,7 +90,7 @@ export const EmailSendingSuppressionsListQuery = strict({
 });
 
 /** POST /accounts/{account_id}/email/sending/suppressions (emailSending.suppressions.create (cloudflare@7.3.0 method; no official operationId in the declarations)) */
-export const EmailSendingSuppressionsCreatePath = strict({ account_id: str() });
+export const EmailSendingSuppressionsCreatePath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const EmailSendingSuppressionsCreateBody = strict({
   email: str(),
   expires_at: str().nullable().optional(),
@@ -102,10 +102,13 @@ export const EmailSendingSuppressionsCreateBody = strict({
 });
 
 /** GET /accounts/{account_id}/email/sending/suppressions/{suppression_id} (emailSending.suppressions.get (cloudflare@7.3.0 method; no official operationId in the declarations)) */
-export const EmailSendingSuppressionsGetPath = strict({ account_id: str(), suppression_id: str() });
+export const EmailSendingSuppressionsGetPath = strict({
+  account_id: lengthIn(str(), 1, 32),
+  suppression_id: str(),
+});
 
 /** PATCH /accounts/{account_id}/email/sending/suppressions/{suppression_id} (emailSending.suppressions.edit (cloudflare@7.3.0 method; no official operationId in the declarations)) */
-export const EmailSendingSuppressionsEditPath = strict({ account_id: str(), suppression_id: str() });
+export const EmailSendingSuppressionsEditPath = EmailSendingSuppressionsGetPath;
 export const EmailSendingSuppressionsEditBody = strict({
   expires_at: str().nullable().optional(),
   note: str().optional(),
@@ -113,10 +116,10 @@ export const EmailSendingSuppressionsEditBody = strict({
 });
 
 /** DELETE /accounts/{account_id}/email/sending/suppressions/{suppression_id} (emailSending.suppressions.delete (cloudflare@7.3.0 method; no official operationId in the declarations)) */
-export const EmailSendingSuppressionsDeletePath = strict({ account_id: str(), suppression_id: str() });
+export const EmailSendingSuppressionsDeletePath = EmailSendingSuppressionsGetPath;
 
 /** POST /accounts/{account_id}/email/sending/suppressions/bulk (emailSending.suppressions.import (cloudflare@7.3.0 method; no official operationId in the declarations)) */
-export const EmailSendingSuppressionsImportPath = strict({ account_id: str() });
+export const EmailSendingSuppressionsImportPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const EmailSendingSuppressionsImportBody = strict({
   items: list(
     strict({

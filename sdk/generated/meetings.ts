@@ -4,7 +4,10 @@ import { z } from "zod";
 import { bool, formatted, int, lengthIn, list, num, oneOf, open, queryNum, str, strict } from "../wire/rules";
 
 /** GET /accounts/{account_id}/realtime/kit/{app_id}/meetings (get_all_meetings) */
-export const GetAllMeetingsPath = strict({ account_id: str(), app_id: lengthIn(str(), 1, 32) });
+export const GetAllMeetingsPath = strict({
+  account_id: lengthIn(str(), 1, 32),
+  app_id: lengthIn(str(), 1, 32),
+});
 export const GetAllMeetingsQuery = strict({
   page_no: queryNum(true, 0).optional(),
   per_page: queryNum(true, 0).optional(),
@@ -182,7 +185,7 @@ export const CreateMeetingResult = open({
 /** GET /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id} (get_meeting) */
 export const GetMeetingPath = strict({
   meeting_id: str(),
-  account_id: str(),
+  account_id: lengthIn(str(), 1, 32),
   app_id: lengthIn(str(), 1, 32),
 });
 export const GetMeetingQuery = strict({ name: str().optional() });
@@ -331,7 +334,7 @@ export const GetActiveSessionResult = open({
 
 /** POST /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/active-session/kick (KickPartcipants) */
 export const KickPartcipantsPath = strict({
-  account_id: str(),
+  account_id: lengthIn(str(), 1, 32),
   app_id: lengthIn(str(), 1, 32),
   meeting_id: str(),
 });
@@ -518,7 +521,7 @@ export const AddParticipantResult = open({
 export const GetMeetingParticipantPath = strict({
   meeting_id: str(),
   participant_id: str(),
-  account_id: str(),
+  account_id: lengthIn(str(), 1, 32),
   app_id: lengthIn(str(), 1, 32),
 });
 export const GetMeetingParticipantResult = open({
@@ -557,7 +560,7 @@ export const DeleteMeetingParticipantResult = open({
 
 /** POST /accounts/{account_id}/realtime/kit/{app_id}/meetings/{meeting_id}/participants/{participant_id}/token (regenerate_token) */
 export const RegenerateTokenPath = strict({
-  account_id: str(),
+  account_id: lengthIn(str(), 1, 32),
   app_id: lengthIn(str(), 1, 32),
   meeting_id: str(),
   participant_id: str(),
@@ -565,7 +568,7 @@ export const RegenerateTokenPath = strict({
 export const RegenerateTokenResult = open({ data: open({ token: z.string() }), success: z.boolean() });
 
 /** GET /accounts/{account_id}/realtime/kit/apps (get_apps) */
-export const GetAppsPath = strict({ account_id: str() });
+export const GetAppsPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const GetAppsResult = open({
   data: z
     .array(
@@ -576,7 +579,7 @@ export const GetAppsResult = open({
 });
 
 /** POST /accounts/{account_id}/realtime/kit/apps (create_app) */
-export const CreateAppPath = strict({ account_id: str() });
+export const CreateAppPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const CreateAppBody = strict({ name: str() });
 export const CreateAppResult = open({
   data: open({

@@ -17,7 +17,7 @@ import {
 } from "../wire/rules";
 
 /** POST /accounts/{account_id}/registrar/domain-check (registrar-domain-discovery-check) */
-export const RegistrarDomainDiscoveryCheckPath = strict({ account_id: str() });
+export const RegistrarDomainDiscoveryCheckPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const RegistrarDomainDiscoveryCheckBody = strict({ domains: list(str(), 1, 20) });
 export const RegistrarDomainDiscoveryCheckResult = open({
   domains: z.array(
@@ -36,7 +36,7 @@ export const RegistrarDomainDiscoveryCheckResult = open({
 });
 
 /** GET /accounts/{account_id}/registrar/domain-search (registrar-domain-discovery-search) */
-export const RegistrarDomainDiscoverySearchPath = strict({ account_id: str() });
+export const RegistrarDomainDiscoverySearchPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const RegistrarDomainDiscoverySearchQuery = strict({
   q: lengthIn(str(), 1, 100),
   extensions: list(str(), undefined, 20).optional(),
@@ -45,7 +45,7 @@ export const RegistrarDomainDiscoverySearchQuery = strict({
 export const RegistrarDomainDiscoverySearchResult = RegistrarDomainDiscoveryCheckResult;
 
 /** GET /accounts/{account_id}/registrar/domains (registrar-domains-list-domains) */
-export const RegistrarDomainsListDomainsPath = strict({ account_id: str() });
+export const RegistrarDomainsListDomainsPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const RegistrarDomainsListDomainsResult = z
   .array(
     open({
@@ -87,11 +87,14 @@ export const RegistrarDomainsListDomainsResult = z
   .nullable();
 
 /** GET /accounts/{account_id}/registrar/domains/{domain_name} (registrar-domains-get-domain) */
-export const RegistrarDomainsGetDomainPath = strict({ domain_name: str(), account_id: str() });
+export const RegistrarDomainsGetDomainPath = strict({
+  domain_name: str(),
+  account_id: lengthIn(str(), 1, 32),
+});
 export const RegistrarDomainsGetDomainResult = z.record(z.string(), z.unknown()).nullable();
 
 /** PUT /accounts/{account_id}/registrar/domains/{domain_name} (registrar-domains-update-domain) */
-export const RegistrarDomainsUpdateDomainPath = strict({ domain_name: str(), account_id: str() });
+export const RegistrarDomainsUpdateDomainPath = RegistrarDomainsGetDomainPath;
 export const RegistrarDomainsUpdateDomainBody = strict({
   auto_renew: bool().optional(),
   locked: bool().optional(),
@@ -100,7 +103,7 @@ export const RegistrarDomainsUpdateDomainBody = strict({
 export const RegistrarDomainsUpdateDomainResult = z.record(z.string(), z.unknown()).nullable();
 
 /** GET /accounts/{account_id}/registrar/registrations (registrar-domain-registration-list) */
-export const RegistrarDomainRegistrationListPath = strict({ account_id: str() });
+export const RegistrarDomainRegistrationListPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const RegistrarDomainRegistrationListQuery = strict({
   cursor: lengthIn(str(), undefined, 256).optional(),
   per_page: queryNum(true, 1, 50).optional(),
@@ -120,7 +123,7 @@ export const RegistrarDomainRegistrationListResult = z.array(
 );
 
 /** POST /accounts/{account_id}/registrar/registrations (registrar-domain-registration-create) */
-export const RegistrarDomainRegistrationCreatePath = strict({ account_id: str() });
+export const RegistrarDomainRegistrationCreatePath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const RegistrarDomainRegistrationCreateBody = strict({
   auto_renew: bool().optional(),
   contacts: strict({
@@ -214,7 +217,10 @@ export const RegistrarDomainRegistrationCreateResult = open({
 });
 
 /** GET /accounts/{account_id}/registrar/registrations/{domain_name} (registrar-domain-registration-get) */
-export const RegistrarDomainRegistrationGetPath = strict({ account_id: str(), domain_name: str() });
+export const RegistrarDomainRegistrationGetPath = strict({
+  account_id: lengthIn(str(), 1, 32),
+  domain_name: str(),
+});
 export const RegistrarDomainRegistrationGetResult = open({
   auto_renew: z.boolean(),
   created_at: z.string(),
@@ -226,23 +232,20 @@ export const RegistrarDomainRegistrationGetResult = open({
 });
 
 /** PATCH /accounts/{account_id}/registrar/registrations/{domain_name} (registrar-domain-registration-update) */
-export const RegistrarDomainRegistrationUpdatePath = strict({ account_id: str(), domain_name: str() });
+export const RegistrarDomainRegistrationUpdatePath = RegistrarDomainRegistrationGetPath;
 export const RegistrarDomainRegistrationUpdateBody = strict({ auto_renew: bool() });
 export const RegistrarDomainRegistrationUpdateResult = RegistrarDomainRegistrationCreateResult;
 
 /** GET /accounts/{account_id}/registrar/registrations/{domain_name}/registration-status (registrar-domain-registration-get-status) */
-export const RegistrarDomainRegistrationGetStatusPath = strict({ account_id: str(), domain_name: str() });
+export const RegistrarDomainRegistrationGetStatusPath = RegistrarDomainRegistrationGetPath;
 export const RegistrarDomainRegistrationGetStatusResult = RegistrarDomainRegistrationCreateResult;
 
 /** GET /accounts/{account_id}/registrar/registrations/{domain_name}/update-status (registrar-domain-registration-get-update-status) */
-export const RegistrarDomainRegistrationGetUpdateStatusPath = strict({
-  account_id: str(),
-  domain_name: str(),
-});
+export const RegistrarDomainRegistrationGetUpdateStatusPath = RegistrarDomainRegistrationGetPath;
 export const RegistrarDomainRegistrationGetUpdateStatusResult = RegistrarDomainRegistrationCreateResult;
 
 /** GET /accounts/{account_id}/registrar/extensions (registrar.extensions.list (cloudflare@7.3.0 method; no official operationId in the declarations)) */
-export const RegistrarExtensionsListPath = strict({ account_id: str() });
+export const RegistrarExtensionsListPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const RegistrarExtensionsListQuery = strict({
   direction: oneOf(["asc", "desc"]).optional(),
   name: str().optional(),
@@ -252,4 +255,4 @@ export const RegistrarExtensionsListQuery = strict({
 });
 
 /** GET /accounts/{account_id}/registrar/extensions/{extension} (registrar.extensions.get (cloudflare@7.3.0 method; no official operationId in the declarations)) */
-export const RegistrarExtensionsGetPath = strict({ account_id: str(), extension: str() });
+export const RegistrarExtensionsGetPath = strict({ account_id: lengthIn(str(), 1, 32), extension: str() });

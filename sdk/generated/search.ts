@@ -20,7 +20,7 @@ import {
 } from "../wire/rules";
 
 /** GET /accounts/{account_id}/ai-search/instances (ai-search-list-instances) */
-export const AiSearchListInstancesPath = strict({ account_id: str() });
+export const AiSearchListInstancesPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const AiSearchListInstancesQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 100).optional(),
@@ -127,7 +127,7 @@ export const AiSearchListInstancesResult = z.array(
 );
 
 /** POST /accounts/{account_id}/ai-search/instances (ai-search-create-instance) */
-export const AiSearchCreateInstancePath = strict({ account_id: str() });
+export const AiSearchCreateInstancePath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const AiSearchCreateInstanceBody = strict({
   ai_gateway_id: str().nullable().optional(),
   ai_search_model: oneOf([
@@ -440,11 +440,11 @@ export const AiSearchCreateInstanceResult = open({
 });
 
 /** GET /accounts/{account_id}/ai-search/instances/{id} (ai-search-fetch-instance) */
-export const AiSearchFetchInstancePath = strict({ account_id: str(), id: str() });
+export const AiSearchFetchInstancePath = strict({ account_id: lengthIn(str(), 1, 32), id: str() });
 export const AiSearchFetchInstanceResult = AiSearchCreateInstanceResult;
 
 /** PUT /accounts/{account_id}/ai-search/instances/{id} (ai-search-update-instance) */
-export const AiSearchUpdateInstancePath = strict({ account_id: str(), id: str() });
+export const AiSearchUpdateInstancePath = strict({ account_id: lengthIn(str(), 1, 32), id: str() });
 export const AiSearchUpdateInstanceBody = strict({
   ai_gateway_id: str().nullable().optional(),
   ai_search_model: oneOf([
@@ -702,11 +702,11 @@ export const AiSearchUpdateInstanceBodyDefaults = {
 export const AiSearchUpdateInstanceResult = AiSearchCreateInstanceResult;
 
 /** DELETE /accounts/{account_id}/ai-search/instances/{id} (ai-search-delete-instance) */
-export const AiSearchDeleteInstancePath = strict({ account_id: str(), id: str() });
+export const AiSearchDeleteInstancePath = strict({ account_id: lengthIn(str(), 1, 32), id: str() });
 export const AiSearchDeleteInstanceResult = AiSearchCreateInstanceResult;
 
 /** POST /accounts/{account_id}/ai-search/instances/{id}/chat/completions (ai-search-instance-chat-completion) */
-export const AiSearchInstanceChatCompletionPath = strict({ id: str(), account_id: str() });
+export const AiSearchInstanceChatCompletionPath = strict({ id: str(), account_id: lengthIn(str(), 1, 32) });
 export const AiSearchInstanceChatCompletionBody = strict({
   ai_search_options: strict({
     cache: strict({
@@ -849,7 +849,7 @@ export const AiSearchInstanceChatCompletionResult = open({
 });
 
 /** GET /accounts/{account_id}/ai-search/instances/{id}/jobs (ai-search-instance-list-jobs) */
-export const AiSearchInstanceListJobsPath = strict({ id: str(), account_id: str() });
+export const AiSearchInstanceListJobsPath = strict({ id: str(), account_id: lengthIn(str(), 1, 32) });
 export const AiSearchInstanceListJobsQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 50).optional(),
@@ -867,7 +867,7 @@ export const AiSearchInstanceListJobsResult = z.array(
 );
 
 /** POST /accounts/{account_id}/ai-search/instances/{id}/jobs (ai-search-instance-create-job) */
-export const AiSearchInstanceCreateJobPath = strict({ id: str(), account_id: str() });
+export const AiSearchInstanceCreateJobPath = strict({ id: str(), account_id: lengthIn(str(), 1, 32) });
 export const AiSearchInstanceCreateJobBody = strict({
   description: lengthIn(str(), undefined, 255).optional(),
 });
@@ -882,7 +882,11 @@ export const AiSearchInstanceCreateJobResult = open({
 });
 
 /** GET /accounts/{account_id}/ai-search/instances/{id}/jobs/{job_id} (ai-search-instance-get-job) */
-export const AiSearchInstanceGetJobPath = strict({ id: str(), job_id: str(), account_id: str() });
+export const AiSearchInstanceGetJobPath = strict({
+  id: str(),
+  job_id: str(),
+  account_id: lengthIn(str(), 1, 32),
+});
 export const AiSearchInstanceGetJobResult = open({
   description: z.string().nullable().optional(),
   end_reason: z.string().nullable().optional(),
@@ -894,12 +898,12 @@ export const AiSearchInstanceGetJobResult = open({
 });
 
 /** PATCH /accounts/{account_id}/ai-search/instances/{id}/jobs/{job_id} (ai-search-instance-change-job-status) */
-export const AiSearchInstanceChangeJobStatusPath = strict({ id: str(), job_id: str(), account_id: str() });
+export const AiSearchInstanceChangeJobStatusPath = AiSearchInstanceGetJobPath;
 export const AiSearchInstanceChangeJobStatusBody = strict({ action: oneOf(["cancel"]) });
 export const AiSearchInstanceChangeJobStatusResult = AiSearchInstanceCreateJobResult;
 
 /** GET /accounts/{account_id}/ai-search/instances/{id}/jobs/{job_id}/logs (ai-search-instance-list-job-logs) */
-export const AiSearchInstanceListJobLogsPath = strict({ id: str(), job_id: str(), account_id: str() });
+export const AiSearchInstanceListJobLogsPath = AiSearchInstanceGetJobPath;
 export const AiSearchInstanceListJobLogsQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 500).optional(),
@@ -909,7 +913,7 @@ export const AiSearchInstanceListJobLogsResult = z.array(
 );
 
 /** POST /accounts/{account_id}/ai-search/instances/{id}/search (ai-search-instance-search) */
-export const AiSearchInstanceSearchPath = strict({ id: str(), account_id: str() });
+export const AiSearchInstanceSearchPath = strict({ id: str(), account_id: lengthIn(str(), 1, 32) });
 export const AiSearchInstanceSearchBody = strict({
   ai_search_options: strict({
     cache: strict({
@@ -1013,7 +1017,7 @@ export const AiSearchInstanceSearchResult = open({
 });
 
 /** GET /accounts/{account_id}/ai-search/instances/{id}/stats (ai-search-stats) */
-export const AiSearchStatsPath = strict({ id: str(), account_id: str() });
+export const AiSearchStatsPath = strict({ id: str(), account_id: lengthIn(str(), 1, 32) });
 export const AiSearchStatsResult = open({
   completed: z.number().optional(),
   engine: open({
@@ -1035,12 +1039,15 @@ export const AiSearchStatsResult = open({
 });
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances (ai-search-namespace-list-instances) */
-export const AiSearchNamespaceListInstancesPath = strict({ account_id: str(), name: str() });
+export const AiSearchNamespaceListInstancesPath = strict({ account_id: lengthIn(str(), 1, 32), name: str() });
 export const AiSearchNamespaceListInstancesQuery = AiSearchListInstancesQuery;
 export const AiSearchNamespaceListInstancesResult = AiSearchListInstancesResult;
 
 /** POST /accounts/{account_id}/ai-search/namespaces/{name}/instances (ai-search-namespace-create-instance) */
-export const AiSearchNamespaceCreateInstancePath = strict({ account_id: str(), name: str() });
+export const AiSearchNamespaceCreateInstancePath = strict({
+  account_id: lengthIn(str(), 1, 32),
+  name: str(),
+});
 export const AiSearchNamespaceCreateInstanceBody = AiSearchCreateInstanceBody;
 export const AiSearchNamespaceCreateInstanceBodyDefaults = {
   cache: true,
@@ -1059,11 +1066,15 @@ export const AiSearchNamespaceCreateInstanceBodyDefaults = {
 export const AiSearchNamespaceCreateInstanceResult = AiSearchCreateInstanceResult;
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id} (ai-search-namespace-fetch-instance) */
-export const AiSearchNamespaceFetchInstancePath = strict({ account_id: str(), id: str(), name: str() });
+export const AiSearchNamespaceFetchInstancePath = strict({
+  account_id: lengthIn(str(), 1, 32),
+  id: str(),
+  name: str(),
+});
 export const AiSearchNamespaceFetchInstanceResult = AiSearchCreateInstanceResult;
 
 /** PUT /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id} (ai-search-namespace-update-instance) */
-export const AiSearchNamespaceUpdateInstancePath = strict({ account_id: str(), id: str(), name: str() });
+export const AiSearchNamespaceUpdateInstancePath = AiSearchNamespaceFetchInstancePath;
 export const AiSearchNamespaceUpdateInstanceBody = AiSearchUpdateInstanceBody;
 export const AiSearchNamespaceUpdateInstanceBodyDefaults = {
   cache: true,
@@ -1083,7 +1094,11 @@ export const AiSearchNamespaceUpdateInstanceBodyDefaults = {
 export const AiSearchNamespaceUpdateInstanceResult = AiSearchCreateInstanceResult;
 
 /** PATCH /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id} (ai-search-move-instance) */
-export const AiSearchMoveInstancePath = strict({ account_id: str(), name: str(), id: str() });
+export const AiSearchMoveInstancePath = strict({
+  account_id: lengthIn(str(), 1, 32),
+  name: str(),
+  id: str(),
+});
 export const AiSearchMoveInstanceBody = strict({
   new_namespace: matching(
     lengthIn(str(), 1, 32),
@@ -1094,20 +1109,20 @@ export const AiSearchMoveInstanceBody = strict({
 export const AiSearchMoveInstanceResult = z.record(z.string(), z.unknown());
 
 /** DELETE /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id} (ai-search-namespace-delete-instance) */
-export const AiSearchNamespaceDeleteInstancePath = strict({ account_id: str(), id: str(), name: str() });
+export const AiSearchNamespaceDeleteInstancePath = AiSearchNamespaceFetchInstancePath;
 export const AiSearchNamespaceDeleteInstanceResult = AiSearchCreateInstanceResult;
 
 /** POST /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/chat/completions (ai-search-namespace-instance-chat-completion) */
 export const AiSearchNamespaceInstanceChatCompletionPath = strict({
   id: str(),
-  account_id: str(),
+  account_id: lengthIn(str(), 1, 32),
   name: str(),
 });
 export const AiSearchNamespaceInstanceChatCompletionBody = AiSearchInstanceChatCompletionBody;
 export const AiSearchNamespaceInstanceChatCompletionResult = AiSearchInstanceChatCompletionResult;
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/items (ai-search-namespace-instance-list-items) */
-export const AiSearchNamespaceInstanceListItemsPath = strict({ id: str(), account_id: str(), name: str() });
+export const AiSearchNamespaceInstanceListItemsPath = AiSearchNamespaceInstanceChatCompletionPath;
 export const AiSearchNamespaceInstanceListItemsQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 0, 50).optional(),
@@ -1137,7 +1152,7 @@ export const AiSearchNamespaceInstanceListItemsResult = z.array(
 );
 
 /** POST /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/items (ai-search-namespace-instance-upload-item) */
-export const AiSearchNamespaceInstanceUploadItemPath = strict({ id: str(), account_id: str(), name: str() });
+export const AiSearchNamespaceInstanceUploadItemPath = AiSearchNamespaceInstanceChatCompletionPath;
 export const AiSearchNamespaceInstanceUploadItemResult = open({
   checksum: z.string(),
   chunks_count: z.number().nullable(),
@@ -1154,11 +1169,7 @@ export const AiSearchNamespaceInstanceUploadItemResult = open({
 });
 
 /** PUT /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/items (ai-search-namespace-instance-create-or-update-item) */
-export const AiSearchNamespaceInstanceCreateOrUpdateItemPath = strict({
-  id: str(),
-  account_id: str(),
-  name: str(),
-});
+export const AiSearchNamespaceInstanceCreateOrUpdateItemPath = AiSearchNamespaceInstanceChatCompletionPath;
 export const AiSearchNamespaceInstanceCreateOrUpdateItemBody = strict({
   key: lengthIn(str(), 1),
   next_action: oneOf(["INDEX"]),
@@ -1172,8 +1183,8 @@ export const AiSearchNamespaceInstanceCreateOrUpdateItemResult = AiSearchNamespa
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/items/{item_id} (ai-search-namespace-instance-get-item) */
 export const AiSearchNamespaceInstanceGetItemPath = strict({
   id: str(),
-  item_id: str(),
-  account_id: str(),
+  item_id: lengthIn(str(), undefined, 64),
+  account_id: lengthIn(str(), 1, 32),
   name: str(),
 });
 export const AiSearchNamespaceInstanceGetItemResult = AiSearchNamespaceInstanceUploadItemResult;
@@ -1233,12 +1244,12 @@ export const AiSearchNamespaceInstanceLogsItemResult = z.array(
 );
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/jobs (ai-search-namespace-instance-list-jobs) */
-export const AiSearchNamespaceInstanceListJobsPath = strict({ id: str(), account_id: str(), name: str() });
+export const AiSearchNamespaceInstanceListJobsPath = AiSearchNamespaceInstanceChatCompletionPath;
 export const AiSearchNamespaceInstanceListJobsQuery = AiSearchInstanceListJobsQuery;
 export const AiSearchNamespaceInstanceListJobsResult = AiSearchInstanceListJobsResult;
 
 /** POST /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/jobs (ai-search-namespace-instance-create-job) */
-export const AiSearchNamespaceInstanceCreateJobPath = strict({ id: str(), account_id: str(), name: str() });
+export const AiSearchNamespaceInstanceCreateJobPath = AiSearchNamespaceInstanceChatCompletionPath;
 export const AiSearchNamespaceInstanceCreateJobBody = AiSearchInstanceCreateJobBody;
 export const AiSearchNamespaceInstanceCreateJobResult = AiSearchInstanceCreateJobResult;
 
@@ -1246,7 +1257,7 @@ export const AiSearchNamespaceInstanceCreateJobResult = AiSearchInstanceCreateJo
 export const AiSearchNamespaceInstanceGetJobPath = strict({
   id: str(),
   job_id: str(),
-  account_id: str(),
+  account_id: lengthIn(str(), 1, 32),
   name: str(),
 });
 export const AiSearchNamespaceInstanceGetJobResult = AiSearchInstanceGetJobResult;
@@ -1262,21 +1273,21 @@ export const AiSearchNamespaceInstanceListJobLogsQuery = AiSearchInstanceListJob
 export const AiSearchNamespaceInstanceListJobLogsResult = AiSearchInstanceListJobLogsResult;
 
 /** POST /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/search (ai-search-namespace-instance-search) */
-export const AiSearchNamespaceInstanceSearchPath = strict({ id: str(), account_id: str(), name: str() });
+export const AiSearchNamespaceInstanceSearchPath = AiSearchNamespaceInstanceChatCompletionPath;
 export const AiSearchNamespaceInstanceSearchBody = AiSearchInstanceSearchBody;
 export const AiSearchNamespaceInstanceSearchResult = AiSearchInstanceSearchResult;
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/stats (ai-search-namespace-stats) */
-export const AiSearchNamespaceStatsPath = strict({ id: str(), account_id: str(), name: str() });
+export const AiSearchNamespaceStatsPath = AiSearchNamespaceInstanceChatCompletionPath;
 export const AiSearchNamespaceStatsResult = AiSearchStatsResult;
 
 /** POST /accounts/{account_id}/ai-search/namespaces/{name}/instances/{id}/purge_cache (ai-search-namespace-purge-instance-cache) */
-export const AiSearchNamespacePurgeInstanceCachePath = strict({ account_id: str(), name: str(), id: str() });
+export const AiSearchNamespacePurgeInstanceCachePath = AiSearchMoveInstancePath;
 export const AiSearchNamespacePurgeInstanceCacheBody = map(z.unknown());
 export const AiSearchNamespacePurgeInstanceCacheResult = open({ success: z.boolean() });
 
 /** GET /accounts/{account_id}/ai-search/namespaces (ai-search-list-namespaces) */
-export const AiSearchListNamespacesPath = strict({ account_id: str() });
+export const AiSearchListNamespacesPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const AiSearchListNamespacesQuery = strict({
   page: queryNum(true, 1).optional(),
   per_page: queryNum(true, 1, 100).optional(),
@@ -1287,7 +1298,7 @@ export const AiSearchListNamespacesResult = z.array(
 );
 
 /** POST /accounts/{account_id}/ai-search/namespaces (ai-search-create-namespace) */
-export const AiSearchCreateNamespacePath = strict({ account_id: str() });
+export const AiSearchCreateNamespacePath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const AiSearchCreateNamespaceBody = strict({
   description: lengthIn(str(), undefined, 256).nullable().optional(),
   name: str(),
@@ -1299,22 +1310,25 @@ export const AiSearchCreateNamespaceResult = open({
 });
 
 /** GET /accounts/{account_id}/ai-search/namespaces/{name} (ai-search-fetch-namespace) */
-export const AiSearchFetchNamespacePath = strict({ account_id: str(), name: str() });
+export const AiSearchFetchNamespacePath = strict({ account_id: lengthIn(str(), 1, 32), name: str() });
 export const AiSearchFetchNamespaceResult = AiSearchCreateNamespaceResult;
 
 /** PUT /accounts/{account_id}/ai-search/namespaces/{name} (ai-search-update-namespace) */
-export const AiSearchUpdateNamespacePath = strict({ account_id: str(), name: str() });
+export const AiSearchUpdateNamespacePath = strict({ account_id: lengthIn(str(), 1, 32), name: str() });
 export const AiSearchUpdateNamespaceBody = strict({
   description: lengthIn(str(), undefined, 256).nullable().optional(),
 });
 export const AiSearchUpdateNamespaceResult = AiSearchCreateNamespaceResult;
 
 /** DELETE /accounts/{account_id}/ai-search/namespaces/{name} (ai-search-delete-namespace) */
-export const AiSearchDeleteNamespacePath = strict({ account_id: str(), name: str() });
+export const AiSearchDeleteNamespacePath = strict({ account_id: lengthIn(str(), 1, 32), name: str() });
 export const AiSearchDeleteNamespaceResult = z.record(z.string(), z.unknown());
 
 /** POST /accounts/{account_id}/ai-search/namespaces/{name}/chat/completions (ai-search-namespace-multi-instance-chat-completion) */
-export const AiSearchNamespaceMultiInstanceChatCompletionPath = strict({ account_id: str(), name: str() });
+export const AiSearchNamespaceMultiInstanceChatCompletionPath = strict({
+  account_id: lengthIn(str(), 1, 32),
+  name: str(),
+});
 export const AiSearchNamespaceMultiInstanceChatCompletionBody = strict({
   ai_search_options: strict({
     cache: strict({
@@ -1459,7 +1473,10 @@ export const AiSearchNamespaceMultiInstanceChatCompletionResult = open({
 });
 
 /** POST /accounts/{account_id}/ai-search/namespaces/{name}/search (ai-search-namespace-multi-instance-search) */
-export const AiSearchNamespaceMultiInstanceSearchPath = strict({ account_id: str(), name: str() });
+export const AiSearchNamespaceMultiInstanceSearchPath = strict({
+  account_id: lengthIn(str(), 1, 32),
+  name: str(),
+});
 export const AiSearchNamespaceMultiInstanceSearchBody = strict({
   ai_search_options: strict({
     cache: strict({
@@ -1565,7 +1582,7 @@ export const AiSearchNamespaceMultiInstanceSearchResult = open({
 });
 
 /** GET /accounts/{account_id}/ai-search/tokens (ai-search-list-tokens) */
-export const AiSearchListTokensPath = strict({ account_id: str() });
+export const AiSearchListTokensPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const AiSearchListTokensQuery = strict({
   page: queryNum(true, 1, 100).optional(),
   per_page: queryNum(true, 1, 100).optional(),
@@ -1586,7 +1603,7 @@ export const AiSearchListTokensResult = z.array(
 );
 
 /** POST /accounts/{account_id}/ai-search/tokens (ai-search-create-tokens) */
-export const AiSearchCreateTokensPath = strict({ account_id: str() });
+export const AiSearchCreateTokensPath = strict({ account_id: lengthIn(str(), 1, 32) });
 export const AiSearchCreateTokensBody = strict({
   cf_api_id: str(),
   cf_api_key: str(),
@@ -1607,15 +1624,15 @@ export const AiSearchCreateTokensResult = open({
 });
 
 /** GET /accounts/{account_id}/ai-search/tokens/{id} (ai-search-fetch-tokens) */
-export const AiSearchFetchTokensPath = strict({ account_id: str(), id: str() });
+export const AiSearchFetchTokensPath = strict({ account_id: lengthIn(str(), 1, 32), id: str() });
 export const AiSearchFetchTokensResult = AiSearchCreateTokensResult;
 
 /** PUT /accounts/{account_id}/ai-search/tokens/{id} (ai-search-update-tokens) */
-export const AiSearchUpdateTokensPath = strict({ account_id: str(), id: str() });
+export const AiSearchUpdateTokensPath = strict({ account_id: lengthIn(str(), 1, 32), id: str() });
 export const AiSearchUpdateTokensBody = AiSearchCreateTokensBody;
 export const AiSearchUpdateTokensBodyDefaults = { legacy: true } as const;
 export const AiSearchUpdateTokensResult = AiSearchCreateTokensResult;
 
 /** DELETE /accounts/{account_id}/ai-search/tokens/{id} (ai-search-delete-tokens) */
-export const AiSearchDeleteTokensPath = strict({ account_id: str(), id: str() });
+export const AiSearchDeleteTokensPath = strict({ account_id: lengthIn(str(), 1, 32), id: str() });
 export const AiSearchDeleteTokensResult = z.record(z.string(), z.unknown());

@@ -64,6 +64,21 @@ describe("the generated wire schemas (sdk/generated)", function () {
       assert.equal(after.get(other), before.get(other));
   });
 
+  it("an overlay rule's keyword set to null takes the contract's check away, and only there", async function () {
+    const overlay = loadOverlay();
+    overlay.rules.push({
+      operation: "POST /accounts/{account_id}/builds/triggers",
+      in: "requestBody",
+      field: "build_token_uuid",
+      set: { format: null },
+      why: "a test",
+    });
+    const after = (await formatted(generate(projectContract(), overlay))).get("builds.ts") ?? "";
+    const body = /export const CreateTriggerBody = strict\(\{[\s\S]*?\n\}\);/.exec(after)?.[0] ?? "";
+    assert.match(body, /\n {2}build_token_uuid: str\(\),\n/);
+    assert.match(body, /repo_connection_uuid: formatted\(str\(\), "uuid"\)/);
+  });
+
   it("refuse a request in the project's words, naming each field", function () {
     const r = AiSearchCreateInstanceBody.safeParse({
       id: "docs",

@@ -10,13 +10,14 @@ import {
   SearchResultSchema,
 } from "../../../sdk/schemas/search";
 import { chat, search } from "../ask";
-import { BASES, INVALID, Instance, bareRoute, type SearchArea } from "./context";
+import * as G from "../../../sdk/generated/search";
+import { BASES, INVALID, bareRoute, under, type SearchArea } from "./context";
 
 export function searchRoute(area: SearchArea, base: string): void {
   area.post(
     `${base}/:id/search`,
     {
-      params: Instance,
+      params: under(base, G.AiSearchInstanceSearchPath, G.AiSearchNamespaceInstanceSearchPath),
       body: orEmpty(SearchBodySchema),
       response: SearchResultSchema,
       permissions: "instances",
@@ -32,7 +33,7 @@ export function chatRoutes(app: FastifyInstance, ctx: AreaContext): void {
       ctx,
       "POST",
       `${base}/:id/chat/completions`,
-      Instance,
+      under(base, G.AiSearchInstanceChatCompletionPath, G.AiSearchNamespaceInstanceChatCompletionPath),
       ({ caller: { model, ns }, params, body, reply }) => {
         const parsed = parseWith(ChatCompletionBodySchema, body, INVALID);
         const completion = chat(model, model.instance(ns, params.id), parsed);

@@ -24,7 +24,7 @@ export const INSTANCE_PAGES: PageRule = { min: 1, max: 100, default: 20 };
 
 /** The same operations under the default and under a named namespace (spec F). */
 const DEFAULT_BASE = "/accounts/:account_id/ai-search/instances";
-export const NAMED_BASE = "/accounts/:account_id/ai-search/namespaces/:namespace/instances";
+export const NAMED_BASE = "/accounts/:account_id/ai-search/namespaces/:name/instances";
 export const BASES = [DEFAULT_BASE, NAMED_BASE] as const;
 
 /** Spec F, Authentication: a token with both search Edit and Run, for every operation. */
@@ -44,10 +44,21 @@ export interface Caller {
   actor: string;
 }
 
-export const Instances = AccountParams.extend({ namespace: z.string().optional() });
-export const Instance = Instances.extend({ id: z.string() });
-export const Job = Instance.extend({ job_id: z.string() });
-export const Item = Instance.extend({ item_id: z.string().max(64, "must be at most 64 characters") });
+/** What every path of the area holds: the account, and under the namespaced base the namespace's `name`. */
+export type PathIds = { account_id: string; name?: string | undefined };
+
+/**
+ * The contract's schema of a route's path under the base it is served at: the same operation has one
+ * under the default base and one under the namespaced base (with `{name}`), both in sdk/generated/search.ts.
+ */
+export function under<D extends z.ZodType<PathIds>, N extends z.ZodType<PathIds>>(
+  base: string,
+  byDefault: D,
+  named: N,
+): D | N {
+  return base === NAMED_BASE ? named : byDefault;
+}
+
 export const Namespace = AccountParams.extend({ namespace: z.string() });
 
 /** The contract's 400s carry `path`: each `field: rule` line names its field, key by key. */
@@ -65,15 +76,10 @@ export function modelOf(ctx: AreaContext): SearchModel {
 }
 
 /** The caller, and the namespace the path names, before the body is read (any route of the area). */
-function authenticate(
-  ctx: AreaContext,
-  req: FastifyRequest,
-  scope: Scope,
-  params: { account_id: string; namespace?: string | undefined },
-): Caller {
+function authenticate(ctx: AreaContext, req: FastifyRequest, scope: Scope, params: PathIds): Caller {
   const token = ctx.auth.require(req, { accountId: params.account_id, all: REQUIRED });
   const model = modelOf(ctx);
-  const name = scope === "namespaces" ? undefined : params.namespace;
+  const name = scope === "namespaces" ? undefined : params.name;
   return { model, ns: namespaceFor(model, params.account_id, name, scope), actor: token.name ?? "api-token" };
 }
 
@@ -100,8 +106,7 @@ export function searchApi(app: FastifyInstance, ctx: AreaContext) {
     invalid: INVALID,
     // The contract documents a 400 (with `path`) on the search operations, and no 415.
     unsupported: (line) => INVALID([line]),
-    auth: (req, scope: Scope, params: { account_id: string; namespace?: string | undefined }): Caller =>
-      authenticate(ctx, req, scope, params),
+    auth: (req, scope: Scope, params: PathIds): Caller => authenticate(ctx, req, scope, params),
   });
 }
 
@@ -109,7 +114,7 @@ export function searchApi(app: FastifyInstance, ctx: AreaContext) {
  * A route whose answer is not the usual envelope (chat completions, a download): the same auth
  * before the body, the same 400s, and the handler writes the reply itself.
  */
-export function bareRoute<P extends z.ZodType<{ account_id: string; namespace?: string | undefined }>>(
+export function bareRoute<P extends z.ZodType<PathIds>>(
   app: FastifyInstance,
   ctx: AreaContext,
   method: HTTPMethods,

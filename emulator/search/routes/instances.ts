@@ -10,13 +10,14 @@ import {
   UpdateInstanceBodySchema,
 } from "../../../sdk/schemas/search";
 import { instanceView } from "../views";
-import { INSTANCE_PAGES, Instance, Instances, NAMED_BASE, namespaceFor, type SearchArea } from "./context";
+import * as G from "../../../sdk/generated/search";
+import { INSTANCE_PAGES, NAMED_BASE, namespaceFor, under, type SearchArea } from "./context";
 
 export function instanceRoutes(area: SearchArea, base: string): void {
   area.post(
     base,
     {
-      params: Instances,
+      params: under(base, G.AiSearchCreateInstancePath, G.AiSearchNamespaceCreateInstancePath),
       body: orEmpty(CreateInstanceBodySchema),
       response: SearchInstanceSchema,
       permissions: "collection",
@@ -29,14 +30,14 @@ export function instanceRoutes(area: SearchArea, base: string): void {
     base,
     {
       querystring: InstanceListQuerySchema.extend(pageFields(INSTANCE_PAGES)),
-      params: Instances,
+      params: under(base, G.AiSearchListInstancesPath, G.AiSearchNamespaceListInstancesPath),
       response: z.array(SearchInstanceSchema),
       permissions: "collection",
     },
     ({ auth: { model, ns }, params, query }) => {
       // The default base's `namespace` query names another namespace to list.
       const where =
-        params.namespace === undefined && query.namespace !== undefined
+        !("name" in params) && query.namespace !== undefined
           ? namespaceFor(model, params.account_id, query.namespace, "collection")
           : ns;
       const all = model.listInstances(where, query.search);
@@ -51,14 +52,18 @@ export function instanceRoutes(area: SearchArea, base: string): void {
 
   area.get(
     `${base}/:id`,
-    { params: Instance, response: SearchInstanceSchema, permissions: "instances" },
+    {
+      params: under(base, G.AiSearchFetchInstancePath, G.AiSearchNamespaceFetchInstancePath),
+      response: SearchInstanceSchema,
+      permissions: "instances",
+    },
     ({ auth: { model, ns }, params }) => instanceView(model, ns, model.instance(ns, params.id)),
   );
 
   area.put(
     `${base}/:id`,
     {
-      params: Instance,
+      params: under(base, G.AiSearchUpdateInstancePath, G.AiSearchNamespaceUpdateInstancePath),
       body: orEmpty(UpdateInstanceBodySchema),
       response: SearchInstanceSchema,
       permissions: "instances",
@@ -69,7 +74,11 @@ export function instanceRoutes(area: SearchArea, base: string): void {
 
   area.delete(
     `${base}/:id`,
-    { params: Instance, response: SearchInstanceSchema, permissions: "instances" },
+    {
+      params: under(base, G.AiSearchDeleteInstancePath, G.AiSearchNamespaceDeleteInstancePath),
+      response: SearchInstanceSchema,
+      permissions: "instances",
+    },
     ({ auth: { model, ns }, params }) => {
       const inst = model.instance(ns, params.id);
       const view = instanceView(model, ns, inst);
@@ -84,7 +93,7 @@ export function moveRoute(area: SearchArea): void {
   area.patch(
     `${NAMED_BASE}/:id`,
     {
-      params: Instance,
+      params: G.AiSearchMoveInstancePath,
       body: orEmpty(MoveInstanceBodySchema),
       response: SearchInstanceSchema,
       permissions: "instances",

@@ -24,7 +24,8 @@ import {
 } from "../../../sdk/schemas/search";
 import { invalid } from "../state";
 import { chunkViews, itemLogViews, itemView } from "../views";
-import { INVALID, Instance, Item, NAMED_BASE, bareRoute, type SearchArea } from "./context";
+import * as G from "../../../sdk/generated/search";
+import { INVALID, NAMED_BASE, bareRoute, type SearchArea } from "./context";
 
 /** `per_page` of the item listing as the contract gives it (0 is the default size). */
 const ITEM_PAGES: PageRule = { min: 0, max: ITEM_PAGE.maxPerPage, default: ITEM_PAGE.defaultPerPage };
@@ -36,7 +37,7 @@ export function itemRoutes(area: SearchArea): void {
     ITEMS,
     {
       querystring: ItemListQuerySchema.extend(pageFields(ITEM_PAGES)),
-      params: Instance,
+      params: G.AiSearchNamespaceInstanceListItemsPath,
       response: z.array(SearchItemSchema),
       permissions: "instances",
     },
@@ -55,7 +56,7 @@ export function itemRoutes(area: SearchArea): void {
   area.post(
     ITEMS,
     {
-      params: Instance,
+      params: G.AiSearchNamespaceInstanceUploadItemPath,
       response: SearchItemSchema,
       permissions: "instances",
       accepts: ["multipart/form-data"],
@@ -70,7 +71,7 @@ export function itemRoutes(area: SearchArea): void {
   area.put(
     ITEMS,
     {
-      params: Instance,
+      params: G.AiSearchNamespaceInstanceCreateOrUpdateItemPath,
       body: orEmpty(PutItemBodySchema),
       response: SearchItemSchema,
       permissions: "instances",
@@ -84,7 +85,7 @@ export function itemRoutes(area: SearchArea): void {
   const item = `${ITEMS}/:item_id`;
   area.get(
     item,
-    { params: Item, response: SearchItemSchema, permissions: "instances" },
+    { params: G.AiSearchNamespaceInstanceGetItemPath, response: SearchItemSchema, permissions: "instances" },
     ({ auth: { model, ns }, params }) => {
       const inst = model.instance(ns, params.id);
       return itemView(ns, inst, model.item(inst, params.item_id));
@@ -93,7 +94,12 @@ export function itemRoutes(area: SearchArea): void {
 
   area.patch(
     item,
-    { params: Item, body: orEmpty(SyncItemBodySchema), response: SearchItemSchema, permissions: "instances" },
+    {
+      params: G.AiSearchNamespaceInstanceSyncItemPath,
+      body: orEmpty(SyncItemBodySchema),
+      response: SearchItemSchema,
+      permissions: "instances",
+    },
     ({ auth: { model, ns }, params }) => {
       const inst = model.instance(ns, params.id);
       return itemView(ns, inst, model.syncItem(inst, params.item_id));
@@ -102,7 +108,11 @@ export function itemRoutes(area: SearchArea): void {
 
   area.delete(
     item,
-    { params: Item, response: DeletedItemSchema, permissions: "instances" },
+    {
+      params: G.AiSearchNamespaceInstanceDeleteItemPath,
+      response: DeletedItemSchema,
+      permissions: "instances",
+    },
     ({ auth: { model, ns }, params }) => {
       const inst = model.instance(ns, params.id);
       return { key: model.deleteItem(inst, params.item_id).key };
@@ -116,7 +126,7 @@ export function itemRoutes(area: SearchArea): void {
         limit: queryInteger(1, CHUNK_PAGE.maxLimit),
         offset: queryInteger(0),
       }),
-      params: Item,
+      params: G.AiSearchNamespaceInstanceListItemChunksPath,
       response: z.array(ItemChunkSchema),
       permissions: "instances",
     },
@@ -134,7 +144,7 @@ export function itemRoutes(area: SearchArea): void {
     `${item}/logs`,
     {
       querystring: ItemLogsQuerySchema.extend({ limit: queryInteger(1, ITEM_LOG_PAGE.maxLimit) }),
-      params: Item,
+      params: G.AiSearchNamespaceInstanceLogsItemPath,
       response: z.array(ItemLogSchema),
       permissions: "instances",
     },
@@ -164,7 +174,7 @@ export function itemDownloadRoute(app: FastifyInstance, ctx: AreaContext): void 
     ctx,
     "GET",
     `${ITEMS}/:item_id/download`,
-    Item,
+    G.AiSearchNamespaceInstanceGetItemContentPath,
     ({ caller: { model, ns }, params, reply }) => {
       const inst = model.instance(ns, params.id);
       const item = model.item(inst, params.item_id);

@@ -11,7 +11,8 @@ import {
   SearchJobSchema,
 } from "../../../sdk/schemas/search";
 import { jobView, jobViews, logViews } from "../views";
-import { Instance, Job, type SearchArea } from "./context";
+import * as G from "../../../sdk/generated/search";
+import { under, type SearchArea } from "./context";
 
 /** `per_page` of each listing as the contract gives it (0 is the default size). */
 const JOB_PAGES: PageRule = { min: 0, max: 50, default: 20 };
@@ -21,7 +22,7 @@ export function jobRoutes(area: SearchArea, base: string): void {
   area.post(
     `${base}/:id/jobs`,
     {
-      params: Instance,
+      params: under(base, G.AiSearchInstanceCreateJobPath, G.AiSearchNamespaceInstanceCreateJobPath),
       // Spec F: "no body". Left absent (not `{}`), so what was received is what is recorded.
       body: CreateJobBodySchema.optional(),
       response: SearchJobSchema,
@@ -37,7 +38,7 @@ export function jobRoutes(area: SearchArea, base: string): void {
     `${base}/:id/jobs`,
     {
       querystring: JobListQuerySchema.extend(pageFields(JOB_PAGES)),
-      params: Instance,
+      params: under(base, G.AiSearchInstanceListJobsPath, G.AiSearchNamespaceInstanceListJobsPath),
       response: z.array(SearchJobSchema),
       permissions: "instances",
     },
@@ -49,7 +50,11 @@ export function jobRoutes(area: SearchArea, base: string): void {
 
   area.get(
     `${base}/:id/jobs/:job_id`,
-    { params: Job, response: SearchJobSchema, permissions: "instances" },
+    {
+      params: under(base, G.AiSearchInstanceGetJobPath, G.AiSearchNamespaceInstanceGetJobPath),
+      response: SearchJobSchema,
+      permissions: "instances",
+    },
     ({ auth: { model, ns }, params }) => {
       const inst = model.instance(ns, params.id);
       return jobView(model, inst, model.job(inst, params.job_id));
@@ -58,7 +63,16 @@ export function jobRoutes(area: SearchArea, base: string): void {
 
   area.patch(
     `${base}/:id/jobs/:job_id`,
-    { params: Job, body: orEmpty(CancelJobBodySchema), response: SearchJobSchema, permissions: "instances" },
+    {
+      params: under(
+        base,
+        G.AiSearchInstanceChangeJobStatusPath,
+        G.AiSearchNamespaceInstanceChangeJobStatusPath,
+      ),
+      body: orEmpty(CancelJobBodySchema),
+      response: SearchJobSchema,
+      permissions: "instances",
+    },
     ({ auth: { model, ns }, params }) => {
       const inst = model.instance(ns, params.id);
       return jobView(model, inst, model.cancelJob(inst, params.job_id));
@@ -69,7 +83,7 @@ export function jobRoutes(area: SearchArea, base: string): void {
     `${base}/:id/jobs/:job_id/logs`,
     {
       querystring: JobLogListQuerySchema.extend(pageFields(JOB_LOG_PAGES)),
-      params: Job,
+      params: under(base, G.AiSearchInstanceListJobLogsPath, G.AiSearchNamespaceInstanceListJobLogsPath),
       response: z.array(SearchJobLogSchema),
       permissions: "instances",
     },

@@ -2,12 +2,17 @@
 import { z } from "zod";
 import { SearchStatsSchema } from "../../../sdk/schemas/search";
 import { statsView } from "../views";
-import { Instance, NAMED_BASE, type SearchArea } from "./context";
+import * as G from "../../../sdk/generated/search";
+import { NAMED_BASE, under, type SearchArea } from "./context";
 
 export function statsRoute(area: SearchArea, base: string): void {
   area.get(
     `${base}/:id/stats`,
-    { params: Instance, response: SearchStatsSchema, permissions: "instances" },
+    {
+      params: under(base, G.AiSearchStatsPath, G.AiSearchNamespaceStatsPath),
+      response: SearchStatsSchema,
+      permissions: "instances",
+    },
     ({ auth: { model, ns }, params }) => statsView(model, model.instance(ns, params.id)),
   );
 }
@@ -15,7 +20,7 @@ export function statsRoute(area: SearchArea, base: string): void {
 export function purgeCacheRoute(area: SearchArea): void {
   area.post(
     `${NAMED_BASE}/:id/purge_cache`,
-    { params: Instance, response: z.null(), permissions: "instances" },
+    { params: G.AiSearchNamespacePurgeInstanceCachePath, response: z.null(), permissions: "instances" },
     ({ auth: { model, ns }, params }) => {
       model.purgeCache(model.instance(ns, params.id));
       return null;
