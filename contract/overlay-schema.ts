@@ -83,7 +83,8 @@ export type NewerEnum = z.infer<typeof NewerEnumSchema>;
  */
 export const RuleSchema = z
   .strictObject({
-    operation: OperationKey,
+    /** `*`: every operation that has the place (at least one must), such as every `account_id` in a path. */
+    operation: z.union([OperationKey, z.literal("*")]),
     /** `response`: the success answer's `result` (a looser reading than the contract's, where the service is). */
     in: z.enum(["requestBody", "query", "path", "response"]),
     /** Dotted, `[]` for an array's items: `source_params.web_crawler.depth`. */

@@ -128,7 +128,16 @@ function overlayNode(schema: Record<string, unknown>, key: string, where: string
   return clone(found);
 }
 
-function applyOverlay(key: string, shapes: Shapes, overlay: Overlay, lookup: Lookup): void {
+/** The `*` rules that found their place in at least one operation. */
+type Matched = Set<Overlay["rules"][number]>;
+
+function applyOverlay(
+  key: string,
+  shapes: Shapes,
+  overlay: Overlay,
+  lookup: Lookup,
+  everywhere: Matched,
+): void {
   const side = (where: string): Node | undefined =>
     where === "requestBody"
       ? shapes.body
@@ -168,8 +177,13 @@ function applyOverlay(key: string, shapes: Shapes, overlay: Overlay, lookup: Loo
         target.enum.splice(target.enum.includes(null) ? target.enum.length - 1 : target.enum.length, 0, v);
   }
   for (const r of overlay.rules ?? []) {
-    if (r.operation !== key) continue;
+    if (r.operation !== key && r.operation !== "*") continue;
     const root = side(r.in);
+    if (r.operation === "*") {
+      const at = root && nodeAt(root, r.field);
+      if (!at?.parent.properties?.[at.name]) continue;
+      everywhere.add(r);
+    }
     const { required, ...keywords } = r.set ?? {};
     // `a[]` is the items of the array `a` (a rule on every entry, such as "no empty pattern").
     if (r.field.endsWith("[]")) {
@@ -256,6 +270,7 @@ export function generate(contract: unknown, overlay: Overlay): Map<string, strin
   // once: the second name is the first's, so a reader compares two lines rather than two screens.
   const firstNamed = new Map<string, Map<string, string>>();
   const bodies = new Map(operations.map((op) => [operationKey(op), requestBody(op)]));
+  const everywhere: Matched = new Set();
   const lookup: Lookup = (operation, field) => {
     const body = bodies.get(operation);
     const at = body && nodeAt(body, field);
@@ -279,7 +294,7 @@ export function generate(contract: unknown, overlay: Overlay): Map<string, strin
       ...(path ? { path } : {}),
       ...(result ? { result: clone(result) } : {}),
     };
-    applyOverlay(key, shapes, overlay, lookup);
+    applyOverlay(key, shapes, overlay, lookup, everywhere);
     const lines = [`\n/** ${key} (${op.operationId}) */`];
     const named = firstNamed.get(op.area) ?? new Map<string, string>();
     firstNamed.set(op.area, named);
@@ -300,6 +315,9 @@ export function generate(contract: unknown, overlay: Overlay): Map<string, strin
     area.push(...lines);
     byArea.set(op.area, area);
   }
+  for (const r of overlay.rules)
+    if (r.operation === "*" && !everywhere.has(r))
+      throw new Error(`overlay rule * ${r.in} ${r.field}: no operation has that place`);
   const files = new Map<string, string>();
   for (const [area, lines] of [...byArea].sort(([a], [b]) => a.localeCompare(b))) {
     const body = `${lines.join("\n")}\n`;

@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import { readFileSync, readdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { generate, projectContract } from "../../contract/generate";
+import { generate, generateFromProject, projectContract } from "../../contract/generate";
 import { formatted, formattedFiles, GENERATED_DIR } from "../../contract/generate/write";
 import { loadOverlay } from "../../contract/overlay-schema";
 import { AiSearchCreateInstanceBody, AiSearchFetchInstanceResult } from "../../sdk/generated/search";
@@ -77,6 +77,32 @@ describe("the generated wire schemas (sdk/generated)", function () {
     const body = /export const CreateTriggerBody = strict\(\{[\s\S]*?\n\}\);/.exec(after)?.[0] ?? "";
     assert.match(body, /\n {2}build_token_uuid: str\(\),\n/);
     assert.match(body, /repo_connection_uuid: formatted\(str\(\), "uuid"\)/);
+  });
+
+  it("a `*` rule applies to every operation that has its place, and one that matches none is refused", function () {
+    const without = loadOverlay();
+    without.rules = without.rules.filter((r) => r.operation !== "*");
+    const plain = generate(projectContract(), without);
+    const ruled = generateFromProject();
+    for (const area of ["builds.ts", "meetings.ts", "search.ts"]) {
+      assert.match(plain.get(area) ?? "", /\baccount_id: str\(\)/);
+      assert.doesNotMatch(ruled.get(area) ?? "", /\baccount_id: str\(\)/, area);
+      assert.match(ruled.get(area) ?? "", /account_id: lengthIn\(str\(\), 1, 32\)/);
+    }
+    // Zone paths have no account_id: they are left as they are.
+    assert.match(ruled.get("content.ts") ?? "", /strict\(\{ zone_id: str\(\), setting_id: str\(\) \}\)/);
+    const stray = loadOverlay();
+    stray.rules.push({
+      operation: "*",
+      in: "path",
+      field: "no_such_id",
+      set: { maxLength: 3 },
+      why: "a test",
+    });
+    assert.throws(
+      () => generate(projectContract(), stray),
+      /rule \* path no_such_id: no operation has that place/,
+    );
   });
 
   it("refuse a request in the project's words, naming each field", function () {
