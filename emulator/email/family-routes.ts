@@ -1,15 +1,17 @@
 /**
- * The email families of issue 26 over HTTP: a zone's sending subdomains (with their DNS records).
+ * The email families of issue 26 over HTTP: a zone's sending subdomains (with their DNS records) and
+ * an account's suppressions.
  * Paths, queries and bodies are the generated schemas; answers are the contract's results.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import * as G from "../../sdk/generated/email";
 import type { AreaContext } from "../area";
-import { defineArea, type AreaOptions } from "../define";
+import { AccountParams, answer, defineArea, type AreaOptions } from "../define";
 import { ContentModel } from "../content/state";
 import type { EmailModel, SubdomainRecord } from "./state";
 import { SendingSubdomains } from "./subdomains";
+import { Suppressions, pageOf } from "./suppressions";
 
 /** The email area's rendering of failures (its table's codes), shared with the send routes. */
 export type EmailWording = Pick<AreaOptions<unknown, unknown, unknown>, "envelope" | "invalid" | "fault">;
@@ -120,4 +122,55 @@ export function subdomainRoutes(
     { ...one, response: G.EmailSendingSubdomainsGetSendingSubdomainDnsStatusResult },
     ({ auth, params }) => auth.dnsStatus(params.subdomain_id),
   );
+}
+
+export function suppressionRoutes(
+  app: FastifyInstance,
+  model: EmailModel,
+  wording: EmailWording,
+  authenticate: EmailAuth,
+): void {
+  const area = defineArea(app, {
+    ...wording,
+    auth: (req, _op: "suppressions", params: { account_id: string }): Suppressions => {
+      authenticate(req, params.account_id);
+      return new Suppressions(model, params.account_id);
+    },
+  });
+  const SUPPRESSIONS = "/accounts/:account_id/email/sending/suppressions";
+  // The contract (from the client's declarations) types no result: the record is answered as kept.
+  const one = { params: G.EmailSendingSuppressionsGetPath, permissions: "suppressions" } as const;
+
+  area.get(
+    SUPPRESSIONS,
+    { params: AccountParams, querystring: G.EmailSendingSuppressionsListQuery, permissions: "suppressions" },
+    ({ auth, query }) => {
+      const page = pageOf(auth.list(query), query);
+      return answer(page.items, { resultInfo: page.resultInfo });
+    },
+  );
+
+  area.post(
+    SUPPRESSIONS,
+    { params: AccountParams, body: G.EmailSendingSuppressionsCreateBody, permissions: "suppressions" },
+    ({ auth, body }) => auth.create(body),
+  );
+
+  area.post(
+    `${SUPPRESSIONS}/bulk`,
+    { params: AccountParams, body: G.EmailSendingSuppressionsImportBody, permissions: "suppressions" },
+    ({ auth, body }) => auth.importAll(body.items),
+  );
+
+  area.get(`${SUPPRESSIONS}/:suppression_id`, one, ({ auth, params }) => auth.get(params.suppression_id));
+
+  area.patch(
+    `${SUPPRESSIONS}/:suppression_id`,
+    { ...one, body: G.EmailSendingSuppressionsEditBody },
+    ({ auth, params, body }) => auth.edit(params.suppression_id, body),
+  );
+
+  area.delete(`${SUPPRESSIONS}/:suppression_id`, one, ({ auth, params }) => ({
+    id: auth.delete(params.suppression_id).id,
+  }));
 }

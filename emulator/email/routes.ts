@@ -24,7 +24,7 @@ import {
 import type { AreaContext, AreaModule } from "../area";
 import { AccountParams, defineArea, defineControl, orEmpty } from "../define";
 import { DomainError, notFound, parseJsonBody } from "../http";
-import { subdomainRoutes, type EmailWording } from "./family-routes";
+import { subdomainRoutes, suppressionRoutes, type EmailWording } from "./family-routes";
 import { EmailFailure, EmailModel, type EmailAccountState, type OutboxEntry } from "./state";
 
 const SEND_PATH = "/accounts/:account_id/email/sending/send";
@@ -95,9 +95,10 @@ function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): 
     fault: (status) =>
       new DomainError(status, fail(status === 429 ? 10004 : status === 503 ? 10100 : 10002).errors),
   };
-  subdomainRoutes(app, ctx, model, wording, (req, accountId) =>
-    authenticate(req, ctx, model, "refuse", accountId),
-  );
+  const familyAuth = (req: FastifyRequest, accountId?: string): void =>
+    authenticate(req, ctx, model, "refuse", accountId);
+  subdomainRoutes(app, ctx, model, wording, familyAuth);
+  suppressionRoutes(app, model, wording, familyAuth);
   const area = defineArea(app, {
     ...wording,
     auth: (req, op: Operation, params: { account_id: string }) =>

@@ -1,6 +1,6 @@
-/** Email families (issue 26) over real HTTP: a zone's sending subdomains and their DNS records. */
+/** Email families (issue 26) over real HTTP: a zone's sending subdomains (with DNS) and suppressions. */
 import { strict as assert } from "node:assert";
-import type { SubdomainRecord } from "../../emulator/email/state";
+import type { SubdomainRecord, SuppressionRecord } from "../../emulator/email/state";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
 
 type Envelope<T> = {
@@ -164,5 +164,146 @@ describe("email emulator: sending subdomains", () => {
     assert.deepEqual(dns.result, preview.records);
     const outside = await fx.http("POST", subdomains(zone, "/preview"), { body: { name: "x.other.com" } });
     assert.equal(outside.status, 400, outside.text);
+  });
+});
+
+describe("email emulator: suppressions", () => {
+  const fx = useEmulator();
+  const base = (suffix = ""): string => `/accounts/${fx.em.accountId}/email/sending/suppressions${suffix}`;
+
+  async function suppress(body: Record<string, unknown>): Promise<SuppressionRecord> {
+    const res = await fx.http("POST", base(), { body });
+    assert.equal(res.status, 200, res.text);
+    return (res.json as Envelope<SuppressionRecord>).result;
+  }
+
+  async function listed(
+    query = "",
+  ): Promise<Envelope<SuppressionRecord[]> & { result_info: { cursor: string } }> {
+    const res = await fx.http("GET", base(query));
+    assert.equal(res.status, 200, res.text);
+    return res.json as Envelope<SuppressionRecord[]> & { result_info: { cursor: string } };
+  }
+
+  it("creates, reads, edits and deletes one, kept per account", async () => {
+    const made = await suppress({ email: "Ada@dest.test", note: "asked" });
+    const at = new Date(fx.clock.now()).toISOString();
+    assert.deepEqual(made, {
+      id: made.id,
+      email: "Ada@dest.test",
+      reason: "manual",
+      scope: { type: "account" },
+      note: "asked",
+      expires_at: null,
+      created: at,
+      modified: at,
+    });
+    const got = await fx.http("GET", base(`/${made.id}`));
+    assert.deepEqual((got.json as Envelope<SuppressionRecord>).result, made);
+
+    fx.clock.advance(1000);
+    const edited = await fx.http("PATCH", base(`/${made.id}`), {
+      body: { note: "changed", scope: { type: "sending_domain", value: "Example.com" }, expires_at: null },
+    });
+    assert.equal(edited.status, 200, edited.text);
+    const after = (edited.json as Envelope<SuppressionRecord>).result;
+    assert.equal(after.note, "changed");
+    assert.deepEqual(after.scope, { type: "sending_domain", value: "example.com" });
+    assert.equal(after.modified, new Date(fx.clock.now()).toISOString());
+    const badScope = await fx.http("PATCH", base(`/${made.id}`), { body: { scope: { type: "zone" } } });
+    assert.equal(badScope.status, 400, badScope.text);
+
+    const del = await fx.http("DELETE", base(`/${made.id}`));
+    assert.equal(del.status, 200, del.text);
+    assert.deepEqual((del.json as Envelope<{ id: string }>).result, { id: made.id });
+    assert.equal((await fx.http("GET", base(`/${made.id}`))).status, 404);
+    assert.deepEqual((await listed()).result, []);
+  });
+
+  it("refuses a second one for the same address and scope (409) and a bad address (400 10001)", async () => {
+    await suppress({ email: "ada@dest.test" });
+    assert.equal((await fx.http("POST", base(), { body: { email: "ADA@dest.test" } })).status, 409);
+    await suppress({ email: "ada@dest.test", scope: { type: "sending_domain", value: "example.com" } });
+    const bad = await fx.http("POST", base(), { body: { email: "not-an-address" } });
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal((bad.json as Envelope<null>).errors[0]!.code, 10001);
+    const noScopeValue = await fx.http("POST", base(), {
+      body: { email: "x@dest.test", scope: { type: "sending_domain" } },
+    });
+    assert.equal(noScopeValue.status, 400, noScopeValue.text);
+  });
+
+  it("lists with the contract's filters and pages by cursor", async () => {
+    const ada = await suppress({ email: "ada@dest.test" });
+    fx.clock.advance(1);
+    const bob = await suppress({
+      email: "bob@dest.test",
+      scope: { type: "sending_domain", value: "example.com" },
+    });
+    fx.clock.advance(1);
+    const cy = await suppress({ email: "cy@other.test" });
+    const ids = async (q: string): Promise<string[]> => (await listed(q)).result.map((s) => s.id);
+    assert.deepEqual(await ids(""), [ada.id, bob.id, cy.id]);
+    assert.deepEqual(await ids("?email=BOB@dest.test"), [bob.id]);
+    assert.deepEqual(await ids("?scope_type=account"), [ada.id, cy.id]);
+    assert.deepEqual(await ids("?scope_value=example.com"), [bob.id]);
+    assert.deepEqual(await ids("?search=dest"), [ada.id, bob.id]);
+    assert.deepEqual(await ids("?reason=manual"), [ada.id, bob.id, cy.id]);
+    assert.deepEqual(await ids("?reason=hard_bounce"), []);
+
+    const first = await listed("?per_page=2");
+    assert.deepEqual(
+      first.result.map((s) => s.id),
+      [ada.id, bob.id],
+    );
+    const second = await listed(`?per_page=2&cursor=${first.result_info.cursor}`);
+    assert.deepEqual(
+      second.result.map((s) => s.id),
+      [cy.id],
+    );
+    assert.equal(second.result_info.cursor, "");
+    assert.equal((await fx.http("GET", base("?cursor=bm9wZQ"))).status, 400);
+  });
+
+  it("imports in bulk, all or nothing", async () => {
+    await suppress({ email: "ada@dest.test" });
+    const clash = await fx.http("POST", base("/bulk"), {
+      body: { items: [{ email: "new@dest.test" }, { email: "ada@dest.test" }] },
+    });
+    assert.equal(clash.status, 409, clash.text);
+    assert.equal((await listed()).result.length, 1);
+
+    const res = await fx.http("POST", base("/bulk"), {
+      body: {
+        items: [
+          { email: "new@dest.test", note: "bulk" },
+          { email: "ada@dest.test", scope: { type: "sending_domain", value: "example.com" } },
+        ],
+      },
+    });
+    assert.equal(res.status, 200, res.text);
+    const made = (res.json as Envelope<SuppressionRecord[]>).result;
+    assert.deepEqual(
+      made.map((s) => [s.email, s.scope.type]),
+      [
+        ["new@dest.test", "account"],
+        ["ada@dest.test", "sending_domain"],
+      ],
+    );
+    assert.equal((await listed()).result.length, 3);
+  });
+
+  it("needs email:send on the account (401, 403), and leaves the send result as it was", async () => {
+    assert.equal((await fx.http("GET", base(), { token: null })).status, 401);
+    assert.equal((await fx.http("GET", base(), { token: fx.token("account", ["zone:read"]) })).status, 403);
+    await suppress({ email: "ada@dest.test" });
+    await fx.http("PUT", `/__emulator/email/accounts/${fx.em.accountId}/domains/example.com`, { body: {} });
+    const sent = await fx.http("POST", `/accounts/${fx.em.accountId}/email/sending/send`, {
+      body: { from: "news@example.com", to: "ada@dest.test", subject: "Hi", text: "Hello" },
+    });
+    assert.equal(sent.status, 200, sent.text);
+    const result = (sent.json as Envelope<{ delivered: string[]; suppressed_recipients: string[] }>).result;
+    assert.deepEqual(result.delivered, ["ada@dest.test"]);
+    assert.deepEqual(result.suppressed_recipients, []);
   });
 });
