@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import * as G from "../../sdk/generated/email";
 import type { AreaContext } from "../area";
-import { AccountParams, answer, defineArea, type AreaOptions } from "../define";
+import { answer, defineArea, type AreaOptions } from "../define";
 import { ContentModel } from "../content/state";
 import type { EmailModel, SubdomainRecord } from "./state";
 import { SendingSubdomains } from "./subdomains";
@@ -143,7 +143,11 @@ export function suppressionRoutes(
 
   area.get(
     SUPPRESSIONS,
-    { params: AccountParams, querystring: G.EmailSendingSuppressionsListQuery, permissions: "suppressions" },
+    {
+      params: G.EmailSendingSuppressionsListPath,
+      querystring: G.EmailSendingSuppressionsListQuery,
+      permissions: "suppressions",
+    },
     ({ auth, query }) => {
       const page = pageOf(auth.list(query), query);
       return answer(page.items, { resultInfo: page.resultInfo });
@@ -152,13 +156,21 @@ export function suppressionRoutes(
 
   area.post(
     SUPPRESSIONS,
-    { params: AccountParams, body: G.EmailSendingSuppressionsCreateBody, permissions: "suppressions" },
+    {
+      params: G.EmailSendingSuppressionsCreatePath,
+      body: G.EmailSendingSuppressionsCreateBody,
+      permissions: "suppressions",
+    },
     ({ auth, body }) => auth.create(body),
   );
 
   area.post(
     `${SUPPRESSIONS}/bulk`,
-    { params: AccountParams, body: G.EmailSendingSuppressionsImportBody, permissions: "suppressions" },
+    {
+      params: G.EmailSendingSuppressionsImportPath,
+      body: G.EmailSendingSuppressionsImportBody,
+      permissions: "suppressions",
+    },
     ({ auth, body }) => auth.importAll(body.items),
   );
 
@@ -166,11 +178,15 @@ export function suppressionRoutes(
 
   area.patch(
     `${SUPPRESSIONS}/:suppression_id`,
-    { ...one, body: G.EmailSendingSuppressionsEditBody },
+    { ...one, params: G.EmailSendingSuppressionsEditPath, body: G.EmailSendingSuppressionsEditBody },
     ({ auth, params, body }) => auth.edit(params.suppression_id, body),
   );
 
-  area.delete(`${SUPPRESSIONS}/:suppression_id`, one, ({ auth, params }) => ({
-    id: auth.delete(params.suppression_id).id,
-  }));
+  area.delete(
+    `${SUPPRESSIONS}/:suppression_id`,
+    { ...one, params: G.EmailSendingSuppressionsDeletePath },
+    ({ auth, params }) => ({
+      id: auth.delete(params.suppression_id).id,
+    }),
+  );
 }
