@@ -25,6 +25,7 @@ import type { AreaContext, AreaModule } from "../area";
 import * as G from "../../sdk/generated/email";
 import { AccountParams, defineArea, defineControl, orEmpty } from "../define";
 import { DomainError, notFound, parseJsonBody } from "../http";
+import { subdomainRoutes, suppressionRoutes, type EmailWording } from "./family-routes";
 import { EmailFailure, EmailModel, type EmailAccountState, type OutboxEntry } from "./state";
 
 const SEND_PATH = "/accounts/:account_id/email/sending/send";
@@ -42,9 +43,9 @@ function authenticate(
   ctx: AreaContext,
   model: EmailModel,
   op: Operation,
-  accountId: string,
+  accountId?: string,
 ): void {
-  if (op === "send") model.takeForced(accountId, ["upstream_auth"]);
+  if (op === "send" && accountId !== undefined) model.takeForced(accountId, ["upstream_auth"]);
   const header = req.headers.authorization;
   if (!header && (req.headers["x-auth-key"] !== undefined || req.headers["x-auth-email"] !== undefined)) {
     throw fail(
@@ -56,7 +57,7 @@ function authenticate(
     throw fail(10103, "authorization: must be a Bearer API token");
   }
   ctx.auth.require(req, {
-    accountId,
+    ...(accountId !== undefined ? { accountId } : {}),
     all: ["email:send"],
     errors: {
       missing: () => fail(10101, "authorization: token missing"),
@@ -88,12 +89,19 @@ function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): 
     }
   });
 
-  const area = defineArea(app, {
+  const wording: EmailWording = {
     envelope: "result",
     invalid: (lines) => fail(10001, ...lines),
     // An injected 429 or 5xx speaks the email table too (its status stays the injected one).
     fault: (status) =>
       new DomainError(status, fail(status === 429 ? 10004 : status === 503 ? 10100 : 10002).errors),
+  };
+  const familyAuth = (req: FastifyRequest, accountId?: string): void =>
+    authenticate(req, ctx, model, "refuse", accountId);
+  subdomainRoutes(app, ctx, model, wording, familyAuth);
+  suppressionRoutes(app, model, wording, familyAuth);
+  const area = defineArea(app, {
+    ...wording,
     auth: (req, op: Operation, params: { account_id: string }) =>
       authenticate(req, ctx, model, op, params.account_id),
   });

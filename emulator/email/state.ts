@@ -69,8 +69,39 @@ export interface EmailAccountState {
   outbox: OutboxEntry[];
 }
 
+/** A zone's sending subdomain (issue 26). `tag` is its id in paths. */
+export interface SubdomainRecord {
+  tag: string;
+  name: string;
+  enabled: boolean;
+  dkim_selector: string;
+  return_path_domain: string;
+  preview_enabled: boolean;
+  drop_suppressed_recipients: boolean;
+  /** Whether `dns` POST (fix) has run since it was made: its records read "ready" from then on. */
+  dns_verified: boolean;
+  created: string;
+  modified: string;
+}
+
+/** An address the account does not send to (issue 26). */
+export interface SuppressionRecord {
+  id: string;
+  email: string;
+  reason: "manual";
+  scope: { type: "account" } | { type: "sending_domain"; value: string };
+  note: string | null;
+  expires_at: string | null;
+  created: string;
+  modified: string;
+}
+
 interface EmailState {
   accounts: Record<string, EmailAccountState>;
+  /** Sending subdomains per zone id, by tag (absent in state saved before issue 26). */
+  subdomains?: Record<string, Record<string, SubdomainRecord>>;
+  /** Suppressions per account id, by id (absent in state saved before issue 26). */
+  suppressions?: Record<string, Record<string, SuppressionRecord>>;
 }
 
 /** The outbox is persisted with the store after every send, so it is kept small. */
@@ -137,6 +168,23 @@ export class EmailModel {
     const accounts = this.state.accounts;
     accounts[accountId] ??= freshAccount();
     return accounts[accountId];
+  }
+
+  /** The zone's sending subdomains, by tag (live: changes are kept). */
+  subdomainRecords(zoneId: string): Record<string, SubdomainRecord> {
+    const zones = (this.state.subdomains ??= dict());
+    return (zones[zoneId] ??= dict());
+  }
+
+  /** The account's suppressions, by id (live: changes are kept). */
+  suppressionRecords(accountId: string): Record<string, SuppressionRecord> {
+    const accounts = (this.state.suppressions ??= dict());
+    return (accounts[accountId] ??= dict());
+  }
+
+  /** The emulator clock's time, as the API shows it. */
+  nowIso(): string {
+    return new Date(this.now()).toISOString();
   }
 
   /** Consumes one use of a forced failure of one of `kinds`, throwing it. */
