@@ -42,13 +42,6 @@ function prefersAsync(req: FastifyRequest): boolean {
   return /(^|[,\s])respond-async\b/i.test(value);
 }
 
-/** A number-looking query value becomes a number, so the shared schema can judge it. */
-function numeric(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  return typeof value === "string" && value.trim() !== "" && !Number.isNaN(n) ? n : value;
-}
-
 /**
  * A list in the query, given either way the service's clients send one: the contract's form style
  * without explode (`extensions=com,dev`) or the key repeated (`extensions=com&extensions=dev`).
@@ -109,12 +102,11 @@ function deprecated(reply: FastifyReply, accountId: string): FastifyReply {
     );
 }
 
-/** Query values arrive as strings: number-looking ones become numbers and lists become arrays first. */
-function queryOf<S extends z.ZodType>(schema: S, numbers: readonly string[], lists: readonly string[] = []) {
+/** Lists in the query become arrays first (the generated query numbers read their text themselves). */
+function queryOf<S extends z.ZodType>(schema: S, lists: readonly string[] = []) {
   return z.preprocess((q) => {
     if (typeof q !== "object" || q === null) return q;
     const out: Record<string, unknown> = { ...q };
-    for (const k of numbers) out[k] = numeric(out[k]);
     for (const k of lists) out[k] = list(out[k]);
     return out;
   }, schema);
@@ -139,7 +131,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
     `${base}/domain-search`,
     {
       params: G.RegistrarDomainDiscoverySearchPath,
-      querystring: queryOf(DomainSearchQuerySchema, ["limit"], ["extensions"]),
+      querystring: queryOf(DomainSearchQuerySchema, ["extensions"]),
       response: DomainSearchResultSchema,
       permissions: READ,
     },
@@ -177,7 +169,7 @@ export function registerRegistrarApi(app: FastifyInstance, ctx: AreaContext): vo
     `${base}/registrations`,
     {
       params: G.RegistrarDomainRegistrationListPath,
-      querystring: queryOf(RegistrationListQuerySchema, ["per_page"]),
+      querystring: queryOf(RegistrationListQuerySchema),
       response: RegistrationListSchema,
       permissions: READ,
     },

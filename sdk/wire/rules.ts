@@ -38,13 +38,17 @@ export function int(min?: number, max?: number, unit = "") {
   return n;
 }
 
-/** A number in a query string (values arrive as text). */
+/** A decimal number as a query string writes it: never empty (zod's coercion would read "" as 0). */
+const NUMBER_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+
+/** A number in a query string (values arrive as text); `?per_page=` is refused, not read as 0. */
 export function queryNum(integer: boolean, min?: number, max?: number) {
-  let n = z.coerce.number({ error: "must be a number" });
+  let n = z.number({ error: "must be a number" });
   if (integer) n = n.int("must be an integer");
   if (min !== undefined) n = n.min(min, range(min, max, ""));
   if (max !== undefined) n = n.max(max, range(min, max, ""));
-  return n;
+  const text = z.string().regex(NUMBER_TEXT, "must be a number").transform(Number);
+  return z.union([z.number(), text], { error: "must be a number" }).pipe(n);
 }
 
 /** A boolean in a query string: `true` or `false` as text, or a boolean. */

@@ -451,6 +451,14 @@ const CASES: Case[] = [
     status: 400,
     says: /per_page: must be between 1 and 100/,
   },
+  // A generated query number: empty is no number (zod's coercion would have read it as 0).
+  ...["", " ", "1e", "0x10", "ten"].map((v): Case => ({
+    area: "registrar",
+    method: "GET",
+    path: `{A}/registrar/domain-search?q=shop&limit=${encodeURIComponent(v)}`,
+    status: 400,
+    says: /limit: must be a number/,
+  })),
   // control API
   {
     area: "control",
