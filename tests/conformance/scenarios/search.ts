@@ -105,7 +105,7 @@ const FULL_UPDATE: UpdateInstanceBody = {
 };
 
 /** Every option of a search or chat request. */
-const FULL_OPTIONS: AiSearchOptions = {
+export const FULL_OPTIONS: AiSearchOptions = {
   cache: { cache_threshold: "close_enough", enabled: true },
   query_rewrite: { enabled: true, model: MODEL, rewrite_prompt: "Rewrite as keywords." },
   reranking: { enabled: true, match_threshold: 0.2, model: "@cf/baai/bge-reranker-base" },
