@@ -20,6 +20,7 @@ import {
 } from "../../sdk/schemas/content";
 import * as G from "../../sdk/generated/content";
 import { serveEdge } from "./edge";
+import { rulesetRoutes } from "./rulesets";
 import { CONTENT_CODES, ContentModel, type ZoneRecord } from "./state";
 
 /** `/zones/{zone_id}` and its custom-hostname collection: paths outside the contract's subset. */
@@ -142,6 +143,9 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
       return model.putEntrypoint(zone.id, params.ruleset_phase, body);
     },
   );
+
+  // The collection and by-id routes, on the entrypoint's state (./rulesets).
+  rulesetRoutes(zoneArea, model, { read: READ_RULES, edit: EDIT_RULES });
 
   zoneArea.post(
     "/zones/:zone_id/custom_hostnames",

@@ -30,6 +30,8 @@ export const CONTENT_CODES = {
   zoneExists: 1061,
   hostnameExists: 1406,
   invalidExpression: 20021,
+  /** A second ruleset of an entrypoint phase made through the collection. */
+  entrypointExists: 20217,
   noOrigin: 1020,
   originUnreachable: 1021,
 } as const;
@@ -257,7 +259,7 @@ export class ContentModel {
 
   // ---- entrypoint ------------------------------------------------------------------------------
 
-  #checkPhase(phase: string): void {
+  checkPhase(phase: string): void {
     if (phase !== CONFIG_PHASE) {
       throw new DomainError(400, {
         code: CONTENT_CODES.badRequest,
@@ -268,7 +270,7 @@ export class ContentModel {
 
   getEntrypoint(zoneId: string, phase: string): RulesetRecord {
     this.getZone(zoneId);
-    this.#checkPhase(phase);
+    this.checkPhase(phase);
     const rs = this.#s.entrypoints[zoneId];
     if (!rs) throw notFound(`entrypoint ruleset of phase ${phase}`, CONTENT_CODES.notFound);
     return rs;
@@ -281,7 +283,7 @@ export class ContentModel {
   putEntrypoint(zoneId: string, phase: string, body: PutConfigRulesetRequest): RulesetRecord {
     this.getZone(zoneId);
     const rules = body.rules;
-    this.#checkPhase(phase);
+    this.checkPhase(phase);
     const errors = rules.flatMap((r, i) => {
       try {
         parseExpression(r.expression);
@@ -353,6 +355,18 @@ export class ContentModel {
     };
     this.#s.entrypoints[zoneId] = ruleset;
     return ruleset;
+  }
+
+  /** The zone's entrypoint of `phase`, or undefined when none was made (no 404: the collection asks). */
+  findEntrypoint(zoneId: string, phase: string = CONFIG_PHASE): RulesetRecord | undefined {
+    this.getZone(zoneId);
+    const rs = this.#s.entrypoints[zoneId];
+    return rs?.phase === phase ? rs : undefined;
+  }
+
+  /** Removes the zone's entrypoint (the collection's DELETE by id): ConfigRule then reads none. */
+  deleteEntrypoint(zoneId: string): void {
+    delete this.#s.entrypoints[zoneId];
   }
 
   /** Every check of putEntrypoint, with the entrypoint left as it was. */

@@ -9,7 +9,7 @@ import * as G from "../../sdk/generated/email";
 import type { AreaContext } from "../area";
 import { answer, defineArea, type AreaOptions } from "../define";
 import { ContentModel } from "../content/state";
-import type { EmailModel, SubdomainRecord } from "./state";
+import type { EmailModel, SubdomainRecord, SuppressionRecord } from "./state";
 import { SendingSubdomains } from "./subdomains";
 import { Suppressions, pageOf } from "./suppressions";
 
@@ -124,6 +124,28 @@ export function subdomainRoutes(
   );
 }
 
+/**
+ * A suppression as the contract's results show it: `created_at` (the record's creation) and
+ * `read_only` (false: every suppression here was made through the API, which may change it).
+ */
+function suppressionView(s: SuppressionRecord): SuppressionAnswer {
+  return {
+    id: s.id,
+    email: s.email,
+    reason: s.reason,
+    scope: s.scope,
+    note: s.note,
+    expires_at: s.expires_at,
+    created_at: s.created,
+    read_only: false,
+  };
+}
+
+type SuppressionAnswer = Omit<SuppressionRecord, "created" | "modified"> & {
+  created_at: string;
+  read_only: boolean;
+};
+
 export function suppressionRoutes(
   app: FastifyInstance,
   model: EmailModel,
@@ -138,7 +160,7 @@ export function suppressionRoutes(
     },
   });
   const SUPPRESSIONS = "/accounts/:account_id/email/sending/suppressions";
-  // The contract (from the client's declarations) types no result: the record is answered as kept.
+  // The contract's results come from the client's declarations: no generated result schema to check.
   const one = { params: G.EmailSendingSuppressionsGetPath, permissions: "suppressions" } as const;
 
   area.get(
@@ -150,7 +172,7 @@ export function suppressionRoutes(
     },
     ({ auth, query }) => {
       const page = pageOf(auth.list(query), query);
-      return answer(page.items, { resultInfo: page.resultInfo });
+      return answer(page.items.map(suppressionView), { resultInfo: page.resultInfo });
     },
   );
 
@@ -161,7 +183,7 @@ export function suppressionRoutes(
       body: G.EmailSendingSuppressionsCreateBody,
       permissions: "suppressions",
     },
-    ({ auth, body }) => auth.create(body),
+    ({ auth, body }) => suppressionView(auth.create(body)),
   );
 
   area.post(
@@ -171,15 +193,17 @@ export function suppressionRoutes(
       body: G.EmailSendingSuppressionsImportBody,
       permissions: "suppressions",
     },
-    ({ auth, body }) => auth.importAll(body.items),
+    ({ auth, body }) => auth.importEach(body.items),
   );
 
-  area.get(`${SUPPRESSIONS}/:suppression_id`, one, ({ auth, params }) => auth.get(params.suppression_id));
+  area.get(`${SUPPRESSIONS}/:suppression_id`, one, ({ auth, params }) =>
+    suppressionView(auth.get(params.suppression_id)),
+  );
 
   area.patch(
     `${SUPPRESSIONS}/:suppression_id`,
     { ...one, params: G.EmailSendingSuppressionsEditPath, body: G.EmailSendingSuppressionsEditBody },
-    ({ auth, params, body }) => auth.edit(params.suppression_id, body),
+    ({ auth, params, body }) => suppressionView(auth.edit(params.suppression_id, body)),
   );
 
   area.delete(

@@ -20,6 +20,9 @@ export interface ZoneRef {
   name: string;
 }
 
+/** A subdomain's tag (its id in paths) is at most this long. */
+const TAG_MAX = 32;
+
 /** Cloudflare's "automatic" TTL. */
 const AUTO_TTL = 1;
 
@@ -111,7 +114,10 @@ export class SendingSubdomains {
     );
   }
 
+  /** A tag is at most 32 characters (the contract's id): a longer one cannot name a subdomain (400). */
   get(tag: string): SubdomainRecord {
+    if (tag.length > TAG_MAX)
+      throw new EmailFailure(10001, [`subdomain_id: at most ${TAG_MAX} characters, got ${tag.length}`]);
     const found = Object.hasOwn(this.#records, tag) ? this.#records[tag] : undefined;
     if (!found) throw notFound(`sending subdomain "${tag}"`);
     return found;
@@ -163,8 +169,11 @@ export class SendingSubdomains {
     return { status: "unconfigured", records, errors: missingOf(record.name) };
   }
 
+  /** Makes the missing records; with every record in place there is nothing to fix (409). */
   fixDns(tag: string): DnsStatus {
     const record = this.get(tag);
+    if (record.dns_verified)
+      throw conflict(`sending subdomain ${record.name}: its DNS records are in place, nothing to fix`);
     record.dns_verified = true;
     return this.dnsStatus(tag);
   }

@@ -22,6 +22,24 @@ function invalid(...details: string[]): EmailFailure {
   return new EmailFailure(10001, details);
 }
 
+/** The contract's answer to a bulk import: counts, and one entry per item sent. */
+export interface BulkOutcome {
+  total: number;
+  processed: number;
+  skipped: number;
+  invalid: number;
+  errors: number;
+  deduplicated: number;
+  items: {
+    index: number;
+    status: "processed" | "invalid" | "skipped";
+    email: string;
+    id?: string;
+    error?: string;
+    scope?: SuppressionRecord["scope"];
+  }[];
+}
+
 function keyOf(email: string, scope: SuppressionRecord["scope"]): string {
   return `${email.toLowerCase()} ${scope.type === "account" ? "" : scope.value.toLowerCase()}`;
 }
@@ -61,36 +79,75 @@ export class Suppressions {
 
   /** One address for one scope at most: a second is 409. */
   create(body: SuppressionBody): SuppressionRecord {
-    return this.importAll([body], () => "email")[0]!;
+    if (!ADDRESS.test(body.email)) throw invalid("email: must be an email address (local@domain.tld)");
+    const scope = scopeOf(body.scope);
+    if (this.#holder(keyOf(body.email, scope)))
+      throw conflict(`email: ${body.email} is already suppressed in this scope`);
+    return this.#keep(body, scope);
   }
 
-  /** All or nothing: every item is checked (address, duplicates) before any is kept. */
-  importAll(
-    items: readonly SuppressionBody[],
-    field = (i: number): string => `items.${i}.email`,
-  ): SuppressionRecord[] {
-    const now = this.model.nowIso();
-    const taken = new Set(Object.values(this.#records).map((s) => keyOf(s.email, s.scope)));
-    const made = items.map((item, i): SuppressionRecord => {
-      const where = field(i);
-      if (!ADDRESS.test(item.email)) throw invalid(`${where}: must be an email address (local@domain.tld)`);
+  /**
+   * Item by item, as the contract's answer counts them: a bad address is `invalid` (kept out), an
+   * address already suppressed in that scope is `skipped` (its record named), a repeat within the
+   * batch is counted as `deduplicated` and skipped; the others are kept (`processed`).
+   */
+  importEach(items: readonly SuppressionBody[]): BulkOutcome {
+    const outcome: BulkOutcome = {
+      total: items.length,
+      processed: 0,
+      skipped: 0,
+      invalid: 0,
+      errors: 0,
+      deduplicated: 0,
+      items: [],
+    };
+    const seen = new Set<string>();
+    items.forEach((item, index) => {
+      if (!ADDRESS.test(item.email)) {
+        outcome.invalid++;
+        outcome.items.push({ index, status: "invalid", email: item.email, error: "not an email address" });
+        return;
+      }
       const scope = scopeOf(item.scope);
       const key = keyOf(item.email, scope);
-      if (taken.has(key)) throw conflict(`${where}: ${item.email} is already suppressed in this scope`);
-      taken.add(key);
-      return {
-        id: randomUUID().replaceAll("-", ""),
-        email: item.email,
-        reason: "manual",
-        scope,
-        note: item.note ?? null,
-        expires_at: item.expires_at ?? null,
-        created: now,
-        modified: now,
-      };
+      const base = { index, email: item.email, scope };
+      if (seen.has(key)) {
+        outcome.deduplicated++;
+        outcome.skipped++;
+        outcome.items.push({ ...base, status: "skipped", error: "repeated in this batch" });
+        return;
+      }
+      seen.add(key);
+      const holder = this.#holder(key);
+      if (holder) {
+        outcome.skipped++;
+        outcome.items.push({ ...base, status: "skipped", id: holder.id, error: "already suppressed" });
+        return;
+      }
+      outcome.processed++;
+      outcome.items.push({ ...base, status: "processed", id: this.#keep(item, scope).id });
     });
-    for (const record of made) this.#records[record.id] = record;
-    return made;
+    return outcome;
+  }
+
+  #holder(key: string): SuppressionRecord | undefined {
+    return Object.values(this.#records).find((s) => keyOf(s.email, s.scope) === key);
+  }
+
+  #keep(item: SuppressionBody, scope: SuppressionRecord["scope"]): SuppressionRecord {
+    const now = this.model.nowIso();
+    const record: SuppressionRecord = {
+      id: randomUUID().replaceAll("-", ""),
+      email: item.email,
+      reason: "manual",
+      scope,
+      note: item.note ?? null,
+      expires_at: item.expires_at ?? null,
+      created: now,
+      modified: now,
+    };
+    this.#records[record.id] = record;
+    return record;
   }
 
   edit(id: string, body: SuppressionEdit): SuppressionRecord {

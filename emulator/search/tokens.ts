@@ -7,9 +7,12 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type * as G from "../../sdk/generated/search";
 import { conflict, notFound } from "../http";
-import type { SearchModel, TokenRecord } from "./state";
+import { invalid, type SearchModel, type TokenRecord } from "./state";
 
 export type TokenBody = z.output<typeof G.AiSearchCreateTokensBody>;
+
+/** Token ids are UUIDs (the emulator makes them so; an instance's `token_id` is one). */
+const TOKEN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The account's tokens, over the search state (a view: it keeps nothing of its own). */
 export class SearchTokens {
@@ -30,7 +33,9 @@ export class SearchTokens {
       .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
+  /** An id that is not a UUID cannot name a token: 400 (a status the contract's read, update and delete list). */
   get(id: string): TokenRecord {
+    if (!TOKEN_ID.test(id)) throw invalid("id", "must be a token id (a UUID)");
     const token = Object.hasOwn(this.#records, id) ? this.#records[id] : undefined;
     if (!token) throw notFound(`token "${id}"`);
     return token;

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { SUBSET_PATH } from "../../contract/files";
+import { FAMILIES_PATH, SUBSET_PATH } from "../../contract/files";
 import { AREAS, type Area } from "./kit";
 
 const ROOT = resolve(__dirname, "../..");
@@ -18,6 +18,7 @@ export const SHARED_DIR =
   [resolve(ROOT, "../shared"), resolve(ROOT, "../../shared")].find((d) => existsSync(resolve(d, "spec"))) ??
   resolve(ROOT, "../shared");
 export const CONTRACT_PATH = SUBSET_PATH;
+export const FAMILIES_CONTRACT_PATH = FAMILIES_PATH;
 export const API_SPEC_PATH = resolve(SHARED_DIR, "spec/api.md");
 
 const MediaSchema = z.looseObject({ schema: z.unknown().optional() });
@@ -43,6 +44,15 @@ export const ContractSchema = z.looseObject({
   resolutionNotes: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type Contract = z.infer<typeof ContractSchema>;
+
+/**
+ * public-families.json: its `resolutionNotes` also holds lists of records comparing the client's
+ * declarations with the stored schemas (FAMILIES.md); only the per-operation notes (text lists keyed
+ * by `METHOD /path`) are the suite's.
+ */
+const FamiliesFileSchema = ContractSchema.extend({
+  resolutionNotes: z.record(z.string(), z.array(z.unknown())).optional(),
+});
 
 /** `METHOD /path/{template}`: how an operation is named everywhere in the suite's output. */
 export function operationKey(op: Pick<Operation, "method" | "path">): string {
@@ -72,6 +82,36 @@ export function loadContract(path = CONTRACT_PATH): Contract {
         "restore it with git, or bash scripts/refresh-contract.sh <folder>)",
     );
   return parseContract(JSON.parse(readFileSync(path, "utf8")), path);
+}
+
+/** The 31 operations of the same families (contract/openapi/public-families.json), with their notes. */
+export function loadFamilies(path = FAMILIES_CONTRACT_PATH): Contract {
+  if (!existsSync(path)) throw new Error(`the families' contract is missing: ${path} (restore it with git)`);
+  const parsed = FamiliesFileSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  if (!parsed.success)
+    throw new Error(`${path}: not a contract file: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`);
+  const keys = new Set(parsed.data.operations.map(operationKey));
+  const notes = Object.entries(parsed.data.resolutionNotes ?? {}).flatMap(([key, list]) =>
+    keys.has(key) ? [[key, list.map(String)] as const] : [],
+  );
+  return { ...parsed.data, resolutionNotes: Object.fromEntries(notes) };
+}
+
+/** The two files the suite judges by, and their union (an exchange is matched against every operation). */
+export interface SuiteContract {
+  subset: Contract;
+  families: Contract;
+  all: Contract;
+}
+
+export function loadSuiteContract(): SuiteContract {
+  const subset = loadContract();
+  const families = loadFamilies();
+  const all: Contract = {
+    operations: [...subset.operations, ...families.operations],
+    resolutionNotes: { ...subset.resolutionNotes, ...families.resolutionNotes },
+  };
+  return { subset, families, all };
 }
 
 export function operationsOf(contract: Contract, area: Area): Operation[] {

@@ -10,17 +10,21 @@ import { AccountApi, ApiError } from "../../sdk";
 import { API_PREFIX, startEmulator, type RunningEmulator } from "../../emulator";
 import { operationKey, OperationMatcher, type Operation } from "./contract";
 import { statusSeen } from "./coverage";
-import type { Area, AreaScenario, ConformanceKit } from "./kit";
-import { FAULT_HEADER, RAW_HEADER, Recorder } from "./recorder";
+import type { Area, AreaScenario, ConformanceKit, ContractPart } from "./kit";
+import { DIRECT_HEADER, FAULT_HEADER, RAW_HEADER, Recorder } from "./recorder";
 
 export const SCENARIOS_DIR = resolve(__dirname, "scenarios");
 
-export function scenarioPath(area: Area): string {
-  return resolve(SCENARIOS_DIR, `${area}.ts`);
+export function scenarioPath(area: Area, part: ContractPart = "subset"): string {
+  return resolve(SCENARIOS_DIR, part === "families" ? `families/${area}.ts` : `${area}.ts`);
 }
 
-/** The area's scenario, or a message saying why there is none usable. */
-export function loadScenario(area: Area, path = scenarioPath(area)): AreaScenario | string {
+/** The area's scenario (of one contract file), or a message saying why there is none usable. */
+export function loadScenario(
+  area: Area,
+  path = scenarioPath(area),
+  part: ContractPart = "subset",
+): AreaScenario | string {
   if (!existsSync(path)) return `no scenario for ${area}: ${path} is missing`;
   const mod: unknown = require(path);
   const scenario = typeof mod === "object" && mod !== null ? Reflect.get(mod, "scenario") : undefined;
@@ -28,6 +32,8 @@ export function loadScenario(area: Area, path = scenarioPath(area)): AreaScenari
     return `${path}: must export \`scenario: AreaScenario\` with a run(kit) method`;
   if (Reflect.get(scenario, "area") !== area)
     return `${path}: its scenario's area is ${JSON.stringify(Reflect.get(scenario, "area"))}, not "${area}"`;
+  if ((Reflect.get(scenario, "part") ?? "subset") !== part)
+    return `${path}: its scenario's part is ${JSON.stringify(Reflect.get(scenario, "part"))}, not "${part}"`;
   return scenario as AreaScenario;
 }
 
@@ -98,6 +104,7 @@ export async function openKit(): Promise<OpenKit> {
     emulator,
     accountId: emulator.accountId,
     raw: (method, path, body) => send(emulator, method, path, body, RAW_HEADER),
+    call: (method, path, body) => send(emulator, method, path, body, DIRECT_HEADER),
     expectStatus,
   };
   return {

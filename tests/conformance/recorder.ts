@@ -8,10 +8,15 @@ import { API_PREFIX } from "../../emulator";
 
 /** Header `kit.raw` marks its requests with: their bodies are not the sdk's, so they are not validated. */
 export const RAW_HEADER = "x-conformance-raw";
+/**
+ * Header `kit.call` marks its requests with: a request a scenario builds from the contract's schemas
+ * for an operation the sdk has no method for yet; its body is validated as the sdk's is.
+ */
+export const DIRECT_HEADER = "x-conformance-direct";
 /** Header the runner's fault probes carry (the answer is an injected failure, not the handler's). */
 export const FAULT_HEADER = "x-conformance-fault";
 
-export type Sender = "sdk" | "raw" | "fault";
+export type Sender = "sdk" | "direct" | "raw" | "fault";
 
 export interface RecordedExchange {
   /** 1-based order within the area's run. */
@@ -58,7 +63,9 @@ export class Recorder {
         ? "fault"
         : header(e.headers, RAW_HEADER) !== undefined
           ? "raw"
-          : "sdk";
+          : header(e.headers, DIRECT_HEADER) !== undefined
+            ? "direct"
+            : "sdk";
     this.exchanges.push({
       seq: this.exchanges.length + 1,
       method: e.method,

@@ -230,11 +230,11 @@ export class ContractValidator {
     return fn;
   }
 
-  /** Validates one exchange of `op`: the sdk's request body, and every answer. */
+  /** Validates one exchange of `op`: the sdk's (or `kit.call`'s) request body, and every answer. */
   check(op: Operation, x: RecordedExchange): ExchangeVerdict {
     const issues: Issue[] = [];
     const notes: Note[] = [];
-    if (x.sender === "sdk") this.#request(op, x, issues, notes);
+    if (x.sender === "sdk" || x.sender === "direct") this.#request(op, x, issues, notes);
     const statusKey = responseKeyFor(op, x.status);
     if (x.dropped)
       notes.push({ message: "the answer was dropped by an injected fault (not heard by the client)" });

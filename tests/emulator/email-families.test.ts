@@ -1,6 +1,7 @@
 /** Email families (issue 26) over real HTTP: a zone's sending subdomains (with DNS) and suppressions. */
 import { strict as assert } from "node:assert";
-import type { SubdomainRecord, SuppressionRecord } from "../../emulator/email/state";
+import type { SubdomainRecord } from "../../emulator/email/state";
+import type { BulkOutcome } from "../../emulator/email/suppressions";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
 
 type Envelope<T> = {
@@ -11,6 +12,17 @@ type Envelope<T> = {
 /** A subdomain as the emulator answers it: its record, without the emulator-only DNS flag. */
 type Subdomain = Omit<SubdomainRecord, "dns_verified">;
 type DnsRecord = { type: string; name: string; content: string; ttl: number; priority?: number };
+/** A suppression as the contract's results show it. */
+type Suppression = {
+  id: string;
+  email: string;
+  reason: string;
+  scope: { type: "account" } | { type: "sending_domain"; value: string };
+  note: string | null;
+  expires_at: string | null;
+  created_at: string;
+  read_only: boolean;
+};
 type DnsStatus = {
   status?: string;
   records: DnsRecord[];
@@ -101,6 +113,9 @@ describe("email emulator: sending subdomains", () => {
   it("answers 404 for an unknown zone or subdomain, 401 without a token and 403 without email:send", async () => {
     assert.equal((await fx.http("GET", subdomains("nozone"))).status, 404);
     assert.equal((await fx.http("GET", subdomains(zone, "/0123456789abcdef"))).status, 404);
+    const tooLong = await fx.http("GET", subdomains(zone, `/${"a".repeat(33)}/dns/status`));
+    assert.equal(tooLong.status, 400, tooLong.text);
+    assert.equal((tooLong.json as Envelope<null>).errors[0]!.code, 10001);
     const other = fx.token("account", ["email:send"]);
     const res = await fx.http("GET", subdomains(zone), { token: other });
     assert.equal(res.status, 200, res.text);
@@ -138,6 +153,8 @@ describe("email emulator: sending subdomains", () => {
     const fixed = await fx.http("POST", subdomains(zone, `/${made.tag}/dns`));
     assert.equal(fixed.status, 200, fixed.text);
     assert.deepEqual((fixed.json as Envelope<DnsStatus>).result, { status: "ready", records, errors: [] });
+    const refix = await fx.http("POST", subdomains(zone, `/${made.tag}/dns`));
+    assert.equal(refix.status, 409, `nothing left to fix: ${refix.text}`);
     const later = await fx.http("GET", subdomains(zone, `/${made.tag}/dns/status`));
     assert.equal((later.json as Envelope<DnsStatus>).result.status, "ready");
 
@@ -171,18 +188,16 @@ describe("email emulator: suppressions", () => {
   const fx = useEmulator();
   const base = (suffix = ""): string => `/accounts/${fx.em.accountId}/email/sending/suppressions${suffix}`;
 
-  async function suppress(body: Record<string, unknown>): Promise<SuppressionRecord> {
+  async function suppress(body: Record<string, unknown>): Promise<Suppression> {
     const res = await fx.http("POST", base(), { body });
     assert.equal(res.status, 200, res.text);
-    return (res.json as Envelope<SuppressionRecord>).result;
+    return (res.json as Envelope<Suppression>).result;
   }
 
-  async function listed(
-    query = "",
-  ): Promise<Envelope<SuppressionRecord[]> & { result_info: { cursor: string } }> {
+  async function listed(query = ""): Promise<Envelope<Suppression[]> & { result_info: { cursor: string } }> {
     const res = await fx.http("GET", base(query));
     assert.equal(res.status, 200, res.text);
-    return res.json as Envelope<SuppressionRecord[]> & { result_info: { cursor: string } };
+    return res.json as Envelope<Suppression[]> & { result_info: { cursor: string } };
   }
 
   it("creates, reads, edits and deletes one, kept per account", async () => {
@@ -195,21 +210,21 @@ describe("email emulator: suppressions", () => {
       scope: { type: "account" },
       note: "asked",
       expires_at: null,
-      created: at,
-      modified: at,
+      created_at: at,
+      read_only: false,
     });
     const got = await fx.http("GET", base(`/${made.id}`));
-    assert.deepEqual((got.json as Envelope<SuppressionRecord>).result, made);
+    assert.deepEqual((got.json as Envelope<Suppression>).result, made);
 
     fx.clock.advance(1000);
     const edited = await fx.http("PATCH", base(`/${made.id}`), {
       body: { note: "changed", scope: { type: "sending_domain", value: "Example.com" }, expires_at: null },
     });
     assert.equal(edited.status, 200, edited.text);
-    const after = (edited.json as Envelope<SuppressionRecord>).result;
+    const after = (edited.json as Envelope<Suppression>).result;
     assert.equal(after.note, "changed");
     assert.deepEqual(after.scope, { type: "sending_domain", value: "example.com" });
-    assert.equal(after.modified, new Date(fx.clock.now()).toISOString());
+    assert.equal(after.created_at, at);
     const badScope = await fx.http("PATCH", base(`/${made.id}`), { body: { scope: { type: "zone" } } });
     assert.equal(badScope.status, 400, badScope.text);
 
@@ -265,32 +280,47 @@ describe("email emulator: suppressions", () => {
     assert.equal((await fx.http("GET", base("?cursor=bm9wZQ"))).status, 400);
   });
 
-  it("imports in bulk, all or nothing", async () => {
-    await suppress({ email: "ada@dest.test" });
-    const clash = await fx.http("POST", base("/bulk"), {
-      body: { items: [{ email: "new@dest.test" }, { email: "ada@dest.test" }] },
-    });
-    assert.equal(clash.status, 409, clash.text);
-    assert.equal((await listed()).result.length, 1);
-
+  it("imports in bulk item by item, answering the contract's counts and one entry per item", async () => {
+    const ada = await suppress({ email: "ada@dest.test" });
+    fx.clock.advance(1);
     const res = await fx.http("POST", base("/bulk"), {
       body: {
         items: [
           { email: "new@dest.test", note: "bulk" },
+          { email: "ada@dest.test" },
+          { email: "NEW@dest.test" },
+          { email: "not-an-address" },
           { email: "ada@dest.test", scope: { type: "sending_domain", value: "example.com" } },
         ],
       },
     });
     assert.equal(res.status, 200, res.text);
-    const made = (res.json as Envelope<SuppressionRecord[]>).result;
+    const outcome = (res.json as Envelope<BulkOutcome>).result;
     assert.deepEqual(
-      made.map((s) => [s.email, s.scope.type]),
-      [
-        ["new@dest.test", "account"],
-        ["ada@dest.test", "sending_domain"],
-      ],
+      { ...outcome, items: outcome.items.map((i) => [i.index, i.status, i.error]) },
+      {
+        total: 5,
+        processed: 2,
+        skipped: 2,
+        invalid: 1,
+        errors: 0,
+        deduplicated: 1,
+        items: [
+          [0, "processed", undefined],
+          [1, "skipped", "already suppressed"],
+          [2, "skipped", "repeated in this batch"],
+          [3, "invalid", "not an email address"],
+          [4, "processed", undefined],
+        ],
+      },
     );
-    assert.equal((await listed()).result.length, 3);
+    assert.equal(outcome.items[1]!.id, ada.id, "a skipped item names the suppression already there");
+    // The two made by the batch share its time: the listing orders them by id.
+    const kept = (await listed()).result.map((s) => s.id);
+    assert.equal(kept[0], ada.id);
+    assert.deepEqual(kept.slice(1), [outcome.items[0]!.id!, outcome.items[4]!.id!].sort());
+    const badShape = await fx.http("POST", base("/bulk"), { body: { items: [{ note: "no email" }] } });
+    assert.equal(badShape.status, 400, badShape.text);
   });
 
   it("needs email:send on the account (401, 403), and leaves the send result as it was", async () => {

@@ -203,6 +203,41 @@ describe("public client cloudflare@7.3.0 against the emulator", () => {
       assert.match(firstMessage(bad), /^rules\.0\.expression: /);
     });
 
+    it("creates, lists, gets, updates and deletes the zone's ruleset through the collection", async () => {
+      const zone = await cf.zones.create({ account: { id: account_id }, name: "collection.com" });
+      const rule = {
+        ref: "docs",
+        expression: 'starts_with(http.request.uri.path, "/docs")',
+        action: "set_config" as const,
+        action_parameters: { content_converter: true },
+      };
+      // The client types create and update as `… | unknown` (a dry run answers null).
+      const made = (await cf.rulesets.create({
+        zone_id: zone.id,
+        kind: "zone",
+        name: "zone config",
+        phase: "http_config_settings",
+        rules: [rule],
+      })) as Cloudflare.Rulesets.RulesetCreateResponse.Ruleset;
+      assert.equal(made.phase, "http_config_settings");
+      const listed = [];
+      for await (const r of cf.rulesets.list({ zone_id: zone.id })) listed.push(r.id);
+      assert.deepEqual(listed, [made.id]);
+      const entrypoint = await cf.rulesets.phases.get("http_config_settings", { zone_id: zone.id });
+      assert.equal(entrypoint.id, made.id);
+      const updated = (await cf.rulesets.update(made.id, {
+        zone_id: zone.id,
+        kind: "zone",
+        name: "zone config",
+        phase: "http_config_settings",
+        rules: [{ ...rule, action_parameters: { content_converter: false } }],
+      })) as Cloudflare.Rulesets.RulesetUpdateResponse.Ruleset;
+      assert.equal(updated.version, "2");
+      assert.equal((await cf.rulesets.get(made.id, { zone_id: zone.id })).rules[0]!.id, made.rules[0]!.id);
+      await cf.rulesets.delete(made.id, { zone_id: zone.id });
+      await rejects(cf.rulesets.get(made.id, { zone_id: zone.id }), Cloudflare.NotFoundError);
+    });
+
     it("creates, lists (all pages, by hostname), gets, edits and deletes custom hostnames", async () => {
       const zone = await cf.zones.create({ account: { id: account_id }, name: "saas.com" });
       const hosts = ["a.customer.com", "b.customer.com", "c.other.com"];

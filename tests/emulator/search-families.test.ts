@@ -213,6 +213,12 @@ describe("search emulator: service tokens", () => {
       ).status,
       404,
     );
+    for (const method of ["GET", "DELETE"])
+      assert.equal(
+        (await fx.http(method, tokens("not-a-uuid"))).status,
+        400,
+        `${method}: an id that is no UUID`,
+      );
   });
 
   it("refuses (409) to delete a token an instance names by token_id, until the instance is gone", async () => {
