@@ -15,7 +15,10 @@ export const room: KindRoom = {
     },
   },
   adoption: {
-    // The API never returns the secret: the written program takes it from configuration.
+    // Read keeps a write-only input from the state it is handed, and the API never returns the
+    // secret: a stand-in gives the written program the place its configuration placeholder fills.
+    seedState: async () => ({ cfApiKey: "" }),
+    // The written program takes the secret from configuration.
     unreadSecrets: (object) => [
       {
         path: ["cfApiKey"],
