@@ -22,6 +22,7 @@ interface Made {
   repo: string[];
   trigger: string[];
   meeting: string[];
+  token: string[];
 }
 
 /** Where resource `u` finds what it depends on: the mix's own objects, or the world's. */
@@ -209,6 +210,18 @@ const KIND_CALLS: Record<ResourceKind, (c: Ctx, u: number) => Calls> = {
       destroy: async () => void (await api.search.instances.delete({ id })),
     };
   },
+  // The resource looks the name up before its create: the script makes that listing too.
+  SearchToken: ({ api, made }, u) => ({
+    up: async () => {
+      const name = `bench-token-${u}`;
+      await api.search.tokens.list({}, { perPage: 100, search: name }).toArray();
+      made.token[u] = (
+        await api.search.tokens.create({}, { name, cf_api_id: `key-${u}`, cf_api_key: "s3cret" })
+      ).id;
+    },
+    refresh: async () => void (await api.search.tokens.get({ id: made.token[u]! })),
+    destroy: async () => void (await api.search.tokens.delete({ id: made.token[u]! })),
+  }),
 };
 
 /** The shape's tasks for one phase; exported so a test can see every kind has its calls. */
@@ -249,7 +262,7 @@ export async function plainScript(
 ): Promise<{ seconds: Record<Phase, number>; requests: Record<Phase, number> }> {
   const sdk = require(join(installed.pkg, "dist", "sdk")) as typeof Sdk;
   const api = new sdk.AccountApi({ baseUrl: w.url, token: w.token, accountId: w.accountId, env: {} });
-  const made: Made = { repo: [], trigger: [], meeting: [] };
+  const made: Made = { repo: [], trigger: [], meeting: [], token: [] };
   const out = { seconds: { up: 0, refresh: 0, destroy: 0 }, requests: { up: 0, refresh: 0, destroy: 0 } };
   try {
     for (const phase of ["up", "refresh", "destroy"] as const) {

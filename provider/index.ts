@@ -42,6 +42,8 @@ export type {
   DomainRegistrationOutputs,
 } from "./resources/domain-registration";
 export { SearchInstance } from "./resources/search-instance";
+export { SearchToken } from "./resources/search-token";
+export type { SearchTokenArgs, SearchTokenInputs, SearchTokenOutputs } from "./resources/search-token";
 export type {
   SearchInstanceArgs,
   SearchInstanceInputs,

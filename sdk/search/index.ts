@@ -1,9 +1,9 @@
 /**
  * Client for search instances, their sync jobs, items and retrieval (spec F and the public contract),
  * one sub-resource per field: `instances` (with search and chat completions on them, as the public
- * client has it), `namespaces`, `jobs`, `items`. Every method takes `(ids, params, options?)`: ids
- * are the path's identifiers (`{ accountId?, namespace?, id, jobId?, itemId? }`), params the body or
- * the query by their wire names. The flat methods of release 0.1.0 remain, deprecated, at the end.
+ * client has it), `namespaces`, `jobs`, `items`, `tokens`. Every method takes `(ids, params,
+ * options?)`: ids are the path's identifiers (`{ accountId?, namespace?, id, jobId?, itemId? }`),
+ * params the body or the query by their wire names. The flat methods of release 0.1.0 remain, deprecated, at the end.
  */
 import type { ApiClient } from "../client";
 import type { CallOptions } from "../core";
@@ -32,6 +32,7 @@ import { Instances } from "./instances";
 import { Items } from "./items";
 import { Jobs, type JobWaitOptions } from "./jobs";
 import { Namespaces } from "./namespaces";
+import { Tokens } from "./tokens";
 import type { InstanceRef, ItemRef, JobRef, SearchScope } from "./paths";
 
 export type {
@@ -58,6 +59,8 @@ export { Instances, type InstanceListParams } from "./instances";
 export { Items, type ItemCreateOrUpdateParams, type ItemListParams, type ItemSyncParams } from "./items";
 export { Jobs, isJobRunning, type JobProgress, type JobWaitOptions } from "./jobs";
 export { Namespaces } from "./namespaces";
+export { Tokens, type TokenListParams, type TokenRef } from "./tokens";
+export type { SearchToken, SearchTokenBody } from "../schemas/search-tokens";
 
 // ---- parameter types of the deprecated flat methods (release 0.1.0) ----
 
@@ -131,12 +134,15 @@ export class SearchApi {
   readonly namespaces: Namespaces;
   readonly jobs: Jobs;
   readonly items: Items;
+  /** Service tokens: the API tokens storage-backed sources use (`token_id`). */
+  readonly tokens: Tokens;
 
   constructor(readonly client: ApiClient) {
     this.instances = new Instances(client);
     this.namespaces = new Namespaces(client);
     this.jobs = new Jobs(client);
     this.items = new Items(client);
+    this.tokens = new Tokens(client);
   }
 
   // ---- deprecated flat methods (release 0.1.0): one-line delegations ----

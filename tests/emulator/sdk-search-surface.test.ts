@@ -7,7 +7,14 @@
 import { strict as assert } from "node:assert";
 import { ITEM_MS, SCAN_MS } from "../../emulator/search/sync";
 import { collect } from "../../sdk/paging";
-import { DEPRECATED_SEARCH_METHODS, SearchApi, type SearchItem, type SearchJob } from "../../sdk/search";
+import { ConflictError, NotFoundError, ValidationError } from "../../sdk/errors";
+import {
+  DEPRECATED_SEARCH_METHODS,
+  SearchApi,
+  type SearchItem,
+  type SearchJob,
+  type SearchTokenBody,
+} from "../../sdk/search";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
 
 /** docs-bucket holds 7 items: doc-k.md is paragraph k of the corpus; doc-5.md fails. */
@@ -319,3 +326,55 @@ async function settle(call: () => unknown): Promise<Error> {
   }
   throw new Error("expected the call to fail");
 }
+
+describe("search sdk surface: service tokens", () => {
+  const fx = useEmulator();
+  const KEY = { cf_api_id: "key-id-1", cf_api_key: "s3cret-1" };
+
+  it("creates, lists, reads, replaces and deletes a token; its secret never comes back", async () => {
+    const t = fx.api.search.tokens;
+    const made = await t.create({}, { name: "docs-reader", ...KEY });
+    assert.deepEqual([made.name, made.cf_api_id, made.legacy], ["docs-reader", "key-id-1", true]);
+    assert.ok(!("cf_api_key" in made), "the secret is write-only");
+    await t.create({ accountId: fx.em.accountId }, { name: "other", ...KEY, legacy: false });
+
+    const all = await collect(t.list({}, { perPage: 1 }));
+    // The same creation time (a manual clock): the order between them is the ids'.
+    assert.deepEqual(all.map((x) => x.name).sort(), ["docs-reader", "other"]);
+    const found = await collect(t.list({}, { search: "DOCS" }));
+    assert.deepEqual(
+      found.map((x) => x.id),
+      [made.id],
+    );
+    assert.equal((await t.get({ id: made.id })).name, "docs-reader");
+
+    const renamed = await t.update(
+      { id: made.id },
+      { name: "docs", cf_api_id: "key-id-2", cf_api_key: "s3cret-2" },
+    );
+    assert.deepEqual([renamed.id, renamed.name, renamed.cf_api_id], [made.id, "docs", "key-id-2"]);
+    assert.ok(!("cf_api_key" in renamed));
+
+    await t.delete({ id: made.id });
+    await assert.rejects(t.get({ id: made.id }), NotFoundError);
+  });
+
+  it("refuses bad input before any request, and a delete while an instance names the token", async () => {
+    const t = fx.api.search.tokens;
+    await assert.rejects(
+      t.create({}, { name: "x", cf_api_id: "i" } as SearchTokenBody),
+      (e: Error) => e instanceof ValidationError && /cf_api_key/.test(e.message),
+    );
+    // A listing checks its page size when it is made, as the instances' does.
+    assert.throws(() => t.list({}, { perPage: 101 }), ValidationError);
+    await assert.rejects(t.get({ id: "" }), ValidationError);
+    const made = await t.create({}, { name: "used", ...KEY });
+    await fx.api.search.instances.create({}, { id: "kb", type: "r2", source: SOURCE, token_id: made.id });
+    await assert.rejects(
+      t.delete({ id: made.id }),
+      (e: Error) => e instanceof ConflictError && /kb/.test(e.message),
+    );
+    await fx.api.search.instances.delete({ id: "kb" });
+    await t.delete({ id: made.id });
+  });
+});

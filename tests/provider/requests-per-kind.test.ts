@@ -167,6 +167,16 @@ describe("requests per kind: create and read send what the plain script sends", 
     ]);
   });
 
+  it("SearchToken: the name's look-up (the API takes a second token of a name), then POST; read GETs the token", async () => {
+    const { id, outs, sent, h } = await up(fx, "SearchToken", {
+      name: "docs-reader",
+      cfApiId: "key-id",
+      cfApiKey: "s3cret",
+    });
+    assert.deepEqual(sent, ["GET /accounts/A/ai-search/tokens", "POST /accounts/A/ai-search/tokens"]);
+    assert.deepEqual((await refresh(fx, h, id, outs)).sent, ["GET /accounts/A/ai-search/tokens/:uuid"]);
+  });
+
   it("ZoneContentConverter: PATCH of the setting; read GETs it", async () => {
     const zoneId = (await fx.api.content.zones.create({}, { name: "example.com" })).id;
     const { id, outs, sent, h } = await up(fx, "ZoneContentConverter", { zoneId });

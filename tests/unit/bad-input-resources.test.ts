@@ -36,6 +36,7 @@ const BASE: Record<ResourceKind, Record<string, unknown>> = {
   MeetingTemplate: { appId: "app", title: "Standup" },
   DomainRegistration: { domainName: "example.com" },
   SearchInstance: { instanceId: "kb", type: "r2", source: "kb-bucket" },
+  SearchToken: { name: "docs-reader", cfApiId: "key-id", cfApiKey: "s3cret" },
 };
 
 /** [field path named, the rule (a pattern of its words), the inputs changed from BASE]. */
@@ -218,6 +219,15 @@ const CASES: Record<ResourceKind, Case[]> = {
     ],
     ["namespace", /namespace|lowercase|letters|characters/i, { namespace: "Team A" }],
     ["paused", /boolean/i, { paused: "no" }],
+  ],
+  SearchToken: [
+    ["name", /string|required/i, { name: undefined }],
+    ["name", /string/i, { name: 7 }],
+    ["cfApiId", /string|required/i, { cfApiId: undefined }],
+    ["cfApiKey", /string|required/i, { cfApiKey: undefined }],
+    ["cfApiKey", /string/i, { cfApiKey: ["s3cret"] }],
+    ["legacy", /boolean/i, { legacy: "yes" }],
+    ["tokenName", /not a known field|unrecognized/i, { tokenName: "x" }],
   ],
 };
 
