@@ -57,7 +57,7 @@ export type { InstanceRef, ItemRef, JobRef, SearchScope } from "./paths";
 export { Instances, type InstanceListParams } from "./instances";
 export { Items, type ItemCreateOrUpdateParams, type ItemListParams, type ItemSyncParams } from "./items";
 export { Jobs, isJobRunning, type JobProgress, type JobWaitOptions } from "./jobs";
-export { Namespaces } from "./namespaces";
+export { Namespaces, type NamespaceRef } from "./namespaces";
 
 // ---- parameter types of the deprecated flat methods (release 0.1.0) ----
 

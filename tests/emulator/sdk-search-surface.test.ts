@@ -6,6 +6,7 @@
  */
 import { strict as assert } from "node:assert";
 import { ITEM_MS, SCAN_MS } from "../../emulator/search/sync";
+import { NotFoundError } from "../../sdk/errors";
 import { collect } from "../../sdk/paging";
 import { DEPRECATED_SEARCH_METHODS, SearchApi, type SearchItem, type SearchJob } from "../../sdk/search";
 import { useEmulator, type EmulatorFixture } from "../helpers/emulator";
@@ -295,6 +296,35 @@ describe("search sdk surface", () => {
       assert.ok(a instanceof Error, label);
       assert.deepEqual([b.constructor, b.message], [a.constructor, a.message], label);
     }
+  });
+
+  it("calls every namespace method once (no flat method ever had them)", async () => {
+    const ns = fx.api.search.namespaces;
+    const made = await ns.create({}, { name: "team", description: "Team" });
+    assert.equal(made.name, "team");
+    assert.deepEqual(await ns.get({ name: "team" }), made);
+    assert.deepEqual(
+      (await collect(ns.list({}, { perPage: 1 }))).map((n) => n.name),
+      ["default", "team"],
+    );
+    assert.equal((await ns.update({ name: "team" }, { description: null })).description, null);
+    await fx.api.search.instances.create({ namespace: "team" }, { id: "kb" });
+    await fx.api.search.items.upload({ namespace: "team", id: "kb" }, NOTE);
+    const ask = { ai_search_options: { instance_ids: ["kb"] } };
+    const found = await ns.search({ name: "team" }, { ...ask, query: "rollback" });
+    assert.deepEqual(
+      found.chunks.map((c) => `${c.instance_id} ${c.item?.key}`),
+      ["kb note.md"],
+    );
+    const answer = await ns.chatCompletions({ name: "team" }, { ...ask, ...CHAT });
+    assert.equal(answer.object, "chat.completion");
+    await assert.rejects(
+      async () => ns.chatCompletions({ name: "team" }, { ...ask, ...CHAT, stream: true }),
+      /stream: must be false/,
+    );
+    await assert.rejects(async () => ns.get({ name: "Bad!" }), /search\.getNamespace: name:/);
+    await ns.delete({ name: "team" });
+    await assert.rejects(ns.get({ name: "team" }), (e: unknown) => e instanceof NotFoundError);
   });
 
   it("names every flat method in DEPRECATED_SEARCH_METHODS, each with an existing replacement", () => {
