@@ -209,6 +209,15 @@ const KIND_CALLS: Record<ResourceKind, (c: Ctx, u: number) => Calls> = {
       destroy: async () => void (await api.search.instances.delete({ id })),
     };
   },
+  SearchNamespace: ({ api }, u) => {
+    const name = `bench-${u}`;
+    return {
+      up: async () =>
+        void (await api.search.namespaces.create({}, { name, description: `Bench namespace ${u}` })),
+      refresh: async () => void (await api.search.namespaces.get({ name })),
+      destroy: () => api.search.namespaces.delete({ name }),
+    };
+  },
 };
 
 /** The shape's tasks for one phase; exported so a test can see every kind has its calls. */

@@ -100,6 +100,7 @@ export const KIND_INPUTS: Record<ResourceKind, (w: World, u: number) => Inputs> 
     source: "docs.example.com",
     syncInterval: 3600,
   }),
+  SearchNamespace: (_w, u) => ({ name: `bench-${u}`, description: `Bench namespace ${u}` }),
 };
 
 /** What a shape needs made in the world before the latency is on. */
@@ -111,6 +112,7 @@ export function worldNeeds(shape: Shape, count: number): WorldNeeds {
     case "RepoConnection":
     case "MeetingTemplate":
     case "SearchInstance":
+    case "SearchNamespace":
       return NO_NEEDS;
     case "BuildTrigger":
       return { ...NO_NEEDS, scripts: count, repoConnection: true };
@@ -165,6 +167,8 @@ function ours(P: typeof Provider): Declare {
         return new P.TriggerEnvVars(name, args).id;
       case "SearchInstance":
         return new P.SearchInstance(name, args).id;
+      case "SearchNamespace":
+        return new P.SearchNamespace(name, args).name;
       case "MeetingTemplate":
         return new P.MeetingTemplate(name, args).id;
       case "ZoneContentConverter":

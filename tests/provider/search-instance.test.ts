@@ -435,6 +435,7 @@ describe("SearchInstance: handler on the emulator", () => {
       assert.equal(drifted.inputs.tokenId, undefined, "a setting cleared out of band reads as cleared");
       assert.equal(drifted.inputs.reranking, false);
       assert.equal(drifted.inputs.systemPromptAiSearch, undefined, "null on the wire reads as unset");
+      assert.equal(drifted.inputs.summarization, false, "summarization turned off out of band");
       assert.equal(drifted.inputs.hybridSearchEnabled, true, "kept by the PUT: it is fixed at create");
       assert.deepEqual(drifted.props.stats, { queued: 0, running: 0, completed: 3, error: 0 });
       assert.equal(drifted.props.status, "ready");
@@ -446,8 +447,14 @@ describe("SearchInstance: handler on the emulator", () => {
       assert.equal(updated.outs.chunkSize, 256);
       const after = await fx.api.search.instances.get({ namespace, id: "kb" });
       assert.deepEqual(
-        [after.chunk_size, after.token_id, after.reranking, after.system_prompt_ai_search],
-        [256, TOKEN, true, "Answer from the docs."],
+        [
+          after.chunk_size,
+          after.token_id,
+          after.reranking,
+          after.system_prompt_ai_search,
+          after.summarization,
+        ],
+        [256, TOKEN, true, "Answer from the docs.", true],
       );
 
       await si.handler.delete(created.id, updated.outs, ctx);
