@@ -210,6 +210,15 @@ const KIND_CALLS: Record<ResourceKind, (c: Ctx, u: number) => Calls> = {
       destroy: async () => void (await api.search.instances.delete({ id })),
     };
   },
+  SearchNamespace: ({ api }, u) => {
+    const name = `bench-${u}`;
+    return {
+      up: async () =>
+        void (await api.search.namespaces.create({}, { name, description: `Bench namespace ${u}` })),
+      refresh: async () => void (await api.search.namespaces.get({ name })),
+      destroy: () => api.search.namespaces.delete({ name }),
+    };
+  },
   // The resource looks the name up before its create: the script makes that listing too.
   SearchToken: ({ api, made }, u) => ({
     up: async () => {

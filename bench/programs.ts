@@ -100,6 +100,7 @@ export const KIND_INPUTS: Record<ResourceKind, (w: World, u: number) => Inputs> 
     source: "docs.example.com",
     syncInterval: 3600,
   }),
+  SearchNamespace: (_w, u) => ({ name: `bench-${u}`, description: `Bench namespace ${u}` }),
   SearchToken: (_w, u) => ({ name: `bench-token-${u}`, cfApiId: `key-${u}`, cfApiKey: "s3cret" }),
 };
 
@@ -112,6 +113,7 @@ export function worldNeeds(shape: Shape, count: number): WorldNeeds {
     case "RepoConnection":
     case "MeetingTemplate":
     case "SearchInstance":
+    case "SearchNamespace":
     case "SearchToken":
       return NO_NEEDS;
     case "BuildTrigger":
@@ -167,6 +169,8 @@ function ours(P: typeof Provider): Declare {
         return new P.TriggerEnvVars(name, args).id;
       case "SearchInstance":
         return new P.SearchInstance(name, args).id;
+      case "SearchNamespace":
+        return new P.SearchNamespace(name, args).name;
       case "SearchToken":
         return new P.SearchToken(name, args).tokenId;
       case "MeetingTemplate":

@@ -42,6 +42,12 @@ export type {
   DomainRegistrationOutputs,
 } from "./resources/domain-registration";
 export { SearchInstance } from "./resources/search-instance";
+export { SearchNamespace } from "./resources/search-namespace";
+export type {
+  SearchNamespaceArgs,
+  SearchNamespaceInputs,
+  SearchNamespaceOutputs,
+} from "./resources/search-namespace";
 export { SearchToken } from "./resources/search-token";
 export type { SearchTokenArgs, SearchTokenInputs, SearchTokenOutputs } from "./resources/search-token";
 export type {

@@ -12,7 +12,12 @@ import { candidates } from "./views";
 
 const DEFAULT_MODEL = SEARCH_CHAT_MODELS[0];
 
-function optionsOf(inst: InstanceRecord, o: AiSearchOptions | undefined): RetrievalOptions {
+/** What retrieval reads of a request's options (an instance's or a namespace's request). */
+type AskedOptions = Pick<AiSearchOptions, "retrieval"> & {
+  reranking?: { enabled?: boolean | undefined } | undefined;
+};
+
+function optionsOf(inst: InstanceRecord, o: AskedOptions | undefined): RetrievalOptions {
   const s = inst.settings;
   const r = o?.retrieval;
   return {
@@ -25,11 +30,11 @@ function optionsOf(inst: InstanceRecord, o: AiSearchOptions | undefined): Retrie
   };
 }
 
-function retrieve(
+export function retrieve(
   model: SearchModel,
   inst: InstanceRecord,
   query: string,
-  o: AiSearchOptions | undefined,
+  o: AskedOptions | undefined,
 ): Ranked[] {
   try {
     return rank(query, candidates(model, inst), optionsOf(inst, o));
@@ -39,7 +44,7 @@ function retrieve(
   }
 }
 
-function questionOf(body: { query?: string | undefined; messages?: SearchBody["messages"] }): string {
+export function questionOf(body: { query?: string | undefined; messages?: SearchBody["messages"] }): string {
   const q = body.query ?? (body.messages ? lastUserText(body.messages) : undefined);
   if (q === undefined) throw invalid("messages", "must include a user message with content");
   return q;

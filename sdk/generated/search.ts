@@ -334,6 +334,45 @@ export const AiSearchCreateInstanceBody = strict({
     [600, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 259200, 518400],
     " seconds",
   ).optional(),
+  paused: bool().optional(),
+  summarization: bool().optional(),
+  summarization_model: oneOf([
+    "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+    "@cf/zai-org/glm-4.7-flash",
+    "@cf/meta/llama-3.1-8b-instruct-fast",
+    "@cf/meta/llama-3.1-8b-instruct-fp8",
+    "@cf/meta/llama-4-scout-17b-16e-instruct",
+    "@cf/qwen/qwen3-30b-a3b-fp8",
+    "@cf/deepseek-ai/deepseek-r1-distill-qwen-32b",
+    "@cf/moonshotai/kimi-k2-instruct",
+    "@cf/google/gemma-3-12b-it",
+    "@cf/google/gemma-4-26b-a4b-it",
+    "@cf/moonshotai/kimi-k2.5",
+    "anthropic/claude-3-7-sonnet",
+    "anthropic/claude-sonnet-4",
+    "anthropic/claude-opus-4",
+    "anthropic/claude-3-5-haiku",
+    "cerebras/qwen-3-235b-a22b-instruct",
+    "cerebras/qwen-3-235b-a22b-thinking",
+    "cerebras/llama-3.3-70b",
+    "cerebras/llama-4-maverick-17b-128e-instruct",
+    "cerebras/llama-4-scout-17b-16e-instruct",
+    "cerebras/gpt-oss-120b",
+    "google-ai-studio/gemini-2.5-flash",
+    "google-ai-studio/gemini-2.5-pro",
+    "grok/grok-4",
+    "groq/llama-3.3-70b-versatile",
+    "groq/llama-3.1-8b-instant",
+    "openai/gpt-5",
+    "openai/gpt-5-mini",
+    "openai/gpt-5-nano",
+    "",
+  ])
+    .nullable()
+    .optional(),
+  system_prompt_ai_search: str().nullable().optional(),
+  system_prompt_index_summarization: str().nullable().optional(),
+  system_prompt_rewrite_query: str().nullable().optional(),
 });
 export const AiSearchCreateInstanceBodyDefaults = {
   cache: true,
@@ -348,6 +387,8 @@ export const AiSearchCreateInstanceBodyDefaults = {
   rewrite_query: false,
   score_threshold: 0.4,
   sync_interval: 21600,
+  paused: false,
+  summarization: false,
 } as const;
 export const AiSearchCreateInstanceResult = open({
   ai_gateway_id: z.string().nullable().optional(),
@@ -1062,6 +1103,8 @@ export const AiSearchNamespaceCreateInstanceBodyDefaults = {
   rewrite_query: false,
   score_threshold: 0.4,
   sync_interval: 21600,
+  paused: false,
+  summarization: false,
 } as const;
 export const AiSearchNamespaceCreateInstanceResult = AiSearchCreateInstanceResult;
 

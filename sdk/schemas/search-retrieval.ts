@@ -43,3 +43,25 @@ export type SearchChunk = z.infer<typeof SearchChunkSchema>;
 
 export const ChatCompletionSchema = G.AiSearchInstanceChatCompletionResult;
 export type ChatCompletion = z.infer<typeof ChatCompletionSchema>;
+
+// ---- across a namespace's instances: `POST /namespaces/{name}/search` and `/chat/completions` ----
+
+const NamespaceSearch = G.AiSearchNamespaceMultiInstanceSearchBody;
+
+/** `ai_search_options.instance_ids` names the instances asked (1 or more); the query as for one instance. */
+export const NamespaceSearchBodySchema = NamespaceSearch.superRefine((body, ctx) => {
+  if (body.query === undefined && body.messages === undefined)
+    ctx.addIssue({ code: "custom", path: ["query"], message: "is required unless messages is given" });
+});
+export type NamespaceSearchBody = z.infer<typeof NamespaceSearchBodySchema>;
+export type NamespaceSearchOptions = NamespaceSearchBody["ai_search_options"];
+
+export const NamespaceChatCompletionBodySchema = G.AiSearchNamespaceMultiInstanceChatCompletionBody;
+export type NamespaceChatCompletionBody = z.infer<typeof NamespaceChatCompletionBodySchema>;
+
+/** Each chunk names the instance it came from; `errors` the instances that could not be asked. */
+export const NamespaceSearchResultSchema = G.AiSearchNamespaceMultiInstanceSearchResult;
+export type NamespaceSearchResult = z.infer<typeof NamespaceSearchResultSchema>;
+
+export const NamespaceChatCompletionSchema = G.AiSearchNamespaceMultiInstanceChatCompletionResult;
+export type NamespaceChatCompletion = z.infer<typeof NamespaceChatCompletionSchema>;

@@ -170,6 +170,14 @@ export const SearchNamespaceInfoSchema = z.looseObject({
 });
 export type SearchNamespace = z.infer<typeof SearchNamespaceInfoSchema>;
 
+/** A namespace's create body: its `name` (the path's `{name}` from then on) and a `description`. */
+export const CreateNamespaceBodySchema = G.AiSearchCreateNamespaceBody;
+export type CreateNamespaceBody = z.infer<typeof CreateNamespaceBodySchema>;
+
+/** A namespace's update body: the `description` (`null` clears it). */
+export const UpdateNamespaceBodySchema = G.AiSearchUpdateNamespaceBody;
+export type UpdateNamespaceBody = z.infer<typeof UpdateNamespaceBodySchema>;
+
 export const SearchInstanceSchema = G.AiSearchFetchInstanceResult;
 export type SearchInstance = z.infer<typeof SearchInstanceSchema>;
 

@@ -58,7 +58,7 @@ export type { InstanceRef, ItemRef, JobRef, SearchScope } from "./paths";
 export { Instances, type InstanceListParams } from "./instances";
 export { Items, type ItemCreateOrUpdateParams, type ItemListParams, type ItemSyncParams } from "./items";
 export { Jobs, isJobRunning, type JobProgress, type JobWaitOptions } from "./jobs";
-export { Namespaces } from "./namespaces";
+export { Namespaces, type NamespaceRef } from "./namespaces";
 export { Tokens, type TokenListParams, type TokenRef } from "./tokens";
 export type { SearchToken, SearchTokenBody } from "../schemas/search-tokens";
 

@@ -5,7 +5,6 @@
 import { z } from "zod";
 import type { ApiClient } from "../client";
 import { createOnce, orGone, type CallOptions } from "../core";
-import { ValidationError } from "../errors";
 import { pageStyle, type PagedGenerator } from "../paging";
 import {
   ChatCompletionBodySchema,
@@ -29,7 +28,14 @@ import {
   type UpdateInstanceBody,
 } from "../schemas/search";
 import { validate } from "../validate";
-import { CREATE_RETRIES, PAGE_BOUNDS, SearchPaths, type InstanceRef, type SearchScope } from "./paths";
+import {
+  CREATE_RETRIES,
+  PAGE_BOUNDS,
+  SearchPaths,
+  refuseStream,
+  type InstanceRef,
+  type SearchScope,
+} from "./paths";
 
 /** The query of the instance listing, and its page size. */
 export interface InstanceListParams {
@@ -182,10 +188,7 @@ export class Instances {
     options: CallOptions = {},
   ): Promise<ChatCompletion> {
     const body = validate(ChatCompletionBodySchema, params, "search.chatCompletions");
-    if (body.stream === true)
-      throw new ValidationError("search.chatCompletions", [
-        { field: "stream", rule: "must be false: this method reads one JSON answer, not a stream" },
-      ]);
+    refuseStream(body, "search.chatCompletions");
     return this.client.request({
       method: "POST",
       path: `${this.#paths.instance(ids)}/chat/completions`,

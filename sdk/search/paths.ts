@@ -15,6 +15,7 @@ import {
   SearchJobIdSchema,
   SearchNamespaceSchema,
 } from "../schemas/search";
+import { ValidationError } from "../errors";
 import { validate } from "../validate";
 
 /** Where an instance lives: the account (default: the client's) and the namespace (default: none). */
@@ -47,6 +48,14 @@ export const PAGE_BOUNDS = {
 
 /** POSTs repeated after a lookup proved the previous attempt did not land. */
 export const CREATE_RETRIES = 2;
+
+/** The chat methods read one JSON answer: `stream: true` is refused before sending. */
+export function refuseStream(body: { stream?: boolean | undefined }, context: string): void {
+  if (body.stream === true)
+    throw new ValidationError(context, [
+      { field: "stream", rule: "must be false: this method reads one JSON answer, not a stream" },
+    ]);
+}
 
 /** Builds (and validates) the paths of one client's search calls, and pages through listings. */
 export class SearchPaths {

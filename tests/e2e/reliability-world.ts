@@ -12,6 +12,7 @@ import { markerOf } from "../../provider/resources/meeting-template/hooks";
 import { MeetingTemplate } from "../../provider/resources/meeting-template";
 import { RepoConnection } from "../../provider/resources/repo-connection";
 import { SearchInstance } from "../../provider/resources/search-instance";
+import { SearchNamespace } from "../../provider/resources/search-namespace";
 import { SearchToken } from "../../provider/resources/search-token";
 import { TriggerEnvVars } from "../../provider/resources/trigger-env-vars";
 import { ZoneContentConverter } from "../../provider/resources/zone-content-converter";
@@ -117,6 +118,8 @@ export function buildProgram(w: World, n: number, kinds: readonly Kind[] = KINDS
       });
     if (has("SearchInstance"))
       new SearchInstance(`${p}-s${i}`, { instanceId: `${p}-s${i}`, type: "r2", source: `${p}-bucket` });
+    // Two at most: a namespace has no setting that a fault could leave half made.
+    if (has("SearchNamespace") && i < 2) new SearchNamespace(`${p}-n${i}`, { name: `${p}-n${i}` });
     if (has("SearchToken"))
       new SearchToken(`${p}-k${i}`, { name: `${p}-k${i}`, cfApiId: `${p}-key-${i}`, cfApiKey: "s3cret" });
   }
@@ -175,6 +178,8 @@ export async function remoteByKind(api: AccountApi, w: World): Promise<Map<Kind,
     if (r.domain_name.startsWith(`${p}-d`)) out.get("DomainRegistration")?.push(r.domain_name);
   for await (const s of api.search.instances.list())
     if (s.id.startsWith(`${p}-s`)) out.get("SearchInstance")?.push(`default/${s.id}`);
+  for await (const ns of api.search.namespaces.list())
+    if (ns.name.startsWith(`${p}-n`)) out.get("SearchNamespace")?.push(ns.name);
   for await (const t of api.search.tokens.list({}, { perPage: 100, search: `${p}-k` }))
     if (t.name.startsWith(`${p}-k`)) out.get("SearchToken")?.push(t.id);
   return out;

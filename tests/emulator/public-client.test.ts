@@ -708,6 +708,25 @@ describe("public client cloudflare@7.3.0 against the emulator", () => {
       assert.equal(got.id, job.id);
       await cf.aiSearch.namespaces.instances.jobs.logs(job.id, { account_id, name: "team", id: "kb" });
 
+      // Across the namespace's instances: the chunks name their instance, an unknown one is in errors.
+      const across = { instance_ids: ["kb", "gone"] };
+      const found = await cf.aiSearch.namespaces.search("team", {
+        account_id,
+        query: "anything",
+        ai_search_options: across,
+      });
+      assert.equal(found.search_query, "anything");
+      assert.deepEqual(
+        found.errors?.map((e) => e.instance_id),
+        ["gone"],
+      );
+      const answer = await cf.aiSearch.namespaces.chatCompletions("team", {
+        account_id,
+        messages: [{ role: "user", content: "anything" }],
+        ai_search_options: across,
+      });
+      assert.equal(answer.object, "chat.completion");
+
       await cf.aiSearch.namespaces.instances.delete("kb", { account_id, name: "team" });
       await rejects(
         cf.aiSearch.namespaces.instances.read("kb", { account_id, name: "team" }),

@@ -304,6 +304,35 @@ describe("search sdk surface", () => {
     }
   });
 
+  it("calls every namespace method once (no flat method ever had them)", async () => {
+    const ns = fx.api.search.namespaces;
+    const made = await ns.create({}, { name: "team", description: "Team" });
+    assert.equal(made.name, "team");
+    assert.deepEqual(await ns.get({ name: "team" }), made);
+    assert.deepEqual(
+      (await collect(ns.list({}, { perPage: 1 }))).map((n) => n.name),
+      ["default", "team"],
+    );
+    assert.equal((await ns.update({ name: "team" }, { description: null })).description, null);
+    await fx.api.search.instances.create({ namespace: "team" }, { id: "kb" });
+    await fx.api.search.items.upload({ namespace: "team", id: "kb" }, NOTE);
+    const ask = { ai_search_options: { instance_ids: ["kb"] } };
+    const found = await ns.search({ name: "team" }, { ...ask, query: "rollback" });
+    assert.deepEqual(
+      found.chunks.map((c) => `${c.instance_id} ${c.item?.key}`),
+      ["kb note.md"],
+    );
+    const answer = await ns.chatCompletions({ name: "team" }, { ...ask, ...CHAT });
+    assert.equal(answer.object, "chat.completion");
+    await assert.rejects(
+      async () => ns.chatCompletions({ name: "team" }, { ...ask, ...CHAT, stream: true }),
+      /stream: must be false/,
+    );
+    await assert.rejects(async () => ns.get({ name: "Bad!" }), /search\.getNamespace: name:/);
+    await ns.delete({ name: "team" });
+    await assert.rejects(ns.get({ name: "team" }), (e: unknown) => e instanceof NotFoundError);
+  });
+
   it("names every flat method in DEPRECATED_SEARCH_METHODS, each with an existing replacement", () => {
     assert.ok(Object.isFrozen(DEPRECATED_SEARCH_METHODS));
     assert.deepEqual(Object.keys(DEPRECATED_SEARCH_METHODS).sort(), flatMethods().sort());

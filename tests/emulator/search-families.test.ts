@@ -109,6 +109,133 @@ describe("search emulator: namespaces (public operations)", () => {
   });
 });
 
+describe("search emulator: retrieval across a namespace's instances", () => {
+  const fx = useEmulator();
+
+  /** Namespace "team" with two instances, each holding one uploaded note. */
+  async function team(): Promise<void> {
+    await fx.api.search.namespaces.create({}, { name: "team" });
+    const notes: [string, string, string][] = [
+      ["guides", "guide.md", "# Guide\n\nRollbacks take seconds. They redeploy the last version."],
+      ["runbooks", "runbook.md", "Rollbacks and rollbacks again: a rollback runbook for rollbacks."],
+    ];
+    for (const [id, name, content] of notes) {
+      await fx.api.search.instances.create({ namespace: "team" }, { id });
+      await fx.api.search.items.upload({ namespace: "team", id }, { file: { name, content } });
+    }
+  }
+
+  it("ranks the chunks of every instance named together, each naming its instance", async () => {
+    await team();
+    const found = await fx.api.search.namespaces.search(
+      { name: "team" },
+      { query: "rollbacks", ai_search_options: { instance_ids: ["guides", "runbooks"] } },
+    );
+    assert.equal(found.search_query, "rollbacks");
+    assert.deepEqual(
+      found.chunks.map((c) => `${c.instance_id} ${c.item?.key}`),
+      ["runbooks runbook.md", "guides guide.md"],
+    );
+    assert.ok(found.chunks[0]!.score > found.chunks[1]!.score);
+    assert.equal(found.errors, undefined);
+
+    const one = await fx.api.search.namespaces.search(
+      { name: "team" },
+      {
+        messages: [{ role: "user", content: "rollbacks" }],
+        ai_search_options: { instance_ids: ["guides", "runbooks"], retrieval: { max_num_results: 1 } },
+      },
+    );
+    assert.deepEqual(
+      one.chunks.map((c) => c.instance_id),
+      ["runbooks"],
+    );
+  });
+
+  it("reports an instance the namespace lacks in errors, and is a 404 when it lacks them all", async () => {
+    await team();
+    const partial = await fx.api.search.namespaces.search(
+      { name: "team" },
+      { query: "rollbacks", ai_search_options: { instance_ids: ["guides", "gone"] } },
+    );
+    assert.deepEqual(
+      partial.chunks.map((c) => c.instance_id),
+      ["guides"],
+    );
+    assert.deepEqual(partial.errors, [
+      { instance_id: "gone", message: 'instance "gone" not found in namespace "team"' },
+    ]);
+    const none = await fx.http("POST", `${namespaces(fx, "team")}/search`, {
+      body: { query: "rollbacks", ai_search_options: { instance_ids: ["gone"] } },
+    });
+    assert.equal(none.status, 404, none.text);
+    const unknownNs = await fx.http("POST", `${namespaces(fx, "nowhere")}/search`, {
+      body: { query: "x", ai_search_options: { instance_ids: ["guides"] } },
+    });
+    assert.equal(unknownNs.status, 404, unknownNs.text);
+    const noIds = await fx.http("POST", `${namespaces(fx, "team")}/search`, { body: { query: "x" } });
+    assert.equal(noIds.status, 400, noIds.text);
+    assert.deepEqual(envelope(noIds).errors[0]?.path, ["ai_search_options"]);
+  });
+
+  it("answers a chat from the merged chunks, outside the envelope", async () => {
+    await team();
+    const body = {
+      messages: [{ role: "user" as const, content: "rollbacks" }],
+      ai_search_options: { instance_ids: ["guides", "runbooks"] },
+    };
+    const answer = await fx.api.search.namespaces.chatCompletions({ name: "team" }, body);
+    assert.equal(answer.object, "chat.completion");
+    assert.equal(answer.model, "@cf/meta/llama-3.3-70b-instruct-fp8-fast");
+    assert.equal(
+      answer.choices[0]!.message.content,
+      "From runbook.md, guide.md: Rollbacks and rollbacks again: a rollback runbook for rollbacks.",
+    );
+    assert.deepEqual(
+      answer.chunks.map((c) => c.instance_id),
+      ["runbooks", "guides"],
+    );
+    const raw = await fx.http("POST", `${namespaces(fx, "team")}/chat/completions`, { body });
+    assert.equal(raw.status, 200, raw.text);
+    const json = raw.json as Record<string, unknown>;
+    assert.equal(json.result, undefined, "no envelope: the OpenAI-style body itself");
+    assert.equal(json.id, answer.id);
+    const bad = await fx.http("POST", `${namespaces(fx, "team")}/chat/completions`, {
+      body: { messages: [], ai_search_options: { instance_ids: ["guides"] } },
+    });
+    assert.equal(bad.status, 400, bad.text);
+  });
+});
+
+describe("search emulator: an instance's create takes the update's settings (official Terraform provider)", () => {
+  const fx = useEmulator();
+
+  it("accepts, stores and reads back paused and summarization on create, under both bases", async () => {
+    await fx.api.search.namespaces.create({}, { name: "team" });
+    for (const base of [
+      `/accounts/${fx.em.accountId}/ai-search/instances`,
+      `${namespaces(fx, "team")}/instances`,
+    ]) {
+      const made = await fx.http("POST", base, {
+        body: {
+          id: "tf",
+          paused: true,
+          summarization: true,
+          summarization_model: "@cf/meta/llama-3.1-8b-instruct-fast",
+          system_prompt_index_summarization: "Summarize briefly.",
+        },
+      });
+      assert.equal(made.status, 201, made.text);
+      const read = envelope<Record<string, unknown>>(await fx.http("GET", `${base}/tf`)).result;
+      assert.equal(read.paused, true);
+      assert.equal(read.status, "paused");
+      assert.equal(read.summarization, true);
+      assert.equal(read.summarization_model, "@cf/meta/llama-3.1-8b-instruct-fast");
+      assert.equal(read.system_prompt_index_summarization, "Summarize briefly.");
+    }
+  });
+});
+
 describe("search emulator: service tokens", () => {
   const fx = useEmulator();
   const SECRET = "cf-api-key-secret-value";

@@ -396,7 +396,7 @@ describe("search emulator: instances", () => {
         { id: "a", source_params: { bucket: "b" } },
         "source_params.bucket: is not a known field",
       ],
-      ["update-only field", { id: "a", paused: true }, "paused: is not a known field"],
+      ["read-only field", { id: "a", status: "ready" }, "status: is not a known field"],
     ];
     for (const [label, body, message] of cases) {
       it(`create: ${label}`, async () => {
@@ -441,8 +441,8 @@ describe("search emulator: instances", () => {
           /sync_interval: must be one of 900, 1800/,
         ],
         [
-          () => s.instances.create({}, { id: "a", ...({ paused: true } as object) }),
-          /paused: is not a known field/,
+          () => s.instances.create({}, { id: "a", ...({ status: "ready" } as object) }),
+          /status: is not a known field/,
         ],
         [() => s.jobs.list({ id: "a" }, { perPage: 51 }), /perPage: must be between 1 and 50/],
         [() => s.jobs.logs({ id: "a", jobId: "j" }, { perPage: 501 }), /perPage: must be between 1 and 500/],

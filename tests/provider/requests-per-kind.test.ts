@@ -118,6 +118,13 @@ describe("requests per kind: create and read send what the plain script sends", 
     ]);
   });
 
+  it("SearchNamespace: POST; read GETs the namespace", async () => {
+    const made = await up(fx, "SearchNamespace", { name: "team-a", description: "Team A" });
+    assert.deepEqual(made.sent, ["POST /accounts/A/ai-search/namespaces"]);
+    const read = await refresh(fx, made.h, made.id, made.outs);
+    assert.deepEqual(read.sent, ["GET /accounts/A/ai-search/namespaces/team-a"]);
+  });
+
   it("getSearchInstanceStats: one GET of the stats, where the program asks", async () => {
     await fx.api.search.instances.create({}, { id: "kb", type: "web-crawler", source: "docs.example.com" });
     await fx.api.search.jobs.create({ id: "kb" });

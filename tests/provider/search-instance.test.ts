@@ -195,7 +195,11 @@ describe("SearchInstance: hooks", () => {
       rewrite_query: false,
       score_threshold: 0.4,
       sync_interval: 21600,
+      paused: false,
+      summarization: false,
+      system_prompt_ai_search: "Answer briefly.",
     };
+    // The create takes the update's settings too (paused, summarization, prompts): one POST.
     assert.deepEqual(si.createBody(ins), {
       id: "kb",
       type: "r2",
@@ -203,14 +207,7 @@ describe("SearchInstance: hooks", () => {
       hybrid_search_enabled: true,
       ...shared,
     });
-    assert.deepEqual(si.updateBody(ins), {
-      ...shared,
-      paused: false,
-      summarization: false,
-      system_prompt_ai_search: "Answer briefly.",
-    });
-    assert.equal(si.needsUpdateAfterCreate(ins), true);
-    assert.equal(si.needsUpdateAfterCreate(await inputs({ instanceId: "kb" })), false);
+    assert.deepEqual(si.updateBody(ins), shared);
   });
 
   it("keeps crawl header names as written on the wire and back", async () => {
@@ -409,7 +406,7 @@ describe("SearchInstance: handler on the emulator", () => {
       assert.deepEqual(
         [wire.hybrid_search_enabled, wire.reranking, wire.summarization, wire.system_prompt_ai_search],
         [true, true, true, "Answer from the docs."],
-        "what only the update takes went with a PUT after the create",
+        "the update's settings went with the create",
       );
       assert.equal(typeof created.outs.publicEndpointId, "string");
       assert.equal(created.outs.engineVersion, 3);
@@ -438,6 +435,7 @@ describe("SearchInstance: handler on the emulator", () => {
       assert.equal(drifted.inputs.tokenId, undefined, "a setting cleared out of band reads as cleared");
       assert.equal(drifted.inputs.reranking, false);
       assert.equal(drifted.inputs.systemPromptAiSearch, undefined, "null on the wire reads as unset");
+      assert.equal(drifted.inputs.summarization, false, "summarization turned off out of band");
       assert.equal(drifted.inputs.hybridSearchEnabled, true, "kept by the PUT: it is fixed at create");
       assert.deepEqual(drifted.props.stats, { queued: 0, running: 0, completed: 3, error: 0 });
       assert.equal(drifted.props.status, "ready");
@@ -449,8 +447,14 @@ describe("SearchInstance: handler on the emulator", () => {
       assert.equal(updated.outs.chunkSize, 256);
       const after = await fx.api.search.instances.get({ namespace, id: "kb" });
       assert.deepEqual(
-        [after.chunk_size, after.token_id, after.reranking, after.system_prompt_ai_search],
-        [256, TOKEN, true, "Answer from the docs."],
+        [
+          after.chunk_size,
+          after.token_id,
+          after.reranking,
+          after.system_prompt_ai_search,
+          after.summarization,
+        ],
+        [256, TOKEN, true, "Answer from the docs.", true],
       );
 
       await si.handler.delete(created.id, updated.outs, ctx);

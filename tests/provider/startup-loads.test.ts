@@ -27,6 +27,7 @@ const AREA_OF: Record<ProviderKind, Area> = {
   MeetingTemplate: "meetings",
   DomainRegistration: "registrar",
   SearchInstance: "search",
+  SearchNamespace: "search",
   SearchToken: "search",
   BuildRun: "builds",
   EmailSend: "email",

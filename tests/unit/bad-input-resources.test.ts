@@ -36,6 +36,7 @@ const BASE: Record<ResourceKind, Record<string, unknown>> = {
   MeetingTemplate: { appId: "app", title: "Standup" },
   DomainRegistration: { domainName: "example.com" },
   SearchInstance: { instanceId: "kb", type: "r2", source: "kb-bucket" },
+  SearchNamespace: { name: "team-a", description: "Team A" },
   SearchToken: { name: "docs-reader", cfApiId: "key-id", cfApiKey: "s3cret" },
 };
 
@@ -219,6 +220,15 @@ const CASES: Record<ResourceKind, Case[]> = {
     ],
     ["namespace", /namespace|lowercase|letters|characters/i, { namespace: "Team A" }],
     ["paused", /boolean/i, { paused: "no" }],
+  ],
+  SearchNamespace: [
+    ["name", /lowercase|letters|digits/i, { name: "Team A" }],
+    ["name", /characters|at least|empty/i, { name: "" }],
+    ["name", /characters|at most/i, { name: "n".repeat(33) }],
+    ["name", /default/, { name: "default" }],
+    ["description", /256|characters/i, { description: "d".repeat(257) }],
+    ["description", /string/i, { description: 5 }],
+    ["importId", /must equal name/, { importId: "other" }],
   ],
   SearchToken: [
     ["name", /string|required/i, { name: undefined }],

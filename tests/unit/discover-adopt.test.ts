@@ -62,6 +62,11 @@ describe("discover: adopting the listed objects", () => {
     assert.deepEqual(plain.identity, {});
     assert.equal(adoptsOnCreate(plain), false, "the default namespace is imported by id alone");
 
+    const ns = get("SearchNamespace team-a");
+    assert.deepEqual(ns.identity, {});
+    assert.equal(ns.inputs.name, "team-a");
+    assert.equal(importIdInput(ns), "team-a");
+
     const vars = get(`TriggerEnvVars ${trigger}`);
     assert.deepEqual(Object.keys(vars.inputs.variables as object).sort(), ["API_KEY", "MODE"]);
     assert.deepEqual(

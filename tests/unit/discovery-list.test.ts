@@ -45,7 +45,7 @@ async function seedAccount(fx: EmulatorFixture) {
 describe("discovery: listAccount", () => {
   const fx = useEmulator();
 
-  it("lists every object of the eight kinds with the ids a resource, a stack and `pulumi import` take", async () => {
+  it("lists every object of every kind with the ids a resource, a stack and `pulumi import` take", async () => {
     const s = await seedAccount(fx);
     const { objects, gaps } = await discoverAccount(fx.api, { apps: ["app-a"] });
     const rows = objects
@@ -61,6 +61,8 @@ describe("discovery: listAccount", () => {
         `RepoConnection id=${s.world.repo} resourceId=${s.world.repo} importId=${s.world.repo}`,
         `SearchInstance id=kb resourceId=default/kb importId=default/kb`,
         `SearchInstance id=kb2 resourceId=team-a/kb2 importId=team-a/kb2`,
+        // `default` is no SearchNamespace: it always exists and cannot be deleted.
+        `SearchNamespace id=team-a resourceId=team-a importId=team-a`,
         `TriggerEnvVars id=${s.trigger} resourceId=${s.trigger} importId=${s.trigger}`,
         `ZoneContentConverter id=${s.zone.id} resourceId=${s.zone.id} importId=${s.zone.id}`,
       ].sort(),

@@ -69,7 +69,7 @@ describe("native provider schema", () => {
     assert.ok(!("logoUrl" in schema) && !("pluginDownloadURL" in schema));
   });
 
-  it("lists the eight resources and the three runs, and maps tokens to kinds both ways", () => {
+  it("lists the nine resources and the three runs, and maps tokens to kinds both ways", () => {
     assert.deepEqual(Object.keys(schema.resources).sort(), NATIVE_KINDS.map(tokenOf).sort());
     assert.equal(NATIVE_KINDS.length, 12);
     for (const kind of NATIVE_KINDS) assert.equal(kindOfToken(tokenOf(kind)), kind);
@@ -146,6 +146,10 @@ describe("native provider schema", () => {
       assert.equal(search.properties[name]?.replaceOnChanges, true, name);
     assert.equal(search.properties.chunkSize?.replaceOnChanges, undefined);
     assert.equal(search.inputProperties.hybridSearchEnabled?.default, false);
+    const namespace = resource("SearchNamespace");
+    assert.equal(namespace.properties.name?.replaceOnChanges, true);
+    assert.equal(namespace.properties.description?.replaceOnChanges, undefined);
+    assert.deepEqual(namespace.requiredInputs, ["name"]);
     assert.equal(resource("MeetingTemplate").properties.storageCredentials?.secret, true);
     assert.equal(resource("MeetingTemplate").inputProperties.storageCredentials, undefined);
     assert.equal(resource("BuildTrigger").properties.repoConnectionUuid?.replaceOnChanges, true);

@@ -136,7 +136,7 @@ describe("search schemas", () => {
           "metadata.search_for_agents.zone_name: is required",
         ],
       ],
-      [{ id: "a", summarization: true }, [": is not a known field"]],
+      [{ id: "a", status: "ready" }, [": is not a known field"]],
       [
         { id: "a", custom_metadata: new Array(6).fill({ field_name: "x", data_type: "text" }) },
         ["custom_metadata: must have at most 5 entries"],

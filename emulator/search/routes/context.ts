@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import { z } from "zod";
 import type { AreaContext } from "../../area";
 import type { Permission } from "../../auth";
-import { AccountParams, JSON_ONLY, defineArea, requireMediaType } from "../../define";
+import { JSON_ONLY, defineArea, requireMediaType } from "../../define";
 import { DomainError, parseWith, type InvalidRenderer } from "../../http";
 import type { PageRule } from "../../paging";
 import {
@@ -58,8 +58,6 @@ export function under<D extends z.ZodType<PathIds>, N extends z.ZodType<PathIds>
 ): D | N {
   return base === NAMED_BASE ? named : byDefault;
 }
-
-export const Namespace = AccountParams.extend({ namespace: z.string() });
 
 /** The contract's 400s carry `path`: each `field: rule` line names its field, key by key. */
 export const INVALID: InvalidRenderer = (lines) =>

@@ -2,10 +2,11 @@
  * HTTP layer of the search area: one thin handler per operation over ../state, rendered by ../views,
  * in one module per sub-resource. This assembles them, in the order the routes have always been
  * declared: per base the instance, stats, job and search routes; then the namespaced base's move,
- * cache purge and items; the routes outside the envelope; the namespaces; the service tokens.
+ * cache purge and items; the routes outside the envelope; the namespaces and
+ * retrieval across a namespace's instances; the service tokens.
  */
 import type { AreaModule } from "../../area";
-import { chatRoutes, searchRoute } from "./ask";
+import { chatRoutes, namespaceChatRoute, namespaceSearchRoute, searchRoute } from "./ask";
 import { BASES, searchApi } from "./context";
 import { control } from "./control";
 import { instanceRoutes, moveRoute } from "./instances";
@@ -35,6 +36,8 @@ export const searchArea: AreaModule = {
     chatRoutes(app, ctx);
     itemDownloadRoute(app, ctx);
     namespaceRoutes(area);
+    namespaceSearchRoute(area);
+    namespaceChatRoute(app, ctx);
     tokenRoutes(area);
   },
   control,

@@ -3,11 +3,11 @@
  * "default" namespace always exists and cannot be deleted; deleting a namespace deletes its instances.
  */
 import { z } from "zod";
-import { AccountParams, answer, orEmpty } from "../../define";
+import { answer, orEmpty } from "../../define";
 import { pageFields, pageOf } from "../../paging";
 import * as G from "../../../sdk/generated/search";
 import { invalid, type NamespaceRecord } from "../state";
-import { INSTANCE_PAGES, Namespace, type SearchArea } from "./context";
+import { INSTANCE_PAGES, type SearchArea } from "./context";
 
 /**
  * `public_endpoint_params`: the public client (cloudflare@7.3.0) sends it on create and update, the
@@ -49,7 +49,7 @@ export function namespaceRoutes(area: SearchArea): void {
 
   area.post(
     NS,
-    { ...scope, params: AccountParams, body: orEmpty(CreateNamespaceBody) },
+    { ...scope, params: G.AiSearchCreateNamespacePath, body: orEmpty(CreateNamespaceBody) },
     ({ auth: { model }, params, body }) => {
       const { name, ...settings } = body;
       return namespaceView(model.createNamespace(params.account_id, name, settings));
@@ -59,7 +59,7 @@ export function namespaceRoutes(area: SearchArea): void {
   area.get(
     NS,
     {
-      params: AccountParams,
+      params: G.AiSearchListNamespacesPath,
       querystring: G.AiSearchListNamespacesQuery.extend(pageFields(INSTANCE_PAGES)),
       response: G.AiSearchListNamespacesResult,
       permissions: "namespaces",
@@ -74,28 +74,32 @@ export function namespaceRoutes(area: SearchArea): void {
     },
   );
 
-  area.get(`${NS}/:namespace`, { ...scope, params: Namespace }, ({ auth: { model }, params }) =>
-    namespaceView(model.namespace(params.account_id, params.namespace)),
+  area.get(`${NS}/:name`, { ...scope, params: G.AiSearchFetchNamespacePath }, ({ auth: { model }, params }) =>
+    namespaceView(model.namespace(params.account_id, params.name)),
   );
 
   area.put(
-    `${NS}/:namespace`,
-    { ...scope, params: Namespace, body: orEmpty(UpdateNamespaceBody) },
+    `${NS}/:name`,
+    { ...scope, params: G.AiSearchUpdateNamespacePath, body: orEmpty(UpdateNamespaceBody) },
     ({ auth: { model }, params, body }) => {
       const { name, ...settings } = body;
-      model.namespace(params.account_id, params.namespace); // an unknown namespace is a 404 first
-      if (name !== undefined && name !== params.namespace)
-        throw invalid("name", `must equal the namespace in the path ("${params.namespace}") or be left out`);
-      return namespaceView(model.updateNamespace(params.account_id, params.namespace, settings));
+      model.namespace(params.account_id, params.name); // an unknown namespace is a 404 first
+      if (name !== undefined && name !== params.name)
+        throw invalid("name", `must equal the namespace in the path ("${params.name}") or be left out`);
+      return namespaceView(model.updateNamespace(params.account_id, params.name, settings));
     },
   );
 
   // The contract's DELETE result is an object with no declared field: the emulator answers `{}`.
   area.delete(
-    `${NS}/:namespace`,
-    { params: Namespace, response: G.AiSearchDeleteNamespaceResult, permissions: "namespaces" },
+    `${NS}/:name`,
+    {
+      params: G.AiSearchDeleteNamespacePath,
+      response: G.AiSearchDeleteNamespaceResult,
+      permissions: "namespaces",
+    },
     ({ auth: { model }, params }) => {
-      model.deleteNamespace(params.account_id, params.namespace);
+      model.deleteNamespace(params.account_id, params.name);
       return {};
     },
   );

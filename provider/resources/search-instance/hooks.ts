@@ -1,13 +1,13 @@
 /**
  * What SearchInstance's description cannot say: the id `<namespace>/<instanceId>` (an importId is the
  * bare instance id), "default" as the absent namespace, the rules between type and source, the two
- * bodies (the service's create and update take different settings), the
+ * bodies (only the create takes `id`, `type` and `hybrid_search_enabled`; only the PUT may repeat `source`), the
  * credentials riding inside `source_params` on the wire, settings read from the live object alone,
  * state of earlier releases, and the stats, which take a call of their own, made only when
  * `readStats` asks.
  *
- * Create is the POST alone (plus the PUT of update-only settings where the inputs hold one): no
- * look-up before it, since the service refuses an id in use (the emulator's 400 with the conflict
+ * Create is the POST alone, with every setting (the create takes the update's settings too, as the
+ * official Terraform provider sends them: docs/assumptions.md, "Families (issue 26)"): no look-up before it, since the service refuses an id in use (the emulator's 400 with the conflict
  * code; the contract lists only 201/400/403, so any 400 or a 409 leads to the look-up).
  */
 import type { InstanceRef, SearchInstance as LiveInstance } from "../../../sdk/search";
@@ -116,14 +116,6 @@ export function updateBody(i: SearchInstanceInputs): UpdateInstanceBody {
   return UpdateInstanceBodySchema.parse(pick(wireOf(i), UPDATE_KEYS));
 }
 
-/** Inputs of the settings only the update (PUT) takes: the contract's update body less its create body. */
-const UPDATE_ONLY = WIRE_INPUTS.filter((f) => UPDATE_KEYS.has(f.wire) && !CREATE_KEYS.has(f.wire));
-
-/** Whether inputs hold a setting only the update takes away from its default: create must follow with a PUT. */
-export function needsUpdateAfterCreate(i: SearchInstanceInputs): boolean {
-  return UPDATE_ONLY.some((f) => !deepEqual(Reflect.get(i, f.name), Reflect.get(D, f.wire)));
-}
-
 /** The settings: inputs the API returns (the credentials it never does). */
 const SETTINGS = WIRE_INPUTS.map((f) => f.name).filter(
   (k) => !SearchInstanceSpec.writeOnlyInputs.includes(k),
@@ -209,12 +201,7 @@ export const remote: Remote<typeof SearchInstanceSpec, LiveInstance> = {
         ...instanceRef(id, state.namespace),
       }),
     ),
-  // The service's create takes no `paused`, `summarization*` or `system_prompt_*`: a PUT follows.
-  async create(i, ctx) {
-    const live = await ctx.api.search.instances.create(scope(i, ctx), createBody(i));
-    if (!needsUpdateAfterCreate(i)) return live;
-    return ctx.api.search.instances.update({ ...scope(i, ctx), id: i.instanceId }, updateBody(i));
-  },
+  create: (i, ctx) => ctx.api.search.instances.create(scope(i, ctx), createBody(i)),
   // PUT replaces every setting, so the whole of the inputs goes, changed or not; `readStats` alone is
   // no setting of the instance: the instance is read, not written.
   async update(id, i, changed, olds, ctx) {
@@ -248,8 +235,8 @@ export const key: NaturalKey<typeof SearchInstanceSpec, LiveInstance> = {
   findByKey: (i, ctx) => remote.get(i.instanceId, i, ctx),
   refusedAsHeld,
   /**
-   * An instance whose create-time settings are these inputs' is one an earlier attempt made (its
-   * follow-up PUT may not have run): adopted, and the PUT then brings the rest.
+   * An instance whose create-time settings are these inputs' is one an earlier attempt made: adopted,
+   * and a PUT then brings any setting changed since.
    */
   ours(live, i) {
     const seen = project(live, { ...i, ...fromWire(SearchInstanceSpec, live, "input") });
