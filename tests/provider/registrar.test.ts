@@ -1,9 +1,15 @@
 import { strict as assert } from "node:assert";
+import * as pulumi from "@pulumi/pulumi";
 import { EARLIER_REGISTRANT, REGISTRANT, REGISTRANT_WIRE } from "../helpers/registrar";
 import { toWire } from "../../provider/core/define";
 import { UNKNOWN } from "../../provider/core/values";
 import { PartialCreateError } from "../../provider/errors";
-import { runCheckDomain, runQuoteDomain, runSearchDomains } from "../../provider/functions/registrar";
+import {
+  listExtensions,
+  runCheckDomain,
+  runQuoteDomain,
+  runSearchDomains,
+} from "../../provider/functions/registrar";
 import * as dr from "../../provider/resources/domain-registration";
 import type {
   DomainRegistrationInputs,
@@ -752,5 +758,38 @@ describe("registrar functions against the emulator", () => {
       () => runQuoteDomain(fx.api, { domainName: "cars.com", years: 1 }),
       /\(domain_premium\)/,
     );
+  });
+});
+
+describe("listExtensions in a program", () => {
+  const fx = useEmulator();
+  const ENV_KEYS = ["ACCOUNT_API_BASE_URL", "ACCOUNT_API_TOKEN", "ACCOUNT_API_ACCOUNT_ID"] as const;
+  const saved: Record<string, string | undefined> = {};
+  beforeEach(() => {
+    for (const k of ENV_KEYS) saved[k] = process.env[k];
+    process.env.ACCOUNT_API_BASE_URL = fx.em.url;
+    process.env.ACCOUNT_API_TOKEN = fx.em.token;
+    process.env.ACCOUNT_API_ACCOUNT_ID = fx.em.accountId;
+  });
+  afterEach(() => {
+    for (const k of ENV_KEYS) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  });
+
+  it("answers on preview as on up (a read a program decides on before anything is made)", async () => {
+    const mocks: pulumi.runtime.Mocks = {
+      newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
+      call: (args) => args.inputs,
+    };
+    for (const preview of [true, false]) {
+      await pulumi.runtime.setMocks(mocks, "proj", "stack", preview);
+      const out = listExtensions();
+      // `isKnown` is the SDK's own (not in its typings): known on preview, unlike checkDomain's.
+      assert.equal(await Reflect.get(out, "isKnown"), true, `preview ${preview}`);
+      const names = await new Promise<string[]>((resolve) => out.apply((l) => resolve(l.map((e) => e.name))));
+      assert.deepEqual(names, ["ai", "com", "dev", "eu", "io", "net", "org", "xyz"]);
+    }
   });
 });
