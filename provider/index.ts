@@ -76,8 +76,15 @@ export type {
 } from "./functions/builds";
 export { sendEmail } from "./functions/email";
 export type { SendEmailArgs } from "./functions/email";
-export { checkDomain, searchDomains, quoteDomain } from "./functions/registrar";
-export type { CheckDomainArgs, SearchDomainsArgs, QuoteDomainArgs, QuoteResult } from "./functions/registrar";
+export { checkDomain, searchDomains, quoteDomain, listExtensions } from "./functions/registrar";
+export type {
+  CheckDomainArgs,
+  SearchDomainsArgs,
+  QuoteDomainArgs,
+  QuoteResult,
+  ListExtensionsArgs,
+  ExtensionResult,
+} from "./functions/registrar";
 export { triggerSyncJob, waitForJob, waitForSyncJob, getSearchInstanceStats } from "./functions/search";
 export type {
   TriggerSyncJobArgs,

@@ -1,21 +1,17 @@
 /**
  * The registrar's supported extensions (`GET …/registrar/extensions`, `…/extensions/{extension}`),
  * read from the seeded registry (./catalogue): each with the contract's `metadata`, JSON Schema
- * documents for a registration and a transfer on it, and its prices.
+ * documents for a registration and a transfer on it. No price: the contract's entry has none (the
+ * public client declares none either); prices come from domain-check and the quote.
  */
 import { z } from "zod";
 import * as G from "../../sdk/generated/registrar";
+import { SupportedExtensionSchema as ExtensionSchema } from "../../sdk/schemas/registrar";
 import { AccountParams, answer, type Area } from "../define";
 import { notFound } from "../http";
 import { EXTENSIONS, UNSUPPORTED, type ExtensionInfo } from "./catalogue";
 import { REGISTRAR_CODES, invalid } from "./state";
 
-/** The declarations' entry (not generated: their response is keyed `2XX`); every object stays open. */
-const ExtensionSchema = z.looseObject({
-  metadata: z.looseObject({ name: z.string(), tld: z.string() }),
-  registration_schema: z.unknown(),
-  transfer_schema: z.unknown(),
-});
 type ExtensionView = z.input<typeof ExtensionSchema>;
 
 const Extension = AccountParams.extend({ extension: G.RegistrarExtensionsGetPath.shape.extension });
@@ -59,12 +55,6 @@ function extensionView(name: string, info: ExtensionInfo): ExtensionView {
     metadata: { name, tld: name.slice(name.lastIndexOf(".") + 1) },
     registration_schema: registrationSchema(name, info),
     transfer_schema: transferSchema(name),
-    // Not in the contract (the service's entry has no price): the emulator's, as domain-check prices a name.
-    pricing: {
-      currency: info.currency,
-      registration_cost: info.registration_cost,
-      renewal_cost: info.renewal_cost,
-    },
   };
 }
 

@@ -51,26 +51,46 @@ function notKnownUntilUp<T>(): T {
   return marker as T;
 }
 
+/** The inputs once known. Resolving them (field by field, or as a whole) gives P; Unwrap's deep type cannot say so. */
+function resolvedArgs<P>(args: FunctionArgs<P> | pulumi.Input<P>): pulumi.Output<P> {
+  return programSdk.output(args) as pulumi.Output<P>;
+}
+
+/** Runs `call` with a client of its own, closed afterwards. */
+async function withApi<P, T>(params: P, call: (api: AccountApi, params: P) => Promise<T>): Promise<T> {
+  const api = programApi();
+  try {
+    return await call(api, params);
+  } finally {
+    await api.close();
+  }
+}
+
 /** Runs `call` once the inputs are known, on `up` only (unknown on preview); the client is closed afterwards. */
 export function onUp<P, T>(
   args: FunctionArgs<P> | pulumi.Input<P>,
   call: (api: AccountApi, params: P) => Promise<T>,
   sideEffect?: SideEffect,
 ): pulumi.Output<T | undefined> {
-  return programSdk.output(args).apply(async (resolved): Promise<T> => {
+  return resolvedArgs(args).apply(async (resolved): Promise<T> => {
     if (programSdk.runtime.isDryRun()) return notKnownUntilUp<T>();
     if (sideEffect)
       void programSdk.log.warn(
         `${sideEffect.name} runs on every \`pulumi up\`, this one included; \`new ${sideEffect.instead}(name, { …, triggers })\` runs only when its inputs or triggers change`,
       );
-    const api = programApi();
-    try {
-      // Resolving the inputs (field by field, or as a whole) gives P; Unwrap's deep type cannot say so.
-      return await call(api, resolved as P);
-    } finally {
-      await api.close();
-    }
+    return withApi(resolved, call);
   });
+}
+
+/**
+ * Runs `call` once the inputs are known, on preview as on `up`: for a read whose answer a program
+ * decides on before anything is made (the registrar's extensions). Unknown inputs keep it unknown.
+ */
+export function onPreviewAndUp<P, T>(
+  args: FunctionArgs<P> | pulumi.Input<P>,
+  call: (api: AccountApi, params: P) => Promise<T>,
+): pulumi.Output<T> {
+  return resolvedArgs(args).apply((resolved) => withApi(resolved, call));
 }
 
 export { CONFIG_NAMESPACE };

@@ -75,6 +75,8 @@ export const SearchDomainsParamsSchema = z.strictObject({
   accountId,
 });
 
+export const ListExtensionsParamsSchema = z.strictObject({ accountId });
+
 export const QuoteDomainParamsSchema = z.strictObject({
   domainName: nonEmpty.describe("A fully qualified domain name."),
   years: z

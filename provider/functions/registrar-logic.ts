@@ -1,8 +1,9 @@
 /**
  * The logic of the registrar functions over an sdk client, in program naming: what `checkDomain` and
- * friends call on `up`, and what the native provider's invokes call. Loads neither Pulumi nor a client.
+ * friends call on `up` (`listExtensions` on preview too), and what the native provider's invokes call. Loads neither Pulumi nor a client.
  */
 import type { AccountApi } from "../../sdk";
+import { collect } from "../../sdk/paging";
 import { ValidationError } from "../../sdk/errors";
 import type { DomainAvailability } from "../../sdk/registrar";
 import { normalizeDomainName } from "../../sdk/schemas/registrar";
@@ -32,6 +33,16 @@ export interface QuoteDomainArgs {
   domainName: string;
   years: number;
   accountId?: string;
+}
+
+export interface ListExtensionsArgs {
+  accountId?: string;
+}
+
+/** A supported extension: `name` is what follows a registrable label ("co.uk"), `tld` its last label. */
+export interface ExtensionResult {
+  name: string;
+  tld: string;
 }
 
 export interface QuoteResult {
@@ -106,4 +117,18 @@ export async function runQuoteDomain(api: AccountApi, args: QuoteDomainArgs): Pr
     renewalCost: q.renewal_cost,
     total: q.total,
   };
+}
+
+/**
+ * Every extension the registrar supports, by name (every cursor page). No prices: the API's entry
+ * has none; `quoteDomain` prices a name.
+ */
+export async function runListExtensions(
+  api: AccountApi,
+  args: ListExtensionsArgs,
+): Promise<ExtensionResult[]> {
+  const all = await collect(
+    api.registrar.extensions.list(args.accountId ? { accountId: args.accountId } : {}, { sort_by: "name" }),
+  );
+  return all.map((e) => ({ name: e.metadata.name, tld: e.metadata.tld }));
 }

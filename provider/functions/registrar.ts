@@ -1,20 +1,25 @@
 /**
- * Registrar functions for programs: check a domain (authoritative), search for names (advisory), and
- * quote a multi-year registration exactly. They call the API on `up` only and give camelCase results;
- * the logic over a client is registrar-logic.ts.
+ * Registrar functions for programs: check a domain (authoritative), search for names (advisory),
+ * quote a multi-year registration exactly, and list the supported extensions. They give camelCase
+ * results and call the API on `up` only, except the extensions: a list that changes no more often
+ * than the registrar's offer, answered on preview too so that a program can decide on it before
+ * anything is made. The logic over a client is registrar-logic.ts.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import {
   runCheckDomain,
+  runListExtensions,
   runQuoteDomain,
   runSearchDomains,
   type CheckDomainArgs,
   type DomainAvailabilityResult,
+  type ExtensionResult,
+  type ListExtensionsArgs,
   type QuoteDomainArgs,
   type QuoteResult,
   type SearchDomainsArgs,
 } from "./registrar-logic";
-import { onUp } from "./common";
+import { onPreviewAndUp, onUp } from "./common";
 
 export * from "./registrar-logic";
 
@@ -38,4 +43,14 @@ export function searchDomains(
  */
 export function quoteDomain(args: pulumi.Input<QuoteDomainArgs>): pulumi.Output<QuoteResult | undefined> {
   return onUp(args, runQuoteDomain);
+}
+
+/**
+ * The extensions the registrar supports, by name, on preview as on `up` (a read of a list that
+ * changes rarely). No prices: `quoteDomain` prices a name.
+ */
+export function listExtensions(
+  args: pulumi.Input<ListExtensionsArgs> = {},
+): pulumi.Output<ExtensionResult[]> {
+  return onPreviewAndUp(args, runListExtensions);
 }

@@ -56,6 +56,11 @@ export const DomainAvailabilitySchema = z.object({
   tier: z.string().optional(),
 });
 
+export const ExtensionSchema = z.object({
+  name: z.string().describe('The full extension after a registrable label, such as "com" or "co.uk".'),
+  tld: z.string().describe('Its last label: "uk" for "co.uk".'),
+});
+
 export const QuoteResultSchema = z.object({
   domainName: z.string(),
   years: count,

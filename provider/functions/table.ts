@@ -155,6 +155,16 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
     run: (api, p) => registrar().runQuoteDomain(api, p),
   }),
   entry({
+    name: "listExtensions",
+    description:
+      "The extensions (TLDs) the registrar supports, by name; answered on preview too. No prices: `quoteDomain` prices a name.",
+    get params() {
+      return params().ListExtensionsParamsSchema;
+    },
+    result: R.ExtensionSchema.array(),
+    run: (api, p) => registrar().runListExtensions(api, p),
+  }),
+  entry({
     name: "triggerSyncJob",
     description:
       "Starts a sync job of a search instance (reusing a running one unless told not to), and optionally waits for it. Every call starts one: a `SyncJobRun` starts one only when its inputs or `triggers` change.",
@@ -207,6 +217,7 @@ export type TableAgreesWithTypes = [
   Assert<Same<z.infer<typeof P.CheckDomainParamsSchema>, RegistrarLogic.CheckDomainArgs>>,
   Assert<Same<z.infer<typeof P.SearchDomainsParamsSchema>, RegistrarLogic.SearchDomainsArgs>>,
   Assert<Same<z.infer<typeof P.QuoteDomainParamsSchema>, RegistrarLogic.QuoteDomainArgs>>,
+  Assert<Same<z.infer<typeof P.ListExtensionsParamsSchema>, RegistrarLogic.ListExtensionsArgs>>,
   Assert<Same<z.infer<typeof P.TriggerSyncJobParamsSchema>, SearchLogic.TriggerSyncJobParams>>,
   Assert<Same<z.infer<typeof P.WaitForJobParamsSchema>, SearchLogic.WaitForJobParams>>,
   Assert<
@@ -219,6 +230,7 @@ export type TableAgreesWithTypes = [
   Assert<Same<z.infer<typeof R.SendEmailResultSchema>, SendEmailResult>>,
   Assert<Same<z.infer<typeof R.DomainAvailabilitySchema>, RegistrarLogic.DomainAvailabilityResult>>,
   Assert<Same<z.infer<typeof R.QuoteResultSchema>, RegistrarLogic.QuoteResult>>,
+  Assert<Same<z.infer<typeof R.ExtensionSchema>, RegistrarLogic.ExtensionResult>>,
   Assert<Same<z.infer<typeof R.SyncJobSchema>, SearchLogic.SyncJob>>,
   Assert<Same<z.infer<typeof R.SearchInstanceStatsSchema>, SearchLogic.SearchInstanceStats>>,
 ];

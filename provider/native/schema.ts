@@ -52,6 +52,7 @@ const SHARED_TYPE_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, str
   [R.BuildInfoSchema, "BuildInfo"],
   [R.BuildTokenInfoSchema, "BuildTokenInfo"],
   [R.DomainAvailabilitySchema, "DomainAvailability"],
+  [R.ExtensionSchema, "RegistrarExtension"],
   [R.SendEmailResultSchema, "SendEmailResult"],
   [R.SyncJobSchema, "SyncJob"],
 ]);

@@ -20,6 +20,7 @@ import type {
 } from "../schemas/registrar";
 import { Discovery } from "./discovery";
 import { Domains } from "./domains";
+import { Extensions } from "./extensions";
 import type { AccountIds, DomainIds } from "./paths";
 import { Registrations, type CreateRegistrationResult, type Quote } from "./registrations";
 import { Workflows, type WaitOutcome, type WorkflowWaitOptions } from "./workflows";
@@ -40,6 +41,8 @@ export type {
   RegistrationSortField,
   RegistrationStatus,
   SortDirection,
+  SupportedExtension,
+  ExtensionSortField,
   Tier,
   WorkflowError,
   WorkflowKind,
@@ -59,6 +62,7 @@ export { NotRegistrableError, WorkflowFailedError, type NotRegistrableReason } f
 export type { AccountIds, DomainIds } from "./paths";
 export { Discovery, type DomainCheckParams, type DomainSearchParams } from "./discovery";
 export { Domains, type ListDomainsQuery } from "./domains";
+export { Extensions, type ExtensionIds, type ListExtensionsQuery } from "./extensions";
 export {
   Registrations,
   type CreateRegistrationBody,
@@ -81,6 +85,8 @@ export class RegistrarApi {
   readonly updateWorkflow: Workflows;
   /** The legacy domain endpoints (end of life 2026-09-27). */
   readonly domains: Domains;
+  /** The extensions (TLDs) the registrar supports, with their registration and transfer schemas. */
+  readonly extensions: Extensions;
 
   constructor(readonly client: ApiClient) {
     this.discovery = new Discovery(client);
@@ -88,6 +94,7 @@ export class RegistrarApi {
     this.registrationWorkflow = new Workflows(client, "registration");
     this.updateWorkflow = new Workflows(client, "update");
     this.domains = new Domains(client);
+    this.extensions = new Extensions(client);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -214,7 +221,7 @@ export const DEPRECATED_REGISTRAR_METHODS: Readonly<Record<string, string>> = Ob
 
 type DeprecatedRegistrarMethod = {
   [K in keyof RegistrarApi]: RegistrarApi[K] extends
-    Discovery | Registrations | Workflows | Domains | ApiClient
+    Discovery | Registrations | Workflows | Domains | Extensions | ApiClient
     ? never
     : K;
 }[keyof RegistrarApi];

@@ -98,6 +98,24 @@ export type DomainAvailability = DomainCheckResult["domains"][number];
 export type Pricing = NonNullable<DomainAvailability["pricing"]>;
 
 // ---------------------------------------------------------------------------------------------
+// Supported extensions (`/registrar/extensions`, from the public client's declarations)
+
+/**
+ * One supported extension as the declarations give it (not generated: their response is keyed
+ * `2XX`). The schemas are JSON Schema documents the contract leaves untyped; every object stays open.
+ * No price: the contract's entry has none, a price comes from the check or the quote of a name.
+ */
+export const SupportedExtensionSchema = z.looseObject({
+  metadata: z.looseObject({ name: z.string(), tld: z.string() }),
+  registration_schema: z.unknown(),
+  transfer_schema: z.unknown(),
+});
+export type SupportedExtension = z.infer<typeof SupportedExtensionSchema>;
+
+export const ExtensionListQuerySchema = G.RegistrarExtensionsListQuery;
+export type ExtensionSortField = NonNullable<z.infer<typeof ExtensionListQuerySchema>["sort_by"]>;
+
+// ---------------------------------------------------------------------------------------------
 // Contacts of a registration (the contract's create body: `contacts.registrant`, and the roles the
 // service's newer examples add). The deprecated domain contact (`first_name`, `address`, `zip`, …)
 // is only ever read, in the deprecated Domain model below.

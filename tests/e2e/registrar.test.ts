@@ -4,11 +4,12 @@
  * domain stays registered and the output says so); a stack whose state the release before wrote
  * (contacts of the deprecated shape, the role `admin`) goes up without a replace or a diff; then a
  * registration that stops at action_required is recorded and finished by the next `up`, and an
- * existing registration is adopted with importId.
+ * existing registration is adopted with importId. A registration on an extension the registrar does
+ * not support fails the preview (listExtensions, known at preview, says which are supported).
  */
 import { EARLIER_REGISTRANT, REGISTRANT } from "../helpers/registrar";
 import { strict as assert } from "node:assert";
-import { checkDomain, quoteDomain } from "../../provider/functions/registrar";
+import { checkDomain, listExtensions, quoteDomain } from "../../provider/functions/registrar";
 import { DomainRegistration } from "../../provider/resources/domain-registration";
 import type { AccountApi } from "../../sdk";
 import { useE2E } from "./harness";
@@ -31,8 +32,11 @@ describe("registrar end to end (real engine)", function () {
     assert.ok(res.status < 300, await res.text());
   }
 
-  it("registers with contacts, refreshes clean, shows drift, up --refresh restores it, and keeps the domain on destroy", async () => {
+  it("registers with contacts, refreshes clean, shows drift, up --refresh restores it, refuses an unsupported extension at preview, and keeps the domain on destroy", async () => {
+    let onUnsupported = false;
     const stack = await e2e.stack(async () => {
+      // Added for one preview: refused at check, so before any request of its own.
+      if (onUnsupported) new DomainRegistration("elsewhere", { domainName: "e2e-site.uk" });
       const site = new DomainRegistration("site", {
         domainName: "e2e-site.com",
         years: 2,
@@ -42,7 +46,9 @@ describe("registrar end to end (real engine)", function () {
       });
       const premium = checkDomain({ domainName: "cars.com" });
       const quote = quoteDomain({ domainName: "other-name.org", years: 10 });
+      const extensions = listExtensions();
       return {
+        supported: extensions.apply((l) => l.map((e) => e.name).join(",")),
         id: site.id,
         status: site.status,
         expiresAt: site.expiresAt,
@@ -59,6 +65,7 @@ describe("registrar end to end (real engine)", function () {
     assert.equal(up.outputs.total?.value, "20.88");
     assert.equal(up.outputs.premiumReason?.value, "domain_premium");
     assert.equal(up.outputs.quoteTotal?.value, "98.49");
+    assert.equal(up.outputs.supported?.value, "ai,com,dev,eu,io,net,org,xyz");
     assert.match(String(up.outputs.expiresAt?.value), /^\d{4}-\d\d-\d\dT/);
     assert.match(stack.rawState(), /"postalInfo"/, "contacts are stored in the contract's shape");
 
@@ -79,6 +86,18 @@ describe("registrar end to end (real engine)", function () {
     assert.equal(live.auto_renew, false, "auto_renew put back through the update workflow");
     assert.equal(live.locked, true, "the lock put back through the domain PUT");
     await stack.preview({ expectNoChanges: true });
+
+    onUnsupported = true;
+    const checks = (): number =>
+      e2e.emulator.requestLog.filter((r) => /\/registrar\/(domain-check|registrations)$/.test(r.url)).length;
+    const before = checks();
+    await assert.rejects(
+      () => stack.preview(),
+      /domainName: e2e-site\.uk: must be on an extension the registrar supports; "uk" is not one \(supported: ai, com, dev, eu, io, net and 2 more/,
+    );
+    assert.equal(checks(), before, "no check and no registration request for the refused one");
+    assert.equal(await api.registrar.registrations.find({ domainName: "e2e-site.uk" }), undefined);
+    onUnsupported = false;
 
     const destroy = await stack.destroy();
     assert.equal(destroy.summary.result, "succeeded");

@@ -189,4 +189,29 @@ describe("sdk registrar surface (emulator)", () => {
     const putOld = await fx.api.registrar.updateDomain({ domain_name: "old.com", locked: false });
     assert.deepEqual(putOld, put);
   });
+
+  it("extensions: list (every cursor page, the contract's query) and get", async () => {
+    const { extensions } = fx.api.registrar;
+    const all = await collect(extensions.list({}, { per_page: 3 }));
+    const names = all.map((e) => e.metadata.name);
+    assert.deepEqual(names, [...names].sort());
+    assert.ok(names.includes("com") && !names.includes("uk"), names.join(","));
+    const desc = await collect(
+      extensions.list({ accountId: fx.em.accountId }, { direction: "desc", sort_by: "name" }),
+    );
+    assert.deepEqual(
+      desc.map((e) => e.metadata.name),
+      [...names].reverse(),
+    );
+    assert.deepEqual(
+      (await collect(extensions.list({}, { name: "dev" }))).map((e) => e.metadata),
+      [{ name: "dev", tld: "dev" }],
+    );
+    assert.deepEqual(
+      await extensions.get({ extension: ".DEV" }),
+      all.find((e) => e.metadata.name === "dev"),
+    );
+    await assert.rejects(() => extensions.get({ extension: "uk" }), NotFoundError);
+    assert.throws(() => extensions.list({}, { direction: "up" as "asc" }), /direction/);
+  });
 });

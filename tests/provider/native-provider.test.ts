@@ -298,6 +298,14 @@ describe("the native provider (account-api:index:<Kind>)", () => {
       ["domainName", "extra"],
     );
     assert.match(bad.failures?.[0]?.reason ?? "", /^checkDomain: domainName: /);
+    // A list answers under the one key the SDKs read; the extensions have no price.
+    const extensions = await p.invoke("account-api:index:listExtensions", {});
+    const listed = record(extensions.outputs).result;
+    assert.ok(Array.isArray(listed), JSON.stringify(extensions.outputs));
+    assert.deepEqual(listed.slice(0, 2), [
+      { name: "ai", tld: "ai" },
+      { name: "com", tld: "com" },
+    ]);
     await assert.rejects(
       p.invoke("account-api:index:triggerBuild", { triggerUuid: "t" }),
       /changes something remote.*use the resource account-api:index:BuildRun/,

@@ -1,9 +1,15 @@
 import { strict as assert } from "node:assert";
+import * as pulumi from "@pulumi/pulumi";
 import { EARLIER_REGISTRANT, REGISTRANT, REGISTRANT_WIRE } from "../helpers/registrar";
 import { toWire } from "../../provider/core/define";
 import { UNKNOWN } from "../../provider/core/values";
 import { PartialCreateError } from "../../provider/errors";
-import { runCheckDomain, runQuoteDomain, runSearchDomains } from "../../provider/functions/registrar";
+import {
+  listExtensions,
+  runCheckDomain,
+  runQuoteDomain,
+  runSearchDomains,
+} from "../../provider/functions/registrar";
 import * as dr from "../../provider/resources/domain-registration";
 import type {
   DomainRegistrationInputs,
@@ -27,12 +33,17 @@ async function rejectsWith(p: Promise<unknown>, re: RegExp): Promise<void> {
   });
 }
 
-/** Checked inputs (defaults filled, the name normalized); check sends no request. */
-async function checked(raw: Record<string, unknown>): Promise<DomainRegistrationInputs> {
-  const r = await handler.check(undefined, raw, offline);
-  assert.deepEqual(r.failures ?? [], [], JSON.stringify(raw));
-  assert.ok(r.inputs);
-  return r.inputs;
+/**
+ * Checked inputs (defaults filled, the name normalized) in the context `ctxOf` gives: a new
+ * registration's check lists the registrar's extensions (once per client), and sends nothing else.
+ */
+function checkedIn(ctxOf: () => HandlerContext) {
+  return async (raw: Record<string, unknown>): Promise<DomainRegistrationInputs> => {
+    const r = await handler.check(undefined, raw, ctxOf());
+    assert.deepEqual(r.failures ?? [], [], JSON.stringify(raw));
+    assert.ok(r.inputs);
+    return r.inputs;
+  };
 }
 
 const LIVE: Registration = {
@@ -185,10 +196,17 @@ describe("DomainRegistration: hooks (tables, no engine)", () => {
   });
 });
 
-describe("DomainRegistration: check and diff (no request)", () => {
+describe("DomainRegistration: check and diff (no request but the extensions listing)", () => {
+  const fx = useEmulator();
+  let ctx: HandlerContext;
+  beforeEach(() => {
+    ctx = providerContext(fx);
+  });
+  const checked = checkedIn(() => ctx);
+
   it("fills defaults and normalizes the domain name, so stored inputs are stable", async () => {
-    assert.deepEqual(await checked({ domainName: "Bücher.DE" }), {
-      domainName: "xn--bcher-kva.de",
+    assert.deepEqual(await checked({ domainName: "Bücher.EU" }), {
+      domainName: "xn--bcher-kva.eu",
       autoRenew: false,
       privacyMode: "redaction",
     });
@@ -199,6 +217,11 @@ describe("DomainRegistration: check and diff (no request)", () => {
     );
     const later = await handler.check(undefined, { domainName: UNKNOWN, years: UNKNOWN }, offline);
     assert.deepEqual(later.failures, [], "unknowns wait for the real run");
+    assert.deepEqual(
+      fx.em.requestLog.map((e) => `${e.method} ${e.url.split("?")[0]!.replace(/.*\/registrar/, "")}`),
+      ["GET /extensions"],
+      "one listing for the client, nothing else",
+    );
   });
 
   it("names the input and the rule of every invalid field, all at once, before any request", async () => {
@@ -348,6 +371,7 @@ describe("DomainRegistration handler against the emulator", () => {
     logs = [];
     ctx = providerContext(fx, logs);
   });
+  const checked = checkedIn(() => ctx);
 
   async function control(method: string, path: string, body?: unknown): Promise<void> {
     const res = await fx.http(method, `/__emulator/registrar${path}`, body === undefined ? {} : { body });
@@ -406,12 +430,67 @@ describe("DomainRegistration handler against the emulator", () => {
         /^domainName: premium-shoes\.com: cannot be registered \(domain_premium\): premium registration/,
       ],
       ["stale-shoes.com", /^domainName: stale-shoes\.com: cannot be registered \(domain_unavailable\)$/],
-      ["shoes.uk", /cannot be registered \(extension_not_supported_via_api\)$/],
     ];
     for (const [domainName, message] of cases) {
       await rejectsWith(handler.create(await checked({ domainName }), ctx), message);
     }
+    // An unsupported extension is refused at check (below); past it, the create's check still says why.
+    const onUk = { ...(await checked({ domainName: "shoes.com" })), domainName: "shoes.uk" };
+    await rejectsWith(handler.create(onUk, ctx), /cannot be registered \(extension_not_supported_via_api\)$/);
     assert.deepEqual(await registered(), []);
+  });
+
+  it("refuses an unsupported extension at check (preview), naming domainName and a few supported ones, before any registration request", async () => {
+    const cases: [string, string][] = [
+      ["shoes.uk", "uk"],
+      ["Shop.Co.UK", "co.uk"],
+      ["fresh.zzz", "zzz"],
+      ["gone.tk", "tk"],
+    ];
+    for (const [domainName, ext] of cases) {
+      const r = await handler.check(undefined, { domainName, years: 1 }, ctx);
+      assert.deepEqual(
+        (r.failures ?? []).map((f) => [f.property, f.reason]),
+        [
+          [
+            "domainName",
+            `domainName: ${domainName.toLowerCase()}: must be on an extension the registrar supports; "${ext}" is not one ` +
+              "(supported: ai, com, dev, eu, io, net and 2 more; listExtensions lists them)",
+          ],
+        ],
+        domainName,
+      );
+    }
+    // A name under a supported extension passes, whatever its depth; the create's check decides the name.
+    await checked({ domainName: "www.acme.com" });
+    // Adopting, and a registration already made (the same name in the stored inputs), list nothing.
+    await checked({ domainName: "held.uk", importId: "held.uk" });
+    const stored = await handler.check({ domainName: "kept.uk" }, { domainName: "kept.uk" }, ctx);
+    assert.deepEqual(stored.failures ?? [], []);
+    const sent = fx.em.requestLog.map(
+      (e) => `${e.method} ${e.url.split("?")[0]!.replace(/.*\/registrar/, "")}`,
+    );
+    assert.deepEqual(
+      sent,
+      ["GET /extensions"],
+      "one listing for the provider's client, no check, no registration",
+    );
+  });
+
+  it("leaves the extension to the create's check when the listing is refused (403), saying so", async () => {
+    const c = providerContext(fx, logs);
+    c.api.registrar.extensions.list = () => {
+      throw errorFromResponse({
+        status: 403,
+        errors: [{ code: 10000, message: "Authentication error" }],
+        method: "GET",
+        path: "/registrar/extensions",
+      });
+    };
+    const r = await handler.check(undefined, { domainName: "shoes.uk" }, c);
+    assert.deepEqual(r.failures ?? [], []);
+    assert.match(logs.join("\n"), /the registrar's extensions cannot be listed \(HTTP 403\)/);
+    await rejectsWith(handler.create(r.inputs!, c), /extension_not_supported_via_api/);
   });
 
   it("refuses above maxCost or in another currency before registering", async () => {
@@ -752,5 +831,38 @@ describe("registrar functions against the emulator", () => {
       () => runQuoteDomain(fx.api, { domainName: "cars.com", years: 1 }),
       /\(domain_premium\)/,
     );
+  });
+});
+
+describe("listExtensions in a program", () => {
+  const fx = useEmulator();
+  const ENV_KEYS = ["ACCOUNT_API_BASE_URL", "ACCOUNT_API_TOKEN", "ACCOUNT_API_ACCOUNT_ID"] as const;
+  const saved: Record<string, string | undefined> = {};
+  beforeEach(() => {
+    for (const k of ENV_KEYS) saved[k] = process.env[k];
+    process.env.ACCOUNT_API_BASE_URL = fx.em.url;
+    process.env.ACCOUNT_API_TOKEN = fx.em.token;
+    process.env.ACCOUNT_API_ACCOUNT_ID = fx.em.accountId;
+  });
+  afterEach(() => {
+    for (const k of ENV_KEYS) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  });
+
+  it("answers on preview as on up (a read a program decides on before anything is made)", async () => {
+    const mocks: pulumi.runtime.Mocks = {
+      newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
+      call: (args) => args.inputs,
+    };
+    for (const preview of [true, false]) {
+      await pulumi.runtime.setMocks(mocks, "proj", "stack", preview);
+      const out = listExtensions();
+      // `isKnown` is the SDK's own (not in its typings): known on preview, unlike checkDomain's.
+      assert.equal(await Reflect.get(out, "isKnown"), true, `preview ${preview}`);
+      const names = await new Promise<string[]>((resolve) => out.apply((l) => resolve(l.map((e) => e.name))));
+      assert.deepEqual(names, ["ai", "com", "dev", "eu", "io", "net", "org", "xyz"]);
+    }
   });
 });

@@ -206,7 +206,7 @@ describe("requests per kind: create and read send what the plain script sends", 
     assert.deepEqual((await refresh(fx, h, id, outs)).sent, [`GET ${entrypoint}`]);
   });
 
-  it("DomainRegistration: the authoritative check (the price guard's), then POST; read GETs it", async () => {
+  it("DomainRegistration: the extensions at check (once per client), the authoritative check (the price guard's), then POST; read GETs it", async () => {
     const { id, outs, sent, h } = await up(fx, "DomainRegistration", {
       domainName: "fresh.com",
       years: 1,
@@ -214,6 +214,7 @@ describe("requests per kind: create and read send what the plain script sends", 
       contacts: { registrant: REGISTRANT_WIRE },
     });
     assert.deepEqual(sent, [
+      "GET /accounts/A/registrar/extensions",
       "POST /accounts/A/registrar/domain-check",
       "POST /accounts/A/registrar/registrations",
     ]);

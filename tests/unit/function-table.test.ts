@@ -31,6 +31,7 @@ describe("functions table", () => {
       "buildTokens",
       "checkDomain",
       "getSearchInstanceStats",
+      "listExtensions",
       "quoteDomain",
       "searchDomains",
       "waitForBuild",
@@ -116,6 +117,7 @@ describe("functions table", () => {
     ["checkDomain", { domainName: "" }, "domainName", /empty/],
     ["searchDomains", { query: "shop", limit: 0 }, "limit", /between 1 and/],
     ["quoteDomain", { domainName: "a.com", years: 11 }, "years", /between 1 and 10/],
+    ["listExtensions", { accountId: "a".repeat(33) }, "accountId", /32/],
     ["triggerSyncJob", { instanceId: "BAD!" }, "instanceId", /lowercase|letters/],
     ["waitForJob", { instanceId: "kb" }, "jobId", /required/],
     ["getSearchInstanceStats", { instanceId: "kb", namespace: "" }, "namespace", /empty/],
@@ -141,6 +143,22 @@ describe("functions table", () => {
       const params = f.params.parse({ instanceId: "kb" });
       const out = f.result.parse(await f.run(fx.api, params));
       assert.deepEqual(out, { queued: 0, running: 0, completed: 0, error: 0, lastActivity: null });
+    });
+
+    it("listExtensions lists every supported extension by name, without a price, in the shape its result type says", async () => {
+      const f = functionNamed("listExtensions");
+      assert.ok(f && !f.sideEffect);
+      const out = f.result.parse(await f.run(fx.api, f.params.parse({})));
+      assert.deepEqual(out, [
+        { name: "ai", tld: "ai" },
+        { name: "com", tld: "com" },
+        { name: "dev", tld: "dev" },
+        { name: "eu", tld: "eu" },
+        { name: "io", tld: "io" },
+        { name: "net", tld: "net" },
+        { name: "org", tld: "org" },
+        { name: "xyz", tld: "xyz" },
+      ]);
     });
 
     it("quoteDomain quotes a multi-year registration, in the shape its result type says", async () => {

@@ -1,9 +1,10 @@
 /**
- * What DomainRegistration's description cannot say: the authoritative check and the price guard
- * before registering, waiting for the registration and update workflows (stopping at
- * action_required with a partial create), privacyMode and locked through the deprecated domain PUT,
- * a locked left out meaning "not managed", the price kept from the registration onwards, stored
- * contacts of the earlier shape brought to today's, and a delete that leaves the domain registered.
+ * What DomainRegistration's description cannot say: a supported extension at check (preview), the
+ * authoritative check and the price guard before registering, waiting for the registration and
+ * update workflows (stopping at action_required with a partial create), privacyMode and locked
+ * through the deprecated domain PUT, a locked left out meaning "not managed", the price kept from
+ * the registration onwards, stored contacts of the earlier shape brought to today's, and a delete
+ * that leaves the domain registered.
  */
 import { ApiError, DeadlineExceededError } from "../../../sdk/errors";
 import {
@@ -33,6 +34,7 @@ import {
 } from "../../core/pipeline";
 import { PartialCreateError, ResourceInputError, inputError } from "../../errors";
 import { DEFAULT_WAITS, type HandlerContext } from "../../types";
+import { supportedExtensions, unsupportedExtension } from "./extensions";
 import { upgradeState } from "./upgrade";
 import { DomainRegistrationSpec, PriceSchema } from "./spec";
 
@@ -388,8 +390,25 @@ export const remote: Remote<Spec, Live> = {
   },
 };
 
+/**
+ * A new registration (not an adoption, not one already made) on an extension the registrar does not
+ * support is refused at check, so at preview, before any request of its own.
+ */
+async function checkLive(
+  i: DomainRegistrationInputs,
+  olds: Partial<DomainRegistrationInputs> | undefined,
+  ctx: HandlerContext,
+): Promise<InputIssue[]> {
+  if (i.importId !== undefined) return [];
+  if (olds?.domainName !== undefined && normalizeDomainName(olds.domainName) === i.domainName) return [];
+  const supported = await supportedExtensions(ctx, ctx.accountId(i.accountId));
+  const issue = supported && unsupportedExtension(i.domainName, supported);
+  return issue ? [issue] : [];
+}
+
 export const checks: Checks<Spec> = {
   rules,
+  checkLive,
 };
 
 export const key: NaturalKey<Spec, Live> = {
