@@ -100,6 +100,7 @@ export const KIND_INPUTS: Record<ResourceKind, (w: World, u: number) => Inputs> 
     source: "docs.example.com",
     syncInterval: 3600,
   }),
+  SendingDomain: (w, u) => ({ zoneId: w.zones[u]!, name: `mail.bench-${u}.example.org` }),
 };
 
 /** What a shape needs made in the world before the latency is on. */
@@ -118,6 +119,7 @@ export function worldNeeds(shape: Shape, count: number): WorldNeeds {
       return { ...NO_NEEDS, scripts: count, triggers: count };
     case "ZoneContentConverter":
     case "ConfigRule":
+    case "SendingDomain":
       return { ...NO_NEEDS, zones: count };
     case "DomainRegistration":
       return { ...NO_NEEDS, domains: count };
@@ -173,6 +175,8 @@ function ours(P: typeof Provider): Declare {
         return new P.ConfigRule(name, args).id;
       case "DomainRegistration":
         return new P.DomainRegistration(name, args).id;
+      case "SendingDomain":
+        return new P.SendingDomain(name, args).id;
     }
   };
 }

@@ -42,6 +42,12 @@ export type {
   DomainRegistrationOutputs,
 } from "./resources/domain-registration";
 export { SearchInstance } from "./resources/search-instance";
+export { SendingDomain } from "./resources/sending-domain";
+export type {
+  SendingDomainArgs,
+  SendingDomainInputs,
+  SendingDomainOutputs,
+} from "./resources/sending-domain";
 export type {
   SearchInstanceArgs,
   SearchInstanceInputs,

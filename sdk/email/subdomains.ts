@@ -7,7 +7,7 @@ import { z } from "zod";
 import { path, type ApiClient } from "../client";
 import type { CallOptions } from "../core";
 import * as G from "../generated/email";
-import { ZoneIdSchema } from "../schemas/content";
+import { IdentifierSchema as ZoneIdSchema } from "../schemas/common";
 import { validate } from "../validate";
 
 /** The ids of a zone's subdomain collection. */

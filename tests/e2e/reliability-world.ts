@@ -12,6 +12,7 @@ import { markerOf } from "../../provider/resources/meeting-template/hooks";
 import { MeetingTemplate } from "../../provider/resources/meeting-template";
 import { RepoConnection } from "../../provider/resources/repo-connection";
 import { SearchInstance } from "../../provider/resources/search-instance";
+import { SendingDomain } from "../../provider/resources/sending-domain";
 import { TriggerEnvVars } from "../../provider/resources/trigger-env-vars";
 import { ZoneContentConverter } from "../../provider/resources/zone-content-converter";
 import type { AccountApi } from "../../sdk";
@@ -116,6 +117,8 @@ export function buildProgram(w: World, n: number, kinds: readonly Kind[] = KINDS
       });
     if (has("SearchInstance"))
       new SearchInstance(`${p}-s${i}`, { instanceId: `${p}-s${i}`, type: "r2", source: `${p}-bucket` });
+    if (has("SendingDomain"))
+      new SendingDomain(`${p}-e${i}`, { zoneId: w.zones[i]!, name: `mail.${p}-${i}.example.com` });
   }
 }
 
@@ -165,6 +168,7 @@ export async function remoteByKind(api: AccountApi, w: World): Promise<Map<Kind,
       out.get("ZoneContentConverter")?.push(z);
     for (const r of (await api.content.configRuleset.get({ zoneId: z }))?.rules ?? [])
       out.get("ConfigRule")?.push(`${z}/${r.ref ?? r.id}`);
+    for (const d of await api.email.subdomains.list({ zoneId: z })) out.get("SendingDomain")?.push(d.tag);
   }
   for (const m of await api.meetings.meetings.listAll({ appId: w.app }))
     if (m.status === "ACTIVE") out.get("MeetingTemplate")?.push(m.id);

@@ -27,6 +27,7 @@ const AREA_OF: Record<ProviderKind, Area> = {
   MeetingTemplate: "meetings",
   DomainRegistration: "registrar",
   SearchInstance: "search",
+  SendingDomain: "email",
   BuildRun: "builds",
   EmailSend: "email",
   SyncJobRun: "search",

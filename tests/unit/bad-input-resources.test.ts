@@ -36,6 +36,7 @@ const BASE: Record<ResourceKind, Record<string, unknown>> = {
   MeetingTemplate: { appId: "app", title: "Standup" },
   DomainRegistration: { domainName: "example.com" },
   SearchInstance: { instanceId: "kb", type: "r2", source: "kb-bucket" },
+  SendingDomain: { zoneId: ZONE, name: "mail.example.com" },
 };
 
 /** [field path named, the rule (a pattern of its words), the inputs changed from BASE]. */
@@ -218,6 +219,16 @@ const CASES: Record<ResourceKind, Case[]> = {
     ],
     ["namespace", /namespace|lowercase|letters|characters/i, { namespace: "Team A" }],
     ["paused", /boolean/i, { paused: "no" }],
+  ],
+  SendingDomain: [
+    ["zoneId", /required/, { zoneId: undefined }],
+    ["zoneId", /at most 32/, { zoneId: "z".repeat(33) }],
+    ["name", /string|required/i, { name: undefined }],
+    ["name", /domain name/, { name: "not a domain" }],
+    ["name", /domain name/, { name: "-mail.example.com" }],
+    ["previewEnabled", /boolean/i, { previewEnabled: "yes" }],
+    ["dropSuppressedRecipients", /boolean/i, { dropSuppressedRecipients: 1 }],
+    ["owner", /not a known field/, { owner: "me" }],
   ],
 };
 

@@ -193,7 +193,7 @@ describe("bench: requests per resource, by kind", () => {
           env: {},
         });
         try {
-          const made = { repo: [], trigger: [], meeting: [] };
+          const made = { repo: [], trigger: [], meeting: [], sendingDomain: [] };
           const counts: Record<string, number> = {};
           for (const phase of ["up", "refresh", "destroy"] as const) {
             const before = world.requests();
