@@ -23,6 +23,7 @@ interface Made {
   trigger: string[];
   meeting: string[];
   token: string[];
+  sendingDomain: string[];
 }
 
 /** Where resource `u` finds what it depends on: the mix's own objects, or the world's. */
@@ -231,6 +232,26 @@ const KIND_CALLS: Record<ResourceKind, (c: Ctx, u: number) => Calls> = {
     refresh: async () => void (await api.search.tokens.get({ id: made.token[u]! })),
     destroy: async () => void (await api.search.tokens.delete({ id: made.token[u]! })),
   }),
+  SendingDomain: ({ api, w, made }, u) => {
+    const zoneId = w.zones[u]!;
+    const ids = (): { zoneId: string; subdomainId: string } => ({
+      zoneId,
+      subdomainId: made.sendingDomain[u]!,
+    });
+    return {
+      up: async () => {
+        const name = `mail.bench-${u}.example.org`;
+        made.sendingDomain[u] = (await api.email.subdomains.create({ zoneId }, { name })).tag;
+        // The resource reads the DNS records and their state as outputs: the script does too.
+        await api.email.subdomains.dnsStatus(ids());
+      },
+      refresh: async () => {
+        await api.email.subdomains.get(ids());
+        await api.email.subdomains.dnsStatus(ids());
+      },
+      destroy: async () => void (await api.email.subdomains.delete(ids())),
+    };
+  },
 };
 
 /** The shape's tasks for one phase; exported so a test can see every kind has its calls. */
@@ -271,7 +292,7 @@ export async function plainScript(
 ): Promise<{ seconds: Record<Phase, number>; requests: Record<Phase, number> }> {
   const sdk = require(join(installed.pkg, "dist", "sdk")) as typeof Sdk;
   const api = new sdk.AccountApi({ baseUrl: w.url, token: w.token, accountId: w.accountId, env: {} });
-  const made: Made = { repo: [], trigger: [], meeting: [], token: [] };
+  const made: Made = { repo: [], trigger: [], meeting: [], token: [], sendingDomain: [] };
   const out = { seconds: { up: 0, refresh: 0, destroy: 0 }, requests: { up: 0, refresh: 0, destroy: 0 } };
   try {
     for (const phase of ["up", "refresh", "destroy"] as const) {

@@ -102,6 +102,7 @@ export const KIND_INPUTS: Record<ResourceKind, (w: World, u: number) => Inputs> 
   }),
   SearchNamespace: (_w, u) => ({ name: `bench-${u}`, description: `Bench namespace ${u}` }),
   SearchToken: (_w, u) => ({ name: `bench-token-${u}`, cfApiId: `key-${u}`, cfApiKey: "s3cret" }),
+  SendingDomain: (w, u) => ({ zoneId: w.zones[u]!, name: `mail.bench-${u}.example.org` }),
 };
 
 /** What a shape needs made in the world before the latency is on. */
@@ -122,6 +123,7 @@ export function worldNeeds(shape: Shape, count: number): WorldNeeds {
       return { ...NO_NEEDS, scripts: count, triggers: count };
     case "ZoneContentConverter":
     case "ConfigRule":
+    case "SendingDomain":
       return { ...NO_NEEDS, zones: count };
     case "DomainRegistration":
       return { ...NO_NEEDS, domains: count };
@@ -181,6 +183,8 @@ function ours(P: typeof Provider): Declare {
         return new P.ConfigRule(name, args).id;
       case "DomainRegistration":
         return new P.DomainRegistration(name, args).id;
+      case "SendingDomain":
+        return new P.SendingDomain(name, args).id;
     }
   };
 }

@@ -50,6 +50,12 @@ export type {
 } from "./resources/search-namespace";
 export { SearchToken } from "./resources/search-token";
 export type { SearchTokenArgs, SearchTokenInputs, SearchTokenOutputs } from "./resources/search-token";
+export { SendingDomain } from "./resources/sending-domain";
+export type {
+  SendingDomainArgs,
+  SendingDomainInputs,
+  SendingDomainOutputs,
+} from "./resources/sending-domain";
 export type {
   SearchInstanceArgs,
   SearchInstanceInputs,

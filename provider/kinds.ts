@@ -18,6 +18,7 @@ const ROOMS: Readonly<Record<ProviderKind, () => KindRoom>> = {
   SearchInstance: () => require("./resources/search-instance/kind").room,
   SearchNamespace: () => require("./resources/search-namespace/kind").room,
   SearchToken: () => require("./resources/search-token/kind").room,
+  SendingDomain: () => require("./resources/sending-domain/kind").room,
   BuildRun: () => require("./runs/build-run/kind").room,
   EmailSend: () => require("./runs/email-send/kind").room,
   SyncJobRun: () => require("./runs/sync-job-run/kind").room,

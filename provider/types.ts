@@ -149,6 +149,7 @@ export const RESOURCE_KINDS = [
   "SearchInstance",
   "SearchNamespace",
   "SearchToken",
+  "SendingDomain",
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 

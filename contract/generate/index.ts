@@ -108,7 +108,8 @@ function parametersIn(op: Operation, where: "query" | "path"): Node | undefined 
 
 /** The success answer's `result` (or the whole body where there is no envelope). */
 function successResult(op: Operation): Node | undefined {
-  const status = Object.keys(op.responses).find((s) => /^2\d\d$/.test(s));
+  // Declaration entries (FAMILIES.md) key their one success as `2XX`.
+  const status = Object.keys(op.responses).find((s) => /^2(\d\d|XX)$/.test(s));
   const media = status ? op.responses[status]?.content?.["application/json"] : undefined;
   const schema = media ? asNode(media.schema) : undefined;
   if (!schema) return undefined;

@@ -24,6 +24,7 @@ import {
 import type { AreaContext, AreaModule } from "../area";
 import * as G from "../../sdk/generated/email";
 import { AccountParams, defineArea, defineControl, orEmpty } from "../define";
+import { ContentModel } from "../content/state";
 import { DomainError, notFound, parseJsonBody } from "../http";
 import { subdomainRoutes, suppressionRoutes, type EmailWording } from "./family-routes";
 import { EmailFailure, EmailModel, type EmailAccountState, type OutboxEntry } from "./state";
@@ -135,9 +136,13 @@ function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): 
 
   const sending = { response: SendEmailResultSchema, permissions: "send", beforeBody } as const;
   const send = { ...sending, params: G.EmailSendingAccountSendBuilderPath, body: SendEmailShapeSchema };
+  // A sending subdomain of one of the account's zones is a sender domain too (issue 26).
+  const zones = new ContentModel(ctx.store, ctx.clock);
+  const subdomainsOf = (accountId: string): string[] =>
+    model.subdomainNames(zones.listZones(accountId).map((z) => z.id));
   area.post(SEND_PATH, send, ({ params, body, req }) => {
     contentFailure(emailContentIssues(body));
-    return answerOf(model.send(params.account_id, body, bytesOf(req)));
+    return answerOf(model.send(params.account_id, body, bytesOf(req), subdomainsOf(params.account_id)));
   });
   const sendRaw = {
     ...sending,
@@ -146,7 +151,7 @@ function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): 
   };
   area.post(SEND_RAW_PATH, sendRaw, ({ params, body, req }) => {
     contentFailure(rawContentIssues(body));
-    return answerOf(model.sendRaw(params.account_id, body, bytesOf(req)));
+    return answerOf(model.sendRaw(params.account_id, body, bytesOf(req), subdomainsOf(params.account_id)));
   });
 
   // The send paths answer only POST; other methods are an operation the service does not implement.

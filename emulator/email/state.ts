@@ -220,21 +220,46 @@ export class EmailModel {
     }
   }
 
-  /** The registered domain `from` falls under (itself or a parent), most specific first. */
-  senderDomain(accountId: string, address: string): SenderDomain | undefined {
+  /** The names of these zones' sending subdomains (read only: no zone entry is made). */
+  subdomainNames(zoneIds: readonly string[]): string[] {
+    const zones = this.state.subdomains ?? {};
+    return zoneIds.flatMap((id) =>
+      Object.hasOwn(zones, id) ? Object.values(zones[id]!).map((s) => s.name) : [],
+    );
+  }
+
+  /**
+   * The registered domain `from` falls under (itself or a parent), most specific first; failing that,
+   * a sending subdomain of the account's zones (`subdomains`, issue 26), enabled by being there.
+   */
+  senderDomain(
+    accountId: string,
+    address: string,
+    subdomains: readonly string[] = [],
+  ): SenderDomain | undefined {
     const domains = this.account(accountId).domains;
     const labels = domainOf(address).split(".");
     for (let i = 0; i < labels.length - 1; i++) {
       const found = domains[labels.slice(i).join(".")];
       if (found) return found;
     }
+    const own = new Set(subdomains);
+    for (let i = 0; i < labels.length - 1; i++) {
+      const name = labels.slice(i).join(".");
+      if (own.has(name)) return { domain: name, sending_disabled: false, created_at: this.nowIso() };
+    }
     return undefined;
   }
 
   /** Delivers a valid body: checks the sender domain, applies the recipient rule, records the outbox. */
-  send(accountId: string, body: SendEmailBody, bytes: number): OutboxEntry {
+  send(
+    accountId: string,
+    body: SendEmailBody,
+    bytes: number,
+    subdomains: readonly string[] = [],
+  ): OutboxEntry {
     const { attachments, ...message } = body;
-    return this.#deliver(accountId, addressOf(body.from), bytes, {
+    return this.#deliver(accountId, addressOf(body.from), bytes, subdomains, {
       kind: "send",
       to: addressesOf(body.to),
       cc: addressesOf(body.cc),
@@ -260,8 +285,13 @@ export class EmailModel {
   }
 
   /** Delivers a valid raw message to its envelope recipients, under the same rules as `send`. */
-  sendRaw(accountId: string, body: SendRawEmailBody, bytes: number): OutboxEntry {
-    return this.#deliver(accountId, body.from, bytes, {
+  sendRaw(
+    accountId: string,
+    body: SendRawEmailBody,
+    bytes: number,
+    subdomains: readonly string[] = [],
+  ): OutboxEntry {
+    return this.#deliver(accountId, body.from, bytes, subdomains, {
       kind: "raw",
       to: [...body.recipients],
       cc: [],
@@ -275,10 +305,11 @@ export class EmailModel {
     accountId: string,
     from: string,
     bytes: number,
+    subdomains: readonly string[],
     parts: Omit<OutboxEntry, "message_id" | "accepted_at" | "bytes" | "from" | "result">,
   ): OutboxEntry {
     const acct = this.account(accountId);
-    const domain = this.senderDomain(accountId, from);
+    const domain = this.senderDomain(accountId, from, subdomains);
     if (!domain)
       throw new EmailFailure(10000, [`from: ${domainOf(from)} is not a sending domain of this account`]);
     if (domain.sending_disabled) {

@@ -88,6 +88,18 @@ export const EmailSendingSuppressionsListQuery = strict({
   per_page: queryNum(false).optional(),
   cursor: str().optional(),
 });
+export const EmailSendingSuppressionsListResult = z.array(
+  open({
+    id: z.string(),
+    created_at: z.string(),
+    email: z.string(),
+    expires_at: z.string().nullable(),
+    read_only: z.boolean(),
+    reason: z.string(),
+    note: z.string().nullable().optional(),
+    scope: z.union([open({ type: z.string() }), open({ type: z.string(), value: z.string() })]).optional(),
+  }),
+);
 
 /** POST /accounts/{account_id}/email/sending/suppressions (emailSending.suppressions.create (cloudflare@7.3.0 method; no official operationId in the declarations)) */
 export const EmailSendingSuppressionsCreatePath = strict({ account_id: lengthIn(str(), 1, 32) });
@@ -100,11 +112,25 @@ export const EmailSendingSuppressionsCreateBody = strict({
     "an object or an object",
   ).optional(),
 });
+export const EmailSendingSuppressionsCreateResult = open({
+  id: z.string(),
+  scope: z.union([open({ type: z.string() }), open({ type: z.string(), value: z.string() })]).optional(),
+});
 
 /** GET /accounts/{account_id}/email/sending/suppressions/{suppression_id} (emailSending.suppressions.get (cloudflare@7.3.0 method; no official operationId in the declarations)) */
 export const EmailSendingSuppressionsGetPath = strict({
   account_id: lengthIn(str(), 1, 32),
   suppression_id: str(),
+});
+export const EmailSendingSuppressionsGetResult = open({
+  id: z.string(),
+  created_at: z.string(),
+  email: z.string(),
+  expires_at: z.string().nullable(),
+  read_only: z.boolean(),
+  reason: z.string(),
+  note: z.string().nullable().optional(),
+  scope: z.union([open({ type: z.string() }), open({ type: z.string(), value: z.string() })]).optional(),
 });
 
 /** PATCH /accounts/{account_id}/email/sending/suppressions/{suppression_id} (emailSending.suppressions.edit (cloudflare@7.3.0 method; no official operationId in the declarations)) */
@@ -114,9 +140,11 @@ export const EmailSendingSuppressionsEditBody = strict({
   note: str().optional(),
   scope: z.unknown().optional(),
 });
+export const EmailSendingSuppressionsEditResult = EmailSendingSuppressionsGetResult;
 
 /** DELETE /accounts/{account_id}/email/sending/suppressions/{suppression_id} (emailSending.suppressions.delete (cloudflare@7.3.0 method; no official operationId in the declarations)) */
 export const EmailSendingSuppressionsDeletePath = EmailSendingSuppressionsGetPath;
+export const EmailSendingSuppressionsDeleteResult = EmailSendingSuppressionsCreateResult;
 
 /** POST /accounts/{account_id}/email/sending/suppressions/bulk (emailSending.suppressions.import (cloudflare@7.3.0 method; no official operationId in the declarations)) */
 export const EmailSendingSuppressionsImportPath = strict({ account_id: lengthIn(str(), 1, 32) });
@@ -132,6 +160,24 @@ export const EmailSendingSuppressionsImportBody = strict({
       ).optional(),
     }),
   ),
+});
+export const EmailSendingSuppressionsImportResult = open({
+  deduplicated: z.number(),
+  errors: z.number(),
+  invalid: z.number(),
+  items: z.array(
+    open({
+      index: z.number(),
+      status: z.string(),
+      id: z.string().optional(),
+      email: z.string().optional(),
+      error: z.string().optional(),
+      scope: z.union([open({ type: z.string() }), open({ type: z.string(), value: z.string() })]).optional(),
+    }),
+  ),
+  processed: z.number(),
+  skipped: z.number(),
+  total: z.number(),
 });
 
 /** GET /zones/{zone_id}/email/sending/subdomains (email-sending-subdomains-list-sending-subdomains) */
@@ -174,6 +220,17 @@ export const EmailSendingSubdomainsEditPath = strict({ zone_id: str(), subdomain
 export const EmailSendingSubdomainsEditBody = strict({
   drop_suppressed_recipients: bool().optional(),
   preview_enabled: bool().optional(),
+});
+export const EmailSendingSubdomainsEditResult = open({
+  enabled: z.boolean(),
+  name: z.string(),
+  tag: z.string(),
+  created: z.string().optional(),
+  dkim_selector: z.string().optional(),
+  drop_suppressed_recipients: z.boolean().optional(),
+  modified: z.string().optional(),
+  preview_enabled: z.boolean().optional(),
+  return_path_domain: z.string().optional(),
 });
 
 /** DELETE /zones/{zone_id}/email/sending/subdomains/{subdomain_id} (email-sending-subdomains-delete-sending-subdomain) */

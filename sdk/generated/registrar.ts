@@ -253,6 +253,18 @@ export const RegistrarExtensionsListQuery = strict({
   per_page: queryNum(false).optional(),
   cursor: str().optional(),
 });
+export const RegistrarExtensionsListResult = z.array(
+  open({
+    metadata: open({ name: z.string(), tld: z.string() }),
+    registration_schema: z.unknown(),
+    transfer_schema: z.unknown(),
+  }),
+);
 
 /** GET /accounts/{account_id}/registrar/extensions/{extension} (registrar.extensions.get (cloudflare@7.3.0 method; no official operationId in the declarations)) */
 export const RegistrarExtensionsGetPath = strict({ account_id: lengthIn(str(), 1, 32), extension: str() });
+export const RegistrarExtensionsGetResult = open({
+  metadata: open({ name: z.string(), tld: z.string() }),
+  registration_schema: z.unknown(),
+  transfer_schema: z.unknown(),
+});

@@ -14,6 +14,7 @@ import { RepoConnection } from "../../provider/resources/repo-connection";
 import { SearchInstance } from "../../provider/resources/search-instance";
 import { SearchNamespace } from "../../provider/resources/search-namespace";
 import { SearchToken } from "../../provider/resources/search-token";
+import { SendingDomain } from "../../provider/resources/sending-domain";
 import { TriggerEnvVars } from "../../provider/resources/trigger-env-vars";
 import { ZoneContentConverter } from "../../provider/resources/zone-content-converter";
 import type { AccountApi } from "../../sdk";
@@ -122,6 +123,8 @@ export function buildProgram(w: World, n: number, kinds: readonly Kind[] = KINDS
     if (has("SearchNamespace") && i < 2) new SearchNamespace(`${p}-n${i}`, { name: `${p}-n${i}` });
     if (has("SearchToken"))
       new SearchToken(`${p}-k${i}`, { name: `${p}-k${i}`, cfApiId: `${p}-key-${i}`, cfApiKey: "s3cret" });
+    if (has("SendingDomain"))
+      new SendingDomain(`${p}-e${i}`, { zoneId: w.zones[i]!, name: `mail.${p}-${i}.example.com` });
   }
 }
 
@@ -171,6 +174,7 @@ export async function remoteByKind(api: AccountApi, w: World): Promise<Map<Kind,
       out.get("ZoneContentConverter")?.push(z);
     for (const r of (await api.content.configRuleset.get({ zoneId: z }))?.rules ?? [])
       out.get("ConfigRule")?.push(`${z}/${r.ref ?? r.id}`);
+    for (const d of await api.email.subdomains.list({ zoneId: z })) out.get("SendingDomain")?.push(d.tag);
   }
   for (const m of await api.meetings.meetings.listAll({ appId: w.app }))
     if (m.status === "ACTIVE") out.get("MeetingTemplate")?.push(m.id);

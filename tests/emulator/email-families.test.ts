@@ -165,6 +165,19 @@ describe("email emulator: sending subdomains", () => {
     assert.deepEqual((redo.json as Envelope<DnsRecord[]>).result, records);
   });
 
+  it("accepts a send from a sending subdomain of the account's zone (and under it), no other", async () => {
+    const send = (from: string) =>
+      fx.http("POST", `/accounts/${fx.em.accountId}/email/sending/send`, {
+        body: { from, to: "ada@dest.test", subject: "Hi", text: "Hello" },
+      });
+    assert.equal((await send("news@mail.example.com")).status, 404);
+    await createSubdomain(fx, zone, "mail.example.com");
+    assert.equal((await send("news@mail.example.com")).status, 200);
+    assert.equal((await send("news@eu.mail.example.com")).status, 200);
+    const other = await send("news@example.com");
+    assert.equal(other.status, 404, other.text);
+  });
+
   it("previews what create would make and stores nothing", async () => {
     const res = await fx.http("POST", subdomains(zone, "/preview"), { body: { name: "news.example.com" } });
     assert.equal(res.status, 200, res.text);

@@ -3,7 +3,7 @@
  * emulator, and every deprecated flat method of release 0.1.0 giving what its replacement gives.
  */
 import { strict as assert } from "node:assert";
-import { ValidationError } from "../../sdk";
+import { NotFoundError, ValidationError } from "../../sdk";
 import { DEPRECATED_EMAIL_METHODS, EmailApi } from "../../sdk/email";
 import { useEmulator } from "../helpers/emulator";
 
@@ -89,5 +89,69 @@ describe("sdk email surface (emulator)", () => {
     ]);
     for (const e of rawErrors) assert.ok(e instanceof ValidationError, String(e));
     assert.equal((rawErrors[0] as Error).message, (rawErrors[1] as Error).message);
+  });
+
+  it("subdomains: create, preview, list, get, edit, dns, dnsStatus, fixDns, delete", async () => {
+    const zone = await fx.api.content.zones.create({}, { name: "example.org" });
+    const ids = { zoneId: zone.id };
+    const preview = await fx.api.email.subdomains.preview(ids, { name: "mail.example.org" });
+    assert.equal(preview.errors?.length, 4);
+    const made = await fx.api.email.subdomains.create(ids, { name: "mail.example.org" });
+    assert.equal(made.name, "mail.example.org");
+    const one = { ...ids, subdomainId: made.tag };
+    assert.deepEqual(
+      (await fx.api.email.subdomains.list(ids)).map((s) => s.tag),
+      [made.tag],
+    );
+    assert.deepEqual(await fx.api.email.subdomains.get(one), made);
+    const edited = await fx.api.email.subdomains.edit(one, { preview_enabled: true });
+    assert.equal(edited.preview_enabled, true);
+    const dns = await fx.api.email.subdomains.dns(one);
+    assert.deepEqual(
+      dns.map((r) => r.type),
+      ["TXT", "MX", "TXT", "TXT"],
+    );
+    assert.deepEqual(preview.records, dns);
+    assert.equal((await fx.api.email.subdomains.dnsStatus(one)).status, "unconfigured");
+    assert.equal((await fx.api.email.subdomains.fixDns(one)).status, "ready");
+    await fx.api.email.subdomains.delete(one);
+    await assert.rejects(fx.api.email.subdomains.get(one), NotFoundError);
+    await assert.rejects(
+      fx.api.email.subdomains.get({ zoneId: "", subdomainId: "x" }),
+      (e: unknown) => e instanceof ValidationError && /zoneId/.test(e.message),
+    );
+  });
+
+  it("suppressions: create, bulk, list (by cursor, filtered), get, edit, delete", async () => {
+    const s = fx.api.email.suppressions;
+    const one = await s.create({}, { email: "ada@dest.test", note: "asked" });
+    assert.equal(one.email, "ada@dest.test");
+    const many = await s.bulk(
+      { accountId: fx.em.accountId },
+      {
+        items: [
+          { email: "bob@dest.test" },
+          { email: "cy@dest.test", scope: { type: "sending_domain", value: "example.com" } },
+        ],
+      },
+    );
+    assert.deepEqual([many.total, many.processed, many.skipped], [2, 2, 0]);
+    assert.deepEqual(
+      many.items.map((i) => i.status),
+      ["processed", "processed"],
+    );
+    const all = await s.list({}, { perPage: 1 }).toArray();
+    assert.deepEqual(all.map((x) => x.email).sort(), ["ada@dest.test", "bob@dest.test", "cy@dest.test"]);
+    const scoped = await s.list({}, { scope_type: "sending_domain" }).toArray();
+    assert.deepEqual(
+      scoped.map((x) => x.email),
+      ["cy@dest.test"],
+    );
+    assert.deepEqual(await s.get({ suppressionId: one.id }), one);
+    const edited = await s.edit({ suppressionId: one.id }, { note: "changed" });
+    assert.equal(edited.note, "changed");
+    await s.delete({ suppressionId: one.id });
+    await assert.rejects(s.get({ suppressionId: one.id }), NotFoundError);
+    assert.throws(() => s.list({}, { perPage: 0 }), ValidationError);
   });
 });

@@ -26,7 +26,7 @@ describe("search emulator: namespaces (public operations)", () => {
 
   it("creates, reads, lists, updates and deletes a namespace with the contract's fields", async () => {
     const made = await fx.http("POST", namespaces(fx), { body: { name: "team-a", description: "Team A" } });
-    assert.equal(made.status, 200, made.text);
+    assert.equal(made.status, 201, made.text);
     const ns = envelope<Record<string, unknown>>(made).result;
     assert.equal(ns.name, "team-a");
     assert.equal(ns.description, "Team A");
@@ -56,7 +56,7 @@ describe("search emulator: namespaces (public operations)", () => {
     const ok = await fx.http("POST", namespaces(fx), {
       body: { name: "long", description: "d".repeat(256) },
     });
-    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.status, 201, ok.text);
     const over = await fx.http("PUT", namespaces(fx, "long"), { body: { description: "d".repeat(257) } });
     assert.equal(over.status, 400);
     assert.deepEqual(envelope(over).errors[0]?.path, ["description"]);

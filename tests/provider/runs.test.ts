@@ -18,6 +18,49 @@ const writes = (log: { method: string }[]): number => log.filter((r) => r.method
 describe("runs: operations that happen on create and again only on change", () => {
   const fx = useEmulator();
 
+  it("EmailSend's check, before any send: from on a sending domain of a zone that has them, no suppressed recipient", async () => {
+    const ctx = providerContext(fx);
+    const zoneId = (await fx.api.content.zones.create({}, { name: "shop.test" })).id;
+    const message = {
+      from: "news@shop.test",
+      to: ["ada@dest.test", "bob@dest.test"],
+      subject: "s",
+      text: "t",
+    };
+    // A zone with no sending subdomain decides nothing: the send answers for it.
+    assert.deepEqual((await emailSend.check(undefined, message, ctx)).failures, []);
+    await fx.api.email.subdomains.create({ zoneId }, { name: "mail.shop.test" });
+    const refused = await emailSend.check(undefined, message, ctx);
+    assert.deepEqual(
+      (refused.failures ?? []).map((f) => f.property),
+      ["from"],
+    );
+    assert.match(
+      refused.failures![0]!.reason,
+      /shop\.test is not one \(zone shop\.test sends from mail\.shop\.test\)/,
+    );
+    const fromMail = { ...message, from: "news@eu.mail.shop.test" };
+    assert.deepEqual((await emailSend.check(undefined, fromMail, ctx)).failures, []);
+
+    await fx.api.email.suppressions.create({}, { email: "bob@dest.test" });
+    await fx.api.email.suppressions.create(
+      {},
+      { email: "ada@dest.test", scope: { type: "sending_domain", value: "other.test" } },
+    );
+    const suppressed = await emailSend.check(undefined, { ...fromMail, cc: "ada@dest.test" }, ctx);
+    assert.deepEqual(
+      (suppressed.failures ?? []).map((f) => f.property),
+      ["to"],
+      "ada is suppressed only for another sending domain",
+    );
+    assert.match(
+      suppressed.failures![0]!.reason,
+      /^to\.1: bob@dest\.test is on the suppression list of the account/,
+    );
+    const sends = fx.em.requestLog.filter((r) => r.method === "POST" && /\/send$/.test(r.url));
+    assert.equal(sends.length, 0, "a check sends nothing");
+  });
+
   it("EmailSend sends once; same inputs are no change; a new trigger replaces; read and delete send nothing", async () => {
     await fx.http("PUT", `/__emulator/email/accounts/${fx.em.accountId}/domains/example.com`, { body: {} });
     const logs: string[] = [];

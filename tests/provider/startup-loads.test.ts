@@ -29,6 +29,7 @@ const AREA_OF: Record<ProviderKind, Area> = {
   SearchInstance: "search",
   SearchNamespace: "search",
   SearchToken: "search",
+  SendingDomain: "email",
   BuildRun: "builds",
   EmailSend: "email",
   SyncJobRun: "search",

@@ -38,6 +38,7 @@ const BASE: Record<ResourceKind, Record<string, unknown>> = {
   SearchInstance: { instanceId: "kb", type: "r2", source: "kb-bucket" },
   SearchNamespace: { name: "team-a", description: "Team A" },
   SearchToken: { name: "docs-reader", cfApiId: "key-id", cfApiKey: "s3cret" },
+  SendingDomain: { zoneId: ZONE, name: "mail.example.com" },
 };
 
 /** [field path named, the rule (a pattern of its words), the inputs changed from BASE]. */
@@ -238,6 +239,16 @@ const CASES: Record<ResourceKind, Case[]> = {
     ["cfApiKey", /string/i, { cfApiKey: ["s3cret"] }],
     ["legacy", /boolean/i, { legacy: "yes" }],
     ["tokenName", /not a known field|unrecognized/i, { tokenName: "x" }],
+  ],
+  SendingDomain: [
+    ["zoneId", /required/, { zoneId: undefined }],
+    ["zoneId", /at most 32/, { zoneId: "z".repeat(33) }],
+    ["name", /string|required/i, { name: undefined }],
+    ["name", /domain name/, { name: "not a domain" }],
+    ["name", /domain name/, { name: "-mail.example.com" }],
+    ["previewEnabled", /boolean/i, { previewEnabled: "yes" }],
+    ["dropSuppressedRecipients", /boolean/i, { dropSuppressedRecipients: 1 }],
+    ["owner", /not a known field/, { owner: "me" }],
   ],
 };
 

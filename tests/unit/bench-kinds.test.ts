@@ -194,7 +194,7 @@ describe("bench: requests per resource, by kind", () => {
           env: {},
         });
         try {
-          const made = { repo: [], trigger: [], meeting: [], token: [] };
+          const made = { repo: [], trigger: [], meeting: [], token: [], sendingDomain: [] };
           const counts: Record<string, number> = {};
           for (const phase of ["up", "refresh", "destroy"] as const) {
             const before = world.requests();

@@ -52,7 +52,8 @@ export function namespaceRoutes(area: SearchArea): void {
     { ...scope, params: G.AiSearchCreateNamespacePath, body: orEmpty(CreateNamespaceBody) },
     ({ auth: { model }, params, body }) => {
       const { name, ...settings } = body;
-      return namespaceView(model.createNamespace(params.account_id, name, settings));
+      // The contract documents 201 (and no 200) for a namespace made.
+      return answer(namespaceView(model.createNamespace(params.account_id, name, settings)), { status: 201 });
     },
   );
 

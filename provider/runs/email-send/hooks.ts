@@ -1,4 +1,7 @@
-/** EmailSend: the whole message checked by the sdk's send schema at preview, then sent once. */
+/**
+ * EmailSend: the whole message checked by the sdk's send schema at preview, and against the account
+ * (its sending domains, its suppressions) wherever every input is known, then sent once.
+ */
 import { randomUUID } from "node:crypto";
 import { SendEmailSchema } from "../../../sdk/schemas/email";
 import type { Checks } from "../../core/pipeline";
@@ -7,6 +10,7 @@ import { toSendEmailCall, toSendEmailParams, type SendEmailInputs } from "../../
 import { runCapabilities } from "../run";
 import type { InputsOf } from "../../core/define";
 import type { EmailSendSpec } from "./spec";
+import { senderIssue, suppressedIssues } from "./sending-check";
 
 type EmailSendInputs = InputsOf<typeof EmailSendSpec>;
 
@@ -38,5 +42,11 @@ export const checks: Checks<typeof EmailSendSpec> = {
       const path = [top === undefined ? "(message)" : snakeToCamel(top), ...rest];
       return { field: path.join("."), rule: issue.message };
     });
+  },
+  // Before any send, at preview too: a sender that cannot send or a recipient nothing reaches.
+  async checkLive(inputs, _olds, ctx) {
+    const accountId = ctx.accountId(inputs.accountId);
+    const sender = await senderIssue(ctx.api, accountId, inputs.from);
+    return [...(sender ? [sender] : []), ...(await suppressedIssues(ctx.api, accountId, inputs))];
   },
 };
