@@ -42,6 +42,8 @@ export type {
   DomainRegistrationOutputs,
 } from "./resources/domain-registration";
 export { SearchInstance } from "./resources/search-instance";
+export { MeetingApp } from "./resources/meeting-app";
+export type { MeetingAppArgs, MeetingAppInputs, MeetingAppOutputs } from "./resources/meeting-app";
 export type {
   SearchInstanceArgs,
   SearchInstanceInputs,
@@ -71,6 +73,8 @@ export type { SendEmailArgs } from "./functions/email";
 export { checkDomain, searchDomains, quoteDomain } from "./functions/registrar";
 export type { CheckDomainArgs, SearchDomainsArgs, QuoteDomainArgs, QuoteResult } from "./functions/registrar";
 export { triggerSyncJob, waitForJob, waitForSyncJob, getSearchInstanceStats } from "./functions/search";
+export { listApps } from "./functions/meetings";
+export type { ListAppsParams, MeetingAppInfo } from "./functions/meetings";
 export type {
   TriggerSyncJobArgs,
   WaitForJobArgs,

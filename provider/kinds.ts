@@ -16,6 +16,7 @@ const ROOMS: Readonly<Record<ProviderKind, () => KindRoom>> = {
   MeetingTemplate: () => require("./resources/meeting-template/kind").room,
   DomainRegistration: () => require("./resources/domain-registration/kind").room,
   SearchInstance: () => require("./resources/search-instance/kind").room,
+  MeetingApp: () => require("./resources/meeting-app/kind").room,
   BuildRun: () => require("./runs/build-run/kind").room,
   EmailSend: () => require("./runs/email-send/kind").room,
   SyncJobRun: () => require("./runs/sync-job-run/kind").room,

@@ -147,6 +147,7 @@ export const RESOURCE_KINDS = [
   "MeetingTemplate",
   "DomainRegistration",
   "SearchInstance",
+  "MeetingApp",
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 

@@ -27,6 +27,7 @@ const AREA_OF: Record<ProviderKind, Area> = {
   MeetingTemplate: "meetings",
   DomainRegistration: "registrar",
   SearchInstance: "search",
+  MeetingApp: "meetings",
   BuildRun: "builds",
   EmailSend: "email",
   SyncJobRun: "search",

@@ -36,6 +36,7 @@ const BASE: Record<ResourceKind, Record<string, unknown>> = {
   MeetingTemplate: { appId: "app", title: "Standup" },
   DomainRegistration: { domainName: "example.com" },
   SearchInstance: { instanceId: "kb", type: "r2", source: "kb-bucket" },
+  MeetingApp: { name: "support" },
 };
 
 /** [field path named, the rule (a pattern of its words), the inputs changed from BASE]. */
@@ -218,6 +219,13 @@ const CASES: Record<ResourceKind, Case[]> = {
     ],
     ["namespace", /namespace|lowercase|letters|characters/i, { namespace: "Team A" }],
     ["paused", /boolean/i, { paused: "no" }],
+  ],
+  MeetingApp: [
+    ["name", /string|required/i, { name: undefined }],
+    ["name", /string/i, { name: 7 }],
+    ["name", /string/i, { name: { text: "support" } }],
+    ["title", /not a known field/, { title: "Standup" }],
+    ["importId", /must not be empty/, { importId: "" }],
   ],
 };
 
