@@ -199,6 +199,12 @@ const KIND_CALLS: Record<ResourceKind, (c: Ctx, u: number) => Calls> = {
       destroy: async () => {},
     };
   },
+  MeetingApp: ({ api }, u) => ({
+    up: async () => void (await api.meetings.apps.create({}, { name: `bench-${u}` })),
+    refresh: async () => void (await api.meetings.apps.list()),
+    // The API has no delete: the app stays, as the resource's delete leaves it.
+    destroy: async () => {},
+  }),
   SearchInstance: ({ api }, u) => {
     const id = `bench-${u}`;
     return {

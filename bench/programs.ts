@@ -94,6 +94,7 @@ export const KIND_INPUTS: Record<ResourceKind, (w: World, u: number) => Inputs> 
       },
     };
   },
+  MeetingApp: (_w, u) => ({ name: `bench-${u}` }),
   SearchInstance: (_w, u) => ({
     instanceId: `bench-${u}`,
     type: "web-crawler",
@@ -114,6 +115,7 @@ export function worldNeeds(shape: Shape, count: number): WorldNeeds {
     case "RepoConnection":
     case "MeetingTemplate":
     case "SearchInstance":
+    case "MeetingApp":
     case "SearchNamespace":
     case "SearchToken":
       return NO_NEEDS;
@@ -177,6 +179,8 @@ function ours(P: typeof Provider): Declare {
         return new P.SearchToken(name, args).tokenId;
       case "MeetingTemplate":
         return new P.MeetingTemplate(name, args).id;
+      case "MeetingApp":
+        return new P.MeetingApp(name, args).id;
       case "ZoneContentConverter":
         return new P.ZoneContentConverter(name, args).id;
       case "ConfigRule":

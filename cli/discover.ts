@@ -95,7 +95,7 @@ interface StackView {
   readonly stack: string;
   /** `Kind resourceId` of each of the stack's resources of our kinds (dynamic or native). */
   readonly ids: ReadonlySet<string>;
-  /** The realtime apps its MeetingTemplates live in: listed besides `--app`, as drift does. */
+  /** The realtime apps its MeetingTemplates live in: walked besides those `--app` names, as drift does. */
   readonly apps: readonly string[];
 }
 
@@ -336,7 +336,7 @@ export function addDiscoverVerb(root: Command, io: VerbIo): void {
       .option("--zone <zone>", "a zone (id or name) to look in (repeatable; default: every zone)", collect)
       .option(
         "--app <appId>",
-        "a meetings app to look in (repeatable; the API lists no apps; with --stack, its apps too)",
+        "only this meetings app (repeatable; default: every app; with --stack, its apps too)",
         collect,
       )
       .option("--stack <name>", "compare with this stack's resources (by id)")
@@ -359,8 +359,9 @@ export function addDiscoverVerb(root: Command, io: VerbIo): void {
       const view = o.stack !== undefined ? await readStack(io, o) : undefined;
       return withClient(io, o, async (api) => {
         progress("listing the account…");
-        const apps = [...new Set([...(o.app ?? []), ...(view?.apps ?? [])])];
-        const listing = await discoverAccount(api, { ...(o.zone ? { zones: o.zone } : {}), apps }).catch(
+        // `--app` filters the apps walked (the stack's own stay in); without it, every app is.
+        const apps = o.app?.length ? { apps: [...new Set([...o.app, ...(view?.apps ?? [])])] } : {};
+        const listing = await discoverAccount(api, { ...(o.zone ? { zones: o.zone } : {}), ...apps }).catch(
           (err: unknown) => {
             // A zone the user named that the account does not have: bad input, named by its option.
             if (err instanceof ZoneNotFoundError) throw new UsageError(`--zone ${err.zone}: ${err.reason}`);

@@ -156,7 +156,11 @@ export function addDriftVerb(root: Command, io: VerbIo): void {
         "with --unmanaged: a zone (id or name) to look in; repeatable (default: every zone)",
         collect,
       )
-      .option("--app <appId>", "with --unmanaged: a realtime app whose meetings to list; repeatable", collect)
+      .option(
+        "--app <appId>",
+        "with --unmanaged: only this realtime app (repeatable; default: every app)",
+        collect,
+      )
       .option("--fail-on <what>", "also fail (exit 2) on: unmanaged (implies --unmanaged)", collect),
   ).action(
     action(io, async (o: DriftOptions) => {
@@ -165,7 +169,7 @@ export function addDriftVerb(root: Command, io: VerbIo): void {
       const failOn = (o.failOn ?? []).includes("unmanaged");
       // Missing API configuration is bad input, said before the engine runs.
       const api = o.unmanaged || failOn ? clientFor(io, o) : undefined;
-      const unmanaged = api && { api, failOn, ...(o.zone ? { zones: o.zone } : {}), apps: o.app ?? [] };
+      const unmanaged = api && { api, failOn, ...(o.zone ? { zones: o.zone } : {}), apps: o.app };
       const report = await runDriftCheck({
         selectStack: () => selectUserStack(io, o),
         stackName: o.stack ?? io.env.PULUMI_STACK ?? "",

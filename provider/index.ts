@@ -42,6 +42,8 @@ export type {
   DomainRegistrationOutputs,
 } from "./resources/domain-registration";
 export { SearchInstance } from "./resources/search-instance";
+export { MeetingApp } from "./resources/meeting-app";
+export type { MeetingAppArgs, MeetingAppInputs, MeetingAppOutputs } from "./resources/meeting-app";
 export { SearchNamespace } from "./resources/search-namespace";
 export type {
   SearchNamespaceArgs,
@@ -92,6 +94,8 @@ export type {
   ExtensionResult,
 } from "./functions/registrar";
 export { triggerSyncJob, waitForJob, waitForSyncJob, getSearchInstanceStats } from "./functions/search";
+export { listApps } from "./functions/meetings";
+export type { ListAppsParams, MeetingAppInfo } from "./functions/meetings";
 export type {
   TriggerSyncJobArgs,
   WaitForJobArgs,

@@ -16,6 +16,7 @@ const ROOMS: Readonly<Record<ProviderKind, () => KindRoom>> = {
   MeetingTemplate: () => require("./resources/meeting-template/kind").room,
   DomainRegistration: () => require("./resources/domain-registration/kind").room,
   SearchInstance: () => require("./resources/search-instance/kind").room,
+  MeetingApp: () => require("./resources/meeting-app/kind").room,
   SearchNamespace: () => require("./resources/search-namespace/kind").room,
   SearchToken: () => require("./resources/search-token/kind").room,
   SendingDomain: () => require("./resources/sending-domain/kind").room,

@@ -147,6 +147,7 @@ export const RESOURCE_KINDS = [
   "MeetingTemplate",
   "DomainRegistration",
   "SearchInstance",
+  "MeetingApp",
   "SearchNamespace",
   "SearchToken",
   "SendingDomain",

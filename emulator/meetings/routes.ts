@@ -21,7 +21,7 @@ import { GENERIC_CODES } from "../http";
 import * as G from "../../sdk/generated/meetings";
 import { BASE, REALTIME, models, type Meetings, type MeetingsArea } from "./context";
 import { appRoutes } from "./apps-routes";
-import { meetingsErrorBody } from "./errors";
+import { meetingsErrorBody, missing } from "./errors";
 import { liveRoutes } from "./live-routes";
 import { PageQuery, pageOf } from "./paging";
 import { view } from "./state";
@@ -112,8 +112,19 @@ function apiRoutes(app: FastifyInstance, ctx: AreaContext, meetings: Meetings): 
 const Stored = z.object({ account_id: z.string(), app_id: z.string(), meeting_id: z.string() });
 const TokenBody = z.strictObject({ token: z.string().min(1, "must not be empty") });
 
-function controlRoutes(app: FastifyInstance, { live, find: stored }: Meetings): void {
+const AppAt = z.object({ account_id: z.string(), app_id: z.string() });
+
+function controlRoutes(app: FastifyInstance, { model, live, find: stored }: Meetings): void {
   const control = defineControl(app);
+  // An app deleted in the dashboard (the API has no delete of an app), with its meetings.
+  control.delete(
+    "/accounts/:account_id/apps/:app_id",
+    { params: AppAt, permissions: undefined },
+    ({ params }) => {
+      if (!model.removeApp(params.account_id, params.app_id)) throw missing(`app ${params.app_id}`);
+      return null;
+    },
+  );
   const none = { params: Stored, permissions: undefined };
   const at = "/accounts/:account_id/apps/:app_id/meetings/:meeting_id";
   // The stored meeting, write-only storage fields included: lets a test see what reached the service.

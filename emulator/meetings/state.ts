@@ -147,6 +147,17 @@ export class MeetingsModel {
   }
 
   /**
+   * Removes an app and its meetings, as the dashboard can (the API cannot): false when there was none.
+   * For the control API, so that a test can make an app vanish out of band.
+   */
+  removeApp(accountId: string, appId: string): boolean {
+    const apps = this.account(accountId).apps;
+    if (!(appId in apps)) return false;
+    delete apps[appId];
+    return true;
+  }
+
+  /**
    * The apps made through the apps operation and those that exist because meetings were made in them
    * (dated by their first meeting), oldest first; an app only ever read has neither and is not listed.
    */

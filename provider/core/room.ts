@@ -42,6 +42,12 @@ export interface ListingWalk {
   gap(kind: ResourceKind, reason: string): void;
 }
 
+/** A realtime app as the apps listing shows it (one named with `--app` and not listed has its id only). */
+export interface ListedApp {
+  readonly id: string;
+  readonly name?: string;
+  readonly created_at?: string;
+}
 export type ListedScript = Awaited<ReturnType<AccountApi["builds"]["listScripts"]>>[number];
 export type ListedTrigger = Awaited<ReturnType<AccountApi["builds"]["listTriggers"]>>[number];
 
@@ -56,12 +62,7 @@ export type KindLister =
       readonly in: "trigger";
       list(script: ListedScript, trigger: ListedTrigger, walk: ListingWalk): Promise<DiscoveredObject[]>;
     }
-  | {
-      readonly in: "app";
-      /** Why nothing is listed when no app is named (the API has no listing of apps). */
-      readonly withoutApps: string;
-      list(appId: string, walk: ListingWalk): Promise<DiscoveredObject[]>;
-    }
+  | { readonly in: "app"; list(app: ListedApp, walk: ListingWalk): Promise<DiscoveredObject[]> }
   | { readonly in: "zone"; list(zone: Zone, walk: ListingWalk): Promise<DiscoveredObject[]> };
 
 /** A secret among an adopted object's inputs that read cannot give back. */

@@ -1,9 +1,9 @@
 /**
- * The shared lister: every object of the eight resource kinds that the account holds (and the zones
- * and meeting apps named), read through the sdk and its paginated listings. `account-api drift
+ * The shared lister: every object of the resource kinds that the account holds (in the zones named,
+ * or all of them; in the realtime apps named, or all of them), read through the sdk and its paginated listings. `account-api drift
  * --unmanaged` compares it with a stack; `account-api discover` calls the same `listAccount`.
  *
- * Here are the containers (the account, each trigger of each script, each app named, each zone),
+ * Here are the containers (the account, each trigger of each script, each app, each zone),
  * walked once; each kind's room lists its own objects in them (its `lister`, core/room.ts), leaving
  * out what a program's delete leaves behind (an INACTIVE meeting, a converter at `off`). Objects
  * that runs make (builds, sync jobs, sent email) are not objects a program manages: left out.
@@ -11,7 +11,7 @@
 import type { AccountApi } from "../../sdk/account-api";
 import { orGone } from "../../sdk/core";
 import type { Zone } from "../../sdk/schemas/content";
-import type { KindLister, ListingWalk } from "../core/room";
+import type { KindLister, ListedApp, ListingWalk } from "../core/room";
 import { roomOf } from "../kinds";
 import { composeImportId, importTarget } from "../native/import-ids";
 import { RESOURCE_KINDS, type ResourceKind } from "../types";
@@ -92,18 +92,34 @@ export class ZoneNotFoundError extends Error {
   }
 }
 
+/**
+ * The account's realtime apps, or those named (by id): a filter, where an app named that the listing
+ * does not show (one only its meetings made, on a service that lists no such app) is still walked.
+ */
+async function appsOf(
+  api: AccountApi,
+  named: readonly string[] | undefined,
+  accountId: string | undefined,
+): Promise<ListedApp[]> {
+  const all = (await api.meetings.apps.list({ accountId })).flatMap((a) =>
+    a.id ? [{ ...a, id: a.id }] : [],
+  );
+  if (named === undefined) return all;
+  return [...new Set(named)].map((id) => all.find((a) => a.id === id) ?? { id });
+}
+
 /** Every object of the eight kinds, with the kinds that could not be listed and why. */
 export async function discoverAccount(api: AccountApi, options: ListOptions = {}): Promise<AccountListing> {
   const gaps: ListingGap[] = [];
   const walk = walkOf(api, gaps, options.accountId);
-  const apps = options.apps ?? [];
   const inApps = listersIn("app");
-  if (!apps.length) for (const { kind, lister } of inApps) gaps.push({ kind, reason: lister.withoutApps });
   const inZones = listersIn("zone");
   const parts = await Promise.all([
     inTriggers(walk),
     ...listersIn("account").map(({ lister }) => lister.list(walk)),
-    inTurn(apps, (appId) => inTurn(inApps, ({ lister }) => lister.list(appId, walk))),
+    appsOf(api, options.apps, options.accountId).then((apps) =>
+      inTurn(apps, (app) => inTurn(inApps, ({ lister }) => lister.list(app, walk))),
+    ),
     zonesOf(api, options.zones).then((zones) =>
       inTurn(zones, (zone) => inTurn(inZones, ({ lister }) => lister.list(zone, walk))),
     ),

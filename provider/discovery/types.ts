@@ -36,7 +36,7 @@ export interface ListingGap {
 export interface ListOptions {
   /** Zone ids or names; absent: every zone of the account. */
   zones?: string[];
-  /** Realtime apps whose meetings are listed: the API has no listing of apps, so none without. */
+  /** Realtime apps (ids) to look in, a filter: every app of the account when left out. */
   apps?: string[];
   /** The account (default: the client's). */
   accountId?: string;

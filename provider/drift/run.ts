@@ -74,7 +74,7 @@ export interface UnmanagedCheck {
   api: AccountApi;
   /** Zones (id or name) to look in; every zone when absent. */
   zones?: readonly string[];
-  /** Realtime apps whose meetings to list, besides those the stack's MeetingTemplates live in. */
+  /** Realtime apps to look in, with those the stack's MeetingTemplates live in (default: every app). */
   apps?: readonly string[];
   /** `--fail-on unmanaged`: unmanaged objects no ignore entry accepts make the run exit 2. */
   failOn: boolean;
@@ -93,9 +93,10 @@ async function withUnmanaged(
     return m && state ? [{ type: displayType(m.type), inputs: state.inputs }] : [];
   });
   try {
-    const apps = [...new Set([...(check.apps ?? []), ...stackApps(states)])];
+    // `--app` filters the apps walked (the stack's own stay in); without it, every app is.
+    const apps = check.apps?.length ? { apps: [...new Set([...check.apps, ...stackApps(states)])] } : {};
     const zones = check.zones ? { zones: [...check.zones] } : {};
-    const listing = await discoverAccount(check.api, { ...zones, apps });
+    const listing = await discoverAccount(check.api, { ...zones, ...apps });
     const unmanaged = unmanagedReport(report.resources, listing.objects, listing.gaps, failOn);
     return summarize(report.stack, report.resources, report.error, { unmanaged });
   } catch (err) {

@@ -59,7 +59,7 @@ export function unmanagedReport(
   return { objects, coverage, overall: { managed: managedCount, total, percent }, failOn };
 }
 
-/** The realtime apps the stack's MeetingTemplates live in (the API lists no apps), from their inputs. */
+/** The realtime apps the stack's MeetingTemplates live in, from their inputs (kept in when `--app` filters). */
 export function stackApps(inputs: readonly { type: string; inputs?: Record<string, unknown> }[]): string[] {
   const apps = inputs.flatMap((r) =>
     managedKind(r.type) === "MeetingTemplate" && typeof r.inputs?.appId === "string" ? [r.inputs.appId] : [],

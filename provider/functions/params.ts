@@ -115,3 +115,5 @@ export const WaitForJobParamsSchema = z.strictObject({
 });
 
 export const GetSearchInstanceStatsParamsSchema = z.strictObject({ instanceId, namespace, accountId });
+
+export const ListAppsParamsSchema = z.strictObject({ accountId });

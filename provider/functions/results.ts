@@ -88,3 +88,9 @@ export const SearchInstanceStatsSchema = z.object({
   error: count,
   lastActivity: z.string().nullable(),
 });
+
+export const MeetingAppInfoSchema = z.object({
+  id: z.string().describe("The app's id: what a MeetingTemplate's `appId` takes."),
+  name: z.string().nullable(),
+  createdAt: z.string().nullable(),
+});

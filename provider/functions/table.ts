@@ -11,6 +11,7 @@ import type { AccountApi } from "../../sdk/account-api";
 import type { SendEmailResult } from "../../sdk/email";
 import type * as BuildsLogic from "./builds-logic";
 import type * as EmailLogic from "./email-logic";
+import type * as MeetingsLogic from "./meetings-logic";
 import type * as RegistrarLogic from "./registrar-logic";
 import type * as SearchLogic from "./search-logic";
 import type * as P from "./params";
@@ -36,6 +37,7 @@ export interface FunctionEntry<P extends z.ZodObject = z.ZodObject, R extends z.
 // Loaded at first run, not with the table (a provider that serves no invoke never loads them).
 const builds = (): typeof BuildsLogic => require("./builds-logic");
 const email = (): typeof EmailLogic => require("./email-logic");
+const meetings = (): typeof MeetingsLogic => require("./meetings-logic");
 const registrar = (): typeof RegistrarLogic => require("./registrar-logic");
 const search = (): typeof SearchLogic => require("./search-logic");
 // The parameters reuse the sdk's schemas of every area: loaded when a function's parameters are read.
@@ -193,6 +195,15 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
     result: R.SearchInstanceStatsSchema,
     run: (api, p) => search().runGetSearchInstanceStats(api, p),
   }),
+  entry({
+    name: "listApps",
+    description: "Every realtime app of the account (id, name, creation time), in one request.",
+    get params() {
+      return params().ListAppsParamsSchema;
+    },
+    result: R.MeetingAppInfoSchema.array(),
+    run: (api, p) => meetings().runListApps(api, p),
+  }),
 ];
 
 /** The entry of a function by its own name (never a prototype key such as "constructor"). */
@@ -233,4 +244,6 @@ export type TableAgreesWithTypes = [
   Assert<Same<z.infer<typeof R.ExtensionSchema>, RegistrarLogic.ExtensionResult>>,
   Assert<Same<z.infer<typeof R.SyncJobSchema>, SearchLogic.SyncJob>>,
   Assert<Same<z.infer<typeof R.SearchInstanceStatsSchema>, SearchLogic.SearchInstanceStats>>,
+  Assert<Same<z.infer<typeof P.ListAppsParamsSchema>, MeetingsLogic.ListAppsParams>>,
+  Assert<Same<z.infer<typeof R.MeetingAppInfoSchema>, MeetingsLogic.MeetingAppInfo>>,
 ];

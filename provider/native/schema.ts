@@ -52,6 +52,8 @@ const SHARED_TYPE_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, str
   [R.BuildInfoSchema, "BuildInfo"],
   [R.BuildTokenInfoSchema, "BuildTokenInfo"],
   [R.DomainAvailabilitySchema, "DomainAvailability"],
+  // A list result: its element needs a name of its own (a list is not named `<Fn>Result`).
+  [R.MeetingAppInfoSchema, "MeetingAppInfo"],
   [R.ExtensionSchema, "RegistrarExtension"],
   [R.SendEmailResultSchema, "SendEmailResult"],
   [R.SyncJobSchema, "SyncJob"],

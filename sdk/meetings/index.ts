@@ -1,6 +1,6 @@
 /**
- * Client for the meetings area, one sub-resource per path of the contract: `meetings` (an app's
- * meetings), `participants`, `activeSession` (the session while someone is in it) and
+ * Client for the meetings area, one sub-resource per path of the contract: `apps` (the account's
+ * apps: list and create, no delete), `meetings` (an app's meetings), `participants`, `activeSession` (the session while someone is in it) and
  * `livestreams`. Every method takes `(ids, params, options?)`. There is no delete of a meeting: it
  * is retired by setting `status: "INACTIVE"`.
  */
@@ -35,6 +35,7 @@ import type {
   SessionParticipants,
 } from "../schemas/meetings-live";
 import { ActiveSessions } from "./active-session";
+import { Apps } from "./apps";
 import { Livestreams, type LivestreamDetailsQuery } from "./livestreams";
 import { Meetings, type MeetingListParams } from "./meetings";
 import { Participants } from "./participants";
@@ -55,6 +56,8 @@ export {
   type MeetingReplace,
   type MeetingUpdate,
   type AiConfigOut,
+  type App,
+  type AppCreate,
   type RecordingConfigOut,
 } from "../schemas/meetings";
 export type {
@@ -75,10 +78,11 @@ export type {
 } from "../schemas/meetings-live";
 export type { CallOptions } from "../core";
 export type { AppIds, MeetingIds, ParticipantIds } from "./paths";
+export type { AccountIds } from "./apps";
 export type { MeetingListParams } from "./meetings";
 export type { ParticipantListParams } from "./participants";
 export type { LivestreamDetailsQuery } from "./livestreams";
-export { ActiveSessions, Livestreams, Meetings, Participants };
+export { ActiveSessions, Apps, Livestreams, Meetings, Participants };
 
 // ---- the 0.1.0 flat arguments: ids and body in one object ----
 
@@ -150,12 +154,14 @@ export const DEPRECATED_MEETINGS_METHODS: Readonly<Record<string, string>> = Obj
 });
 
 export class MeetingsApi {
+  readonly apps: Apps;
   readonly meetings: Meetings;
   readonly participants: Participants;
   readonly activeSession: ActiveSessions;
   readonly livestreams: Livestreams;
 
   constructor(readonly client: ApiClient) {
+    this.apps = new Apps(client);
     this.meetings = new Meetings(client);
     this.participants = new Participants(client);
     this.activeSession = new ActiveSessions(client);

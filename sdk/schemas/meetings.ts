@@ -197,3 +197,19 @@ export const MeetingListingSchema = G.GetAllMeetingsResult;
 /** `paging` of the meetings listings: offsets of the page within `total_count`. */
 export const PagingSchema = G.GetAllMeetingsResult.shape.paging;
 export type Paging = z.infer<typeof PagingSchema>;
+
+// ---- apps: `get_apps` and `create_app` (public-families.json) ----
+
+/** `create_app`: an app has only its name (names need not be unique). */
+export const AppCreateSchema = G.CreateAppBody;
+export type AppCreate = z.infer<typeof AppCreateSchema>;
+
+/** An app as `get_apps` lists it: the contract marks every field optional. */
+export const AppSchema = G.GetAppsResult.shape.data.unwrap().element;
+export type App = z.infer<typeof AppSchema>;
+
+/** What `get_apps` answers in `data` (the contract has no paging: one answer holds every app). */
+export const AppListSchema = G.GetAppsResult.shape.data.unwrap();
+
+/** What `create_app` answers in `data`: the new app under `app` (an answer without it is malformed). */
+export const CreatedAppSchema = G.CreateAppResult.shape.data.unwrap().required({ app: true });

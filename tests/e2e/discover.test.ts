@@ -17,11 +17,11 @@ import { runCliWith } from "../helpers/cli";
 import { REPO_ROOT, useE2E } from "./harness";
 import { cliEnv, provisionYamlHost, pulumiCli } from "./pulumi-cli";
 
-const APP = "adopt-app";
 const KINDS = [
   "BuildTrigger",
   "ConfigRule",
   "DomainRegistration",
+  "MeetingApp",
   "MeetingTemplate",
   "RepoConnection",
   "SearchInstance",
@@ -63,7 +63,9 @@ describe("account-api discover and the adopting program (real engine)", function
         ],
       },
     );
-    await api.meetings.meetings.create({ appId: APP }, { title: "standup", persist_chat: true });
+    // An app made through the API: discovery finds it, and its meeting, with no --app.
+    const app = await api.meetings.apps.create({}, { name: "adopt-app" });
+    await api.meetings.meetings.create({ appId: app.id! }, { title: "standup", persist_chat: true });
     await api.registrar.registrations.create({}, { domain_name: "adopt-me.com", auto_renew: true });
     await api.search.instances.create({}, { id: "handmade", chunk_size: 300 });
     await api.search.tokens.create({}, { name: "handmade-token", cf_api_id: "key-id", cf_api_key: "hidden" });
@@ -106,19 +108,19 @@ describe("account-api discover and the adopting program (real engine)", function
       ACCOUNT_API_ACCOUNT_ID: e2e.emulator.accountId,
       ACCOUNT_API_TOKEN: e2e.emulator.token,
     };
-    const run = await runCliWith(env, ["discover", "--app", APP, "--json", ...args]);
+    const run = await runCliWith(env, ["discover", "--json", ...args]);
     assert.equal(run.code, 0, `discover failed: ${run.err}${run.out}`);
     return { result: run.json as DiscoverResult };
   }
 
-  const countObjects = async (): Promise<number> => (await listAccount(e2e.api, { apps: [APP] })).length;
+  const countObjects = async (): Promise<number> => (await listAccount(e2e.api)).length;
 
   it("lists every object of every kind, each with whether the stack manages it", async () => {
     const { result } = await discover("--stack", managedStack.name, "--cwd", managedStack.cwd);
     assert.equal(result.schemaVersion, 1);
     assert.equal(result.stack, managedStack.name);
     assert.deepEqual(Object.keys(result.counts.byKind).sort(), KINDS);
-    assert.deepEqual(result.gaps, [], "with --app, every kind is listed");
+    assert.deepEqual(result.gaps, [], "every kind is listed, every app's meetings with no --app");
     const managed = result.objects.filter((o) => o.managed).map((o) => `${o.kind} ${o.resourceId}`);
     assert.deepEqual(managed.sort(), [`RepoConnection ${managedRepo}`, "SearchInstance default/managed-kb"]);
     const unmanaged: string[] = result.objects.filter((o) => o.managed === false).map((o) => o.kind);
@@ -194,8 +196,6 @@ describe("account-api discover and the adopting program (real engine)", function
       "--cwd",
       dir,
       "--unmanaged",
-      "--app",
-      APP,
       "--json",
     ]);
     const report = drift.json as DriftJson;

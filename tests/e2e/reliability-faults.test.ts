@@ -7,6 +7,7 @@
 import { strict as assert } from "node:assert";
 import { useE2E } from "./harness";
 import {
+  APPS_PER_WORLD,
   FAULTS,
   buildProgram,
   compare,
@@ -62,9 +63,9 @@ describe("reliability: faults (real engine)", function () {
     assert.equal(destroy.summary.result, "succeeded");
     const destroyFaults = faultsOff();
     const destroyRetries = retriesIn(stack.output.slice(mark2));
-    // After destroy only registrations stay (the API cannot delete one): nothing else is left.
+    // After destroy only registrations and the app stay (the API deletes neither): nothing else is left.
     const after = await compare(e2e.api, world, stack.rawState());
-    const leftOver = after.orphans - N;
+    const leftOver = after.orphans - N - APPS_PER_WORLD;
 
     const figure = {
       resources: N * 8,

@@ -9,6 +9,7 @@ import { BuildTrigger } from "../../provider/resources/build-trigger";
 import { ConfigRule } from "../../provider/resources/config-rule";
 import { DomainRegistration } from "../../provider/resources/domain-registration";
 import { markerOf } from "../../provider/resources/meeting-template/hooks";
+import { MeetingApp } from "../../provider/resources/meeting-app";
 import { MeetingTemplate } from "../../provider/resources/meeting-template";
 import { RepoConnection } from "../../provider/resources/repo-connection";
 import { SearchInstance } from "../../provider/resources/search-instance";
@@ -119,6 +120,8 @@ export function buildProgram(w: World, n: number, kinds: readonly Kind[] = KINDS
       });
     if (has("SearchInstance"))
       new SearchInstance(`${p}-s${i}`, { instanceId: `${p}-s${i}`, type: "r2", source: `${p}-bucket` });
+    // One app per world: an app outlives its destroy (the API cannot delete apps), so few are made.
+    if (has("MeetingApp") && i === 0) new MeetingApp(`${p}-a${i}`, { name: `${p}-a${i}` });
     // Two at most: a namespace has no setting that a fault could leave half made.
     if (has("SearchNamespace") && i < 2) new SearchNamespace(`${p}-n${i}`, { name: `${p}-n${i}` });
     if (has("SearchToken"))
@@ -127,6 +130,9 @@ export function buildProgram(w: World, n: number, kinds: readonly Kind[] = KINDS
       new SendingDomain(`${p}-e${i}`, { zoneId: w.zones[i]!, name: `mail.${p}-${i}.example.com` });
   }
 }
+
+/** The apps a world's program makes (one): they stay after destroy, as registrations do. */
+export const APPS_PER_WORLD = 1;
 
 export interface StateResource {
   type: string;
@@ -182,6 +188,8 @@ export async function remoteByKind(api: AccountApi, w: World): Promise<Map<Kind,
     if (r.domain_name.startsWith(`${p}-d`)) out.get("DomainRegistration")?.push(r.domain_name);
   for await (const s of api.search.instances.list())
     if (s.id.startsWith(`${p}-s`)) out.get("SearchInstance")?.push(`default/${s.id}`);
+  for (const a of await api.meetings.apps.list())
+    if (a.id && a.name?.startsWith(`${p}-a`)) out.get("MeetingApp")?.push(a.id);
   for await (const ns of api.search.namespaces.list())
     if (ns.name.startsWith(`${p}-n`)) out.get("SearchNamespace")?.push(ns.name);
   for await (const t of api.search.tokens.list({}, { perPage: 100, search: `${p}-k` }))

@@ -86,4 +86,15 @@ describe("meetings emulator: apps", () => {
     assert.equal(made.status, 201, made.text);
     assert.equal((await fx.http("GET", meetings(fx, "apps"))).status, 200);
   });
+
+  it("lets the control API remove an app with its meetings, as the dashboard does (the API cannot)", async () => {
+    const app = await createApp(fx, "gone");
+    await fx.http("POST", meetings(fx, app.id), { body: { title: "t" } });
+    const control = `/__emulator/meetings/accounts/${fx.em.accountId}/apps/${app.id}`;
+    assert.equal((await fx.http("DELETE", control)).status, 200);
+    assert.equal((await fx.http("DELETE", control)).status, 404);
+    assert.deepEqual(await listApps(fx), []);
+    const listed = (await fx.http("GET", meetings(fx, app.id))).json as Body<unknown[]>;
+    assert.deepEqual(listed.data, []);
+  });
 });

@@ -156,6 +156,25 @@ describe("sdk meetings: the sub-resources and the deprecated flat methods", () =
     assert.equal((await livestreams.stop(at)).message, "livestream stopped");
   });
 
+  it("lists and creates the account's apps (accountId optional), refusing a bad name before any request", async () => {
+    const { apps } = fx.api.meetings;
+    const made = await apps.create({}, { name: "support" });
+    assert.equal(made.name, "support");
+    const again = await apps.create({ accountId: fx.em.accountId }, { name: "support" });
+    assert.notEqual(again.id, made.id, "names need not be unique: a second create makes a second app");
+    const listed = await apps.list();
+    assert.deepEqual(
+      listed
+        .filter((a) => a.name === "support")
+        .map((a) => a.id)
+        .sort(),
+      [made.id, again.id].sort(),
+    );
+    const before = fx.em.requestLog.length;
+    await assert.rejects(apps.create({}, { name: 7 } as never), ValidationError);
+    assert.equal(fx.em.requestLog.length, before);
+  });
+
   it("names every flat method of 0.1.0 in DEPRECATED_MEETINGS_METHODS, each to a method that exists", () => {
     assert.ok(Object.isFrozen(DEPRECATED_MEETINGS_METHODS));
     assert.deepEqual(Object.keys(DEPRECATED_MEETINGS_METHODS).sort(), [...FLAT_METHODS_0_1_0].sort());

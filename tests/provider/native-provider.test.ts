@@ -312,6 +312,20 @@ describe("the native provider (account-api:index:<Kind>)", () => {
     );
     await assert.rejects(p.invoke("account-api:index:toString", {}), /unknown function/);
   });
+
+  it("invokes listApps: every app of the account, a list under the single result key", async () => {
+    const p = await configured(fx);
+    const app = await fx.api.meetings.apps.create({}, { name: "support" });
+    const listed = await p.invoke("account-api:index:listApps", {});
+    assert.deepEqual(record(listed.outputs).result, [
+      { id: app.id, name: "support", createdAt: app.created_at },
+    ]);
+    const bad = await p.invoke("account-api:index:listApps", { appId: "a" });
+    assert.deepEqual(
+      bad.failures?.map((f) => f.property),
+      ["appId"],
+    );
+  });
 });
 
 /** The checked inputs as a program would give them again (secrets revealed, as check reveals them). */

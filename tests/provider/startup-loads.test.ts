@@ -27,6 +27,7 @@ const AREA_OF: Record<ProviderKind, Area> = {
   MeetingTemplate: "meetings",
   DomainRegistration: "registrar",
   SearchInstance: "search",
+  MeetingApp: "meetings",
   SearchNamespace: "search",
   SearchToken: "search",
   SendingDomain: "email",

@@ -36,6 +36,7 @@ const BASE: Record<ResourceKind, Record<string, unknown>> = {
   MeetingTemplate: { appId: "app", title: "Standup" },
   DomainRegistration: { domainName: "example.com" },
   SearchInstance: { instanceId: "kb", type: "r2", source: "kb-bucket" },
+  MeetingApp: { name: "support" },
   SearchNamespace: { name: "team-a", description: "Team A" },
   SearchToken: { name: "docs-reader", cfApiId: "key-id", cfApiKey: "s3cret" },
   SendingDomain: { zoneId: ZONE, name: "mail.example.com" },
@@ -221,6 +222,13 @@ const CASES: Record<ResourceKind, Case[]> = {
     ],
     ["namespace", /namespace|lowercase|letters|characters/i, { namespace: "Team A" }],
     ["paused", /boolean/i, { paused: "no" }],
+  ],
+  MeetingApp: [
+    ["name", /string|required/i, { name: undefined }],
+    ["name", /string/i, { name: 7 }],
+    ["name", /string/i, { name: { text: "support" } }],
+    ["title", /not a known field/, { title: "Standup" }],
+    ["importId", /must not be empty/, { importId: "" }],
   ],
   SearchNamespace: [
     ["name", /lowercase|letters|digits/i, { name: "Team A" }],

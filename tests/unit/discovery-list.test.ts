@@ -39,15 +39,25 @@ async function seedAccount(fx: EmulatorFixture) {
     { namespace: "team-a" },
     { id: "kb2", type: "r2", source: "docs-bucket" },
   );
-  return { world, trigger: trigger.trigger_uuid, zone, quiet, meeting: meeting.id };
+  const app = await fx.api.meetings.apps.create({}, { name: "support" });
+  const help = await fx.api.meetings.meetings.create({ appId: app.id! }, { title: "help desk" });
+  return {
+    world,
+    trigger: trigger.trigger_uuid,
+    zone,
+    quiet,
+    meeting: meeting.id,
+    app: app.id!,
+    help: help.id,
+  };
 }
 
 describe("discovery: listAccount", () => {
   const fx = useEmulator();
 
-  it("lists every object of every kind with the ids a resource, a stack and `pulumi import` take", async () => {
+  it("lists every object of every kind, in every app, with the ids a resource, a stack and `pulumi import` take", async () => {
     const s = await seedAccount(fx);
-    const { objects, gaps } = await discoverAccount(fx.api, { apps: ["app-a"] });
+    const { objects, gaps } = await discoverAccount(fx.api);
     const rows = objects
       .map((o) => `${o.kind} id=${o.id} resourceId=${o.resourceId} importId=${o.importId}`)
       .sort();
@@ -57,7 +67,9 @@ describe("discovery: listAccount", () => {
         `BuildTrigger id=${s.trigger} resourceId=${s.trigger} importId=shop/${s.trigger}`,
         `ConfigRule id=docs resourceId=${s.zone.id}/docs importId=${s.zone.id}/docs`,
         `DomainRegistration id=acme.dev resourceId=acme.dev importId=acme.dev`,
+        `MeetingApp id=${s.app} resourceId=${s.app} importId=${s.app}`,
         `MeetingTemplate id=${s.meeting} resourceId=${s.meeting} importId=app-a/${s.meeting}`,
+        `MeetingTemplate id=${s.help} resourceId=${s.help} importId=${s.app}/${s.help}`,
         `RepoConnection id=${s.world.repo} resourceId=${s.world.repo} importId=${s.world.repo}`,
         `SearchInstance id=kb resourceId=default/kb importId=default/kb`,
         `SearchInstance id=kb2 resourceId=team-a/kb2 importId=team-a/kb2`,
@@ -79,12 +91,17 @@ describe("discovery: listAccount", () => {
     assert.deepEqual(Object.keys((vars?.settings.variables ?? {}) as object), ["MODE"]);
   });
 
-  it("names the kinds it cannot list, and finds zones by id or name", async () => {
+  it("takes apps and zones as filters, and finds zones by id or name", async () => {
     const s = await seedAccount(fx);
-    const { objects, gaps } = await discoverAccount(fx.api, { zones: ["quiet.org"] });
+    const { objects, gaps } = await discoverAccount(fx.api, { zones: ["quiet.org"], apps: [s.app] });
+    assert.deepEqual(gaps, []);
     assert.deepEqual(
-      gaps.map((g) => g.kind),
-      ["MeetingTemplate"],
+      objects
+        .filter((o) => o.kind.startsWith("Meeting"))
+        .map((o) => `${o.kind} ${o.name}`)
+        .sort(),
+      ["MeetingApp support", `MeetingTemplate ${s.app}/help desk`],
+      "only the app named",
     );
     assert.ok(!objects.some((o) => o.scope.zoneId === s.zone.id), "only the zone named");
     const byId = await listAccount(fx.api, { zones: [s.zone.id] });

@@ -32,6 +32,7 @@ describe("functions table", () => {
       "checkDomain",
       "getSearchInstanceStats",
       "listExtensions",
+      "listApps",
       "quoteDomain",
       "searchDomains",
       "waitForBuild",
@@ -121,6 +122,8 @@ describe("functions table", () => {
     ["triggerSyncJob", { instanceId: "BAD!" }, "instanceId", /lowercase|letters/],
     ["waitForJob", { instanceId: "kb" }, "jobId", /required/],
     ["getSearchInstanceStats", { instanceId: "kb", namespace: "" }, "namespace", /empty/],
+    ["listApps", { accountId: "x".repeat(33) }, "accountId", /32/],
+    ["listApps", { appId: "a" }, "", /appId/],
   ];
   for (const [name, params, field, rule] of BAD)
     it(`${name} refuses ${JSON.stringify(params)} naming ${field}`, () => {
@@ -159,6 +162,14 @@ describe("functions table", () => {
         { name: "org", tld: "org" },
         { name: "xyz", tld: "xyz" },
       ]);
+    });
+
+    it("listApps lists every app of the account, in the shape its result type says", async () => {
+      const made = await fx.api.meetings.apps.create({}, { name: "support" });
+      const f = functionNamed("listApps");
+      assert.ok(f && !f.sideEffect);
+      const out = f.result.parse(await f.run(fx.api, f.params.parse({})));
+      assert.deepEqual(out, [{ id: made.id, name: "support", createdAt: made.created_at }]);
     });
 
     it("quoteDomain quotes a multi-year registration, in the shape its result type says", async () => {

@@ -69,9 +69,9 @@ describe("native provider schema", () => {
     assert.ok(!("logoUrl" in schema) && !("pluginDownloadURL" in schema));
   });
 
-  it("lists the nine resources and the three runs, and maps tokens to kinds both ways", () => {
+  it("lists the twelve resources and the three runs, and maps tokens to kinds both ways", () => {
     assert.deepEqual(Object.keys(schema.resources).sort(), NATIVE_KINDS.map(tokenOf).sort());
-    assert.equal(NATIVE_KINDS.length, 12);
+    assert.equal(NATIVE_KINDS.length, 15);
     for (const kind of NATIVE_KINDS) assert.equal(kindOfToken(tokenOf(kind)), kind);
     for (const token of [
       "account-api:index:constructor",
@@ -201,6 +201,8 @@ describe("native provider schema", () => {
     assert.ok(check && "properties" in check.outputs && check.outputs.properties?.registrable);
     const tokens = schema.functions["account-api:index:buildTokens"]?.outputs;
     assert.equal(tokens && "type" in tokens ? tokens.type : undefined, "array");
+    const apps = schema.functions["account-api:index:listApps"]?.outputs;
+    assert.deepEqual(apps, { type: "array", items: { $ref: "#/types/account-api:index:MeetingAppInfo" } });
   });
 
   it("answers an object result as it is and a list under the single key the SDKs read", () => {

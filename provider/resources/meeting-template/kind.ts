@@ -27,8 +27,7 @@ export const room: KindRoom = {
   secretLeaves: storageCredentials,
   lister: {
     in: "app",
-    withoutApps: "the API has no listing of realtime apps: meetings are listed only in the apps named",
-    list: async (appId, walk) => {
+    list: async ({ id: appId }, walk) => {
       const out: DiscoveredObject[] = [];
       for await (const m of walk.api.meetings.meetings.list({ accountId: walk.accountId, appId })) {
         if (m.status === GONE_MEETING_STATUS) continue;
