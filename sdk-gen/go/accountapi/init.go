@@ -31,12 +31,20 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &DomainRegistration{}
 	case "account-api:index:EmailSend":
 		r = &EmailSend{}
+	case "account-api:index:MeetingApp":
+		r = &MeetingApp{}
 	case "account-api:index:MeetingTemplate":
 		r = &MeetingTemplate{}
 	case "account-api:index:RepoConnection":
 		r = &RepoConnection{}
 	case "account-api:index:SearchInstance":
 		r = &SearchInstance{}
+	case "account-api:index:SearchNamespace":
+		r = &SearchNamespace{}
+	case "account-api:index:SearchToken":
+		r = &SearchToken{}
+	case "account-api:index:SendingDomain":
+		r = &SendingDomain{}
 	case "account-api:index:SyncJobRun":
 		r = &SyncJobRun{}
 	case "account-api:index:TriggerEnvVars":

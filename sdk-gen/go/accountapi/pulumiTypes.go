@@ -2314,6 +2314,60 @@ func (o EmailSendTo2Output) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v EmailSendTo2) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
+type MeetingAppInfo struct {
+	CreatedAt *string `pulumi:"createdAt"`
+	// The app's id: what a MeetingTemplate's `appId` takes.
+	Id   string  `pulumi:"id"`
+	Name *string `pulumi:"name"`
+}
+
+type MeetingAppInfoOutput struct{ *pulumi.OutputState }
+
+func (MeetingAppInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MeetingAppInfo)(nil)).Elem()
+}
+
+func (o MeetingAppInfoOutput) ToMeetingAppInfoOutput() MeetingAppInfoOutput {
+	return o
+}
+
+func (o MeetingAppInfoOutput) ToMeetingAppInfoOutputWithContext(ctx context.Context) MeetingAppInfoOutput {
+	return o
+}
+
+func (o MeetingAppInfoOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MeetingAppInfo) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The app's id: what a MeetingTemplate's `appId` takes.
+func (o MeetingAppInfoOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v MeetingAppInfo) string { return v.Id }).(pulumi.StringOutput)
+}
+
+func (o MeetingAppInfoOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MeetingAppInfo) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+type MeetingAppInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (MeetingAppInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]MeetingAppInfo)(nil)).Elem()
+}
+
+func (o MeetingAppInfoArrayOutput) ToMeetingAppInfoArrayOutput() MeetingAppInfoArrayOutput {
+	return o
+}
+
+func (o MeetingAppInfoArrayOutput) ToMeetingAppInfoArrayOutputWithContext(ctx context.Context) MeetingAppInfoArrayOutput {
+	return o
+}
+
+func (o MeetingAppInfoArrayOutput) Index(i pulumi.IntInput) MeetingAppInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) MeetingAppInfo {
+		return vs[0].([]MeetingAppInfo)[vs[1].(int)]
+	}).(MeetingAppInfoOutput)
+}
+
 type MeetingTemplateAiConfig struct {
 	Summarization *MeetingTemplateAiConfigSummarization `pulumi:"summarization"`
 	Transcription *MeetingTemplateAiConfigTranscription `pulumi:"transcription"`
@@ -4369,6 +4423,57 @@ func (o MeetingTemplateStorageCredentialsPtrOutput) Secret() pulumi.StringPtrOut
 		}
 		return v.Secret
 	}).(pulumi.StringPtrOutput)
+}
+
+type RegistrarExtension struct {
+	// The full extension after a registrable label, such as "com" or "co.uk".
+	Name string `pulumi:"name"`
+	// Its last label: "uk" for "co.uk".
+	Tld string `pulumi:"tld"`
+}
+
+type RegistrarExtensionOutput struct{ *pulumi.OutputState }
+
+func (RegistrarExtensionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RegistrarExtension)(nil)).Elem()
+}
+
+func (o RegistrarExtensionOutput) ToRegistrarExtensionOutput() RegistrarExtensionOutput {
+	return o
+}
+
+func (o RegistrarExtensionOutput) ToRegistrarExtensionOutputWithContext(ctx context.Context) RegistrarExtensionOutput {
+	return o
+}
+
+// The full extension after a registrable label, such as "com" or "co.uk".
+func (o RegistrarExtensionOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v RegistrarExtension) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Its last label: "uk" for "co.uk".
+func (o RegistrarExtensionOutput) Tld() pulumi.StringOutput {
+	return o.ApplyT(func(v RegistrarExtension) string { return v.Tld }).(pulumi.StringOutput)
+}
+
+type RegistrarExtensionArrayOutput struct{ *pulumi.OutputState }
+
+func (RegistrarExtensionArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RegistrarExtension)(nil)).Elem()
+}
+
+func (o RegistrarExtensionArrayOutput) ToRegistrarExtensionArrayOutput() RegistrarExtensionArrayOutput {
+	return o
+}
+
+func (o RegistrarExtensionArrayOutput) ToRegistrarExtensionArrayOutputWithContext(ctx context.Context) RegistrarExtensionArrayOutput {
+	return o
+}
+
+func (o RegistrarExtensionArrayOutput) Index(i pulumi.IntInput) RegistrarExtensionOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RegistrarExtension {
+		return vs[0].([]RegistrarExtension)[vs[1].(int)]
+	}).(RegistrarExtensionOutput)
 }
 
 type SearchInstanceCustomMetadata struct {
@@ -7801,6 +7906,68 @@ func (o SendEmailResultPtrOutput) SuppressedRecipients() pulumi.StringArrayOutpu
 	}).(pulumi.StringArrayOutput)
 }
 
+type SendingDomainDnsRecords struct {
+	Content  *string  `pulumi:"content"`
+	Name     *string  `pulumi:"name"`
+	Priority *float64 `pulumi:"priority"`
+	Ttl      *float64 `pulumi:"ttl"`
+	Type     *string  `pulumi:"type"`
+}
+
+type SendingDomainDnsRecordsOutput struct{ *pulumi.OutputState }
+
+func (SendingDomainDnsRecordsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SendingDomainDnsRecords)(nil)).Elem()
+}
+
+func (o SendingDomainDnsRecordsOutput) ToSendingDomainDnsRecordsOutput() SendingDomainDnsRecordsOutput {
+	return o
+}
+
+func (o SendingDomainDnsRecordsOutput) ToSendingDomainDnsRecordsOutputWithContext(ctx context.Context) SendingDomainDnsRecordsOutput {
+	return o
+}
+
+func (o SendingDomainDnsRecordsOutput) Content() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SendingDomainDnsRecords) *string { return v.Content }).(pulumi.StringPtrOutput)
+}
+
+func (o SendingDomainDnsRecordsOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SendingDomainDnsRecords) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+func (o SendingDomainDnsRecordsOutput) Priority() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v SendingDomainDnsRecords) *float64 { return v.Priority }).(pulumi.Float64PtrOutput)
+}
+
+func (o SendingDomainDnsRecordsOutput) Ttl() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v SendingDomainDnsRecords) *float64 { return v.Ttl }).(pulumi.Float64PtrOutput)
+}
+
+func (o SendingDomainDnsRecordsOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SendingDomainDnsRecords) *string { return v.Type }).(pulumi.StringPtrOutput)
+}
+
+type SendingDomainDnsRecordsArrayOutput struct{ *pulumi.OutputState }
+
+func (SendingDomainDnsRecordsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SendingDomainDnsRecords)(nil)).Elem()
+}
+
+func (o SendingDomainDnsRecordsArrayOutput) ToSendingDomainDnsRecordsArrayOutput() SendingDomainDnsRecordsArrayOutput {
+	return o
+}
+
+func (o SendingDomainDnsRecordsArrayOutput) ToSendingDomainDnsRecordsArrayOutputWithContext(ctx context.Context) SendingDomainDnsRecordsArrayOutput {
+	return o
+}
+
+func (o SendingDomainDnsRecordsArrayOutput) Index(i pulumi.IntInput) SendingDomainDnsRecordsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SendingDomainDnsRecords {
+		return vs[0].([]SendingDomainDnsRecords)[vs[1].(int)]
+	}).(SendingDomainDnsRecordsOutput)
+}
+
 type SyncJob struct {
 	Description *string `pulumi:"description"`
 	EndReason   *string `pulumi:"endReason"`
@@ -8100,6 +8267,46 @@ func (o DomainAvailabilityArrayMapOutput) MapIndex(k pulumi.StringInput) DomainA
 	}).(DomainAvailabilityArrayOutput)
 }
 
+type MeetingAppInfoArrayMapOutput struct{ *pulumi.OutputState }
+
+func (MeetingAppInfoArrayMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string][]MeetingAppInfo)(nil)).Elem()
+}
+
+func (o MeetingAppInfoArrayMapOutput) ToMeetingAppInfoArrayMapOutput() MeetingAppInfoArrayMapOutput {
+	return o
+}
+
+func (o MeetingAppInfoArrayMapOutput) ToMeetingAppInfoArrayMapOutputWithContext(ctx context.Context) MeetingAppInfoArrayMapOutput {
+	return o
+}
+
+func (o MeetingAppInfoArrayMapOutput) MapIndex(k pulumi.StringInput) MeetingAppInfoArrayOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) []MeetingAppInfo {
+		return vs[0].(map[string][]MeetingAppInfo)[vs[1].(string)]
+	}).(MeetingAppInfoArrayOutput)
+}
+
+type RegistrarExtensionArrayMapOutput struct{ *pulumi.OutputState }
+
+func (RegistrarExtensionArrayMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string][]RegistrarExtension)(nil)).Elem()
+}
+
+func (o RegistrarExtensionArrayMapOutput) ToRegistrarExtensionArrayMapOutput() RegistrarExtensionArrayMapOutput {
+	return o
+}
+
+func (o RegistrarExtensionArrayMapOutput) ToRegistrarExtensionArrayMapOutputWithContext(ctx context.Context) RegistrarExtensionArrayMapOutput {
+	return o
+}
+
+func (o RegistrarExtensionArrayMapOutput) MapIndex(k pulumi.StringInput) RegistrarExtensionArrayOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) []RegistrarExtension {
+		return vs[0].(map[string][]RegistrarExtension)[vs[1].(string)]
+	}).(RegistrarExtensionArrayOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ConfigRuleActionParametersInput)(nil)).Elem(), ConfigRuleActionParametersArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConfigRuleActionParametersPtrInput)(nil)).Elem(), ConfigRuleActionParametersArgs{})
@@ -8215,6 +8422,8 @@ func init() {
 	pulumi.RegisterOutputType(EmailSendToOutput{})
 	pulumi.RegisterOutputType(EmailSendToPtrOutput{})
 	pulumi.RegisterOutputType(EmailSendTo2Output{})
+	pulumi.RegisterOutputType(MeetingAppInfoOutput{})
+	pulumi.RegisterOutputType(MeetingAppInfoArrayOutput{})
 	pulumi.RegisterOutputType(MeetingTemplateAiConfigOutput{})
 	pulumi.RegisterOutputType(MeetingTemplateAiConfigPtrOutput{})
 	pulumi.RegisterOutputType(MeetingTemplateAiConfigSummarizationOutput{})
@@ -8239,6 +8448,8 @@ func init() {
 	pulumi.RegisterOutputType(MeetingTemplateRecordingConfigVideoConfigWatermarkSizePtrOutput{})
 	pulumi.RegisterOutputType(MeetingTemplateStorageCredentialsOutput{})
 	pulumi.RegisterOutputType(MeetingTemplateStorageCredentialsPtrOutput{})
+	pulumi.RegisterOutputType(RegistrarExtensionOutput{})
+	pulumi.RegisterOutputType(RegistrarExtensionArrayOutput{})
 	pulumi.RegisterOutputType(SearchInstanceCustomMetadataOutput{})
 	pulumi.RegisterOutputType(SearchInstanceCustomMetadataArrayOutput{})
 	pulumi.RegisterOutputType(SearchInstanceIndexMethodOutput{})
@@ -8283,10 +8494,14 @@ func init() {
 	pulumi.RegisterOutputType(SearchInstanceStorageCredentialsPtrOutput{})
 	pulumi.RegisterOutputType(SendEmailResultOutput{})
 	pulumi.RegisterOutputType(SendEmailResultPtrOutput{})
+	pulumi.RegisterOutputType(SendingDomainDnsRecordsOutput{})
+	pulumi.RegisterOutputType(SendingDomainDnsRecordsArrayOutput{})
 	pulumi.RegisterOutputType(SyncJobOutput{})
 	pulumi.RegisterOutputType(SyncJobPtrOutput{})
 	pulumi.RegisterOutputType(TriggerEnvVarsVariablesOutput{})
 	pulumi.RegisterOutputType(TriggerEnvVarsVariablesMapOutput{})
 	pulumi.RegisterOutputType(BuildTokenInfoArrayMapOutput{})
 	pulumi.RegisterOutputType(DomainAvailabilityArrayMapOutput{})
+	pulumi.RegisterOutputType(MeetingAppInfoArrayMapOutput{})
+	pulumi.RegisterOutputType(RegistrarExtensionArrayMapOutput{})
 }

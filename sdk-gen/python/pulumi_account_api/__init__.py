@@ -16,12 +16,18 @@ from .config_rule import *
 from .domain_registration import *
 from .email_send import *
 from .get_search_instance_stats import *
+from .list_apps import *
+from .list_extensions import *
+from .meeting_app import *
 from .meeting_template import *
 from .provider import *
 from .quote_domain import *
 from .repo_connection import *
 from .search_domains import *
 from .search_instance import *
+from .search_namespace import *
+from .search_token import *
+from .sending_domain import *
 from .sync_job_run import *
 from .trigger_env_vars import *
 from .wait_for_build import *
@@ -50,9 +56,13 @@ _utilities.register(
    "account-api:index:ConfigRule": "ConfigRule",
    "account-api:index:DomainRegistration": "DomainRegistration",
    "account-api:index:EmailSend": "EmailSend",
+   "account-api:index:MeetingApp": "MeetingApp",
    "account-api:index:MeetingTemplate": "MeetingTemplate",
    "account-api:index:RepoConnection": "RepoConnection",
    "account-api:index:SearchInstance": "SearchInstance",
+   "account-api:index:SearchNamespace": "SearchNamespace",
+   "account-api:index:SearchToken": "SearchToken",
+   "account-api:index:SendingDomain": "SendingDomain",
    "account-api:index:SyncJobRun": "SyncJobRun",
    "account-api:index:TriggerEnvVars": "TriggerEnvVars",
    "account-api:index:ZoneContentConverter": "ZoneContentConverter"

@@ -65,6 +65,7 @@ __all__ = [
     'SearchInstanceStats',
     'SearchInstanceStorageCredentials',
     'SendEmailResult',
+    'SendingDomainDnsRecords',
     'SyncJob',
     'TriggerEnvVarsVariables',
 ]
@@ -2441,6 +2442,51 @@ class SendEmailResult(dict):
         Dropped because they are on the account's suppression list.
         """
         return pulumi.get(self, "suppressed_recipients")
+
+
+@pulumi.output_type
+class SendingDomainDnsRecords(dict):
+    def __init__(__self__, *,
+                 content: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 priority: Optional[_builtins.float] = None,
+                 ttl: Optional[_builtins.float] = None,
+                 type: Optional[_builtins.str] = None):
+        if content is not None:
+            pulumi.set(__self__, "content", content)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if priority is not None:
+            pulumi.set(__self__, "priority", priority)
+        if ttl is not None:
+            pulumi.set(__self__, "ttl", ttl)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def priority(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "priority")
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "ttl")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "type")
 
 
 @pulumi.output_type
