@@ -52,7 +52,7 @@ namespace Pulumi.AccountApi
         }
 
         [Input("limit")]
-        public Union<double, string>? Limit { get; set; }
+        public int? Limit { get; set; }
 
         /// <summary>
         /// The search term.
@@ -87,7 +87,7 @@ namespace Pulumi.AccountApi
         }
 
         [Input("limit")]
-        public InputUnion<double, string>? Limit { get; set; }
+        public Input<int>? Limit { get; set; }
 
         /// <summary>
         /// The search term.

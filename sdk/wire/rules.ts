@@ -47,8 +47,8 @@ export function queryNum(integer: boolean, min?: number, max?: number) {
   if (integer) n = n.int("must be an integer");
   if (min !== undefined) n = n.min(min, range(min, max, ""));
   if (max !== undefined) n = n.max(max, range(min, max, ""));
-  const text = z.string().regex(NUMBER_TEXT, "must be a number").transform(Number);
-  return z.union([z.number(), text], { error: "must be a number" }).pipe(n);
+  // Text that is a number becomes one; any other value reaches the number check as it is, and fails.
+  return z.preprocess((v) => (typeof v === "string" && NUMBER_TEXT.test(v) ? Number(v) : v), n);
 }
 
 /** A boolean in a query string: `true` or `false` as text, or a boolean. */

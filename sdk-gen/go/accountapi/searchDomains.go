@@ -30,8 +30,8 @@ type SearchDomainsArgs struct {
 	// The account to act on (default: the provider's).
 	AccountId *string `pulumi:"accountId"`
 	// Extensions such as "com"; the service's defaults when left out.
-	Extensions []string    `pulumi:"extensions"`
-	Limit      interface{} `pulumi:"limit"`
+	Extensions []string `pulumi:"extensions"`
+	Limit      *int     `pulumi:"limit"`
 	// The search term.
 	Query string `pulumi:"query"`
 }
@@ -53,7 +53,7 @@ type SearchDomainsOutputArgs struct {
 	AccountId pulumi.StringPtrInput `pulumi:"accountId"`
 	// Extensions such as "com"; the service's defaults when left out.
 	Extensions pulumi.StringArrayInput `pulumi:"extensions"`
-	Limit      pulumi.Input            `pulumi:"limit"`
+	Limit      pulumi.IntPtrInput      `pulumi:"limit"`
 	// The search term.
 	Query pulumi.StringInput `pulumi:"query"`
 }

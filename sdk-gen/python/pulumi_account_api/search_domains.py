@@ -21,7 +21,7 @@ __all__ = [
 
 def search_domains(account_id: Optional[_builtins.str] = None,
                    extensions: Optional[Sequence[_builtins.str]] = None,
-                   limit: Optional[Union[_builtins.float, _builtins.str]] = None,
+                   limit: Optional[_builtins.int] = None,
                    query: Optional[_builtins.str] = None,
                    opts: Optional[pulumi.InvokeOptions] = None) -> list:
     """
@@ -42,7 +42,7 @@ def search_domains(account_id: Optional[_builtins.str] = None,
     return __ret__
 def search_domains_output(account_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                           extensions: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
-                          limit: pulumi.Input[Optional[Optional[Union[_builtins.float, _builtins.str]]]] = None,
+                          limit: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                           query: pulumi.Input[Optional[_builtins.str]] = None,
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[list]:
     """
