@@ -40,6 +40,9 @@ export function openSession(
   reader: RawConfigReader | undefined,
   env: NodeJS.ProcessEnv = process.env,
   userAgentSuffix = "pulumi-dynamic-provider",
+  // The Node host shows a dynamic provider's stderr in the engine's output; the native plugin passes
+  // the engine's own log.
+  log: (message: string) => void = (message) => console.error(message),
 ): Session {
   let config: ProviderConfig = {};
   let problem: string | undefined;
@@ -85,10 +88,7 @@ export function openSession(
         );
       return id;
     },
-    log(message: string): void {
-      // Both hosts show a provider's stderr in the engine's output.
-      console.error(message);
-    },
+    log,
     serialize: (key, fn) => queue.run(key, fn),
     waits: DEFAULT_WAITS,
     claims: new SlotClaims(),

@@ -8,12 +8,14 @@
 // First: the compile cache covers only what loads after it; then the guard for Node older than 22.
 import "../../sdk/compile-cache";
 import "../../sdk/require-node";
+import { engineAddressOf, engineLog } from "./engine-log";
 import { NativeProvider } from "./provider";
 import { serve } from "./server";
 
 async function main(): Promise<void> {
   const { version }: { version: string } = require("pulumi-account-api/package.json");
-  const { port } = await serve(new NativeProvider({ version }));
+  const log = engineLog(engineAddressOf(process.argv.slice(2)));
+  const { port } = await serve(new NativeProvider({ version, log }));
   // The engine reads the port from the first line of stdout.
   process.stdout.write(`${port}\n`);
 }

@@ -61,6 +61,8 @@ export interface NativeProviderOptions {
   readonly version: string;
   /** Where the environment fallbacks are read; the process's by default. */
   readonly env?: NodeJS.ProcessEnv;
+  /** Where a handler's messages go (the engine's log in the plugin); stderr by default. */
+  readonly log?: (message: string) => void;
 }
 
 type AnyHandler = ResourceHandler<object, object>;
@@ -134,12 +136,14 @@ export class NativeProvider implements pulumi.Provider {
   readonly version: string;
   private readonly env: NodeJS.ProcessEnv;
   private session: Session | undefined;
+  private readonly log: ((message: string) => void) | undefined;
   /** The settings of the first Configure; every later one must repeat them (ReconfigureRefusedError). */
   private configured: Readonly<Record<string, string>> | undefined;
 
   constructor(options: NativeProviderOptions) {
     this.version = options.version;
     this.env = options.env ?? process.env;
+    this.log = options.log;
   }
 
   async getSchema(): Promise<string> {
@@ -192,12 +196,12 @@ export class NativeProvider implements pulumi.Provider {
     }
     this.configured = settings;
     const previous = this.session;
-    this.session = openSession(variablesReader(variables), this.env, "pulumi-native-provider");
+    this.session = openSession(variablesReader(variables), this.env, "pulumi-native-provider", this.log);
     await previous?.close();
   }
 
   private current(): Session {
-    this.session ??= openSession(undefined, this.env, "pulumi-native-provider");
+    this.session ??= openSession(undefined, this.env, "pulumi-native-provider", this.log);
     return this.session;
   }
 

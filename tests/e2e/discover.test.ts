@@ -25,7 +25,9 @@ const KINDS = [
   "MeetingTemplate",
   "RepoConnection",
   "SearchInstance",
+  "SearchNamespace",
   "SearchToken",
+  "SendingDomain",
   "TriggerEnvVars",
   "ZoneContentConverter",
 ];
@@ -69,6 +71,8 @@ describe("account-api discover and the adopting program (real engine)", function
     await api.registrar.registrations.create({}, { domain_name: "adopt-me.com", auto_renew: true });
     await api.search.instances.create({}, { id: "handmade", chunk_size: 300 });
     await api.search.tokens.create({}, { name: "handmade-token", cf_api_id: "key-id", cf_api_key: "hidden" });
+    await api.search.namespaces.create({}, { name: "handmade-ns", description: "made by hand" });
+    await api.email.subdomains.create({ zoneId }, { name: "mail.adopt.example" });
 
     // Managed by a stack: a repository connection and a search instance.
     const managed = await e2e.stack(async () => {

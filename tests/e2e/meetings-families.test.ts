@@ -59,7 +59,6 @@ describe("MeetingApp end to end", function () {
       remade.map((m) => m.title),
       ["Standup"],
     );
-    await stack.preview({ refresh: true, expectNoChanges: true });
 
     // Adopted by importId under another resource name: the old resource's delete leaves the app.
     Object.assign(program, { resource: "adopted", importId: second });

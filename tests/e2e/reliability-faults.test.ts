@@ -1,5 +1,5 @@
 /**
- * The Faults figure: 50 resources of every kind go up in ONE `up` while the emulator injects 429s
+ * The Faults figure: 40 resources of every kind (`RELIABILITY_FAULTS_N`) go up in ONE `up` while the emulator injects 429s
  * (with Retry-After), 500/503s, resets, latency spikes and commit-then-drop; then refresh (with no
  * change: the state equals the remote truth) and destroy, under the same faults. Prints the faults
  * injected, the retries made, orphans, duplicates and whether state equals the remote truth.
@@ -17,7 +17,8 @@ import {
   type World,
 } from "./reliability-world";
 
-const N = Number(process.env.RELIABILITY_FAULTS_N ?? 50);
+// About 400 resources in all: 40 of most kinds (two SearchNamespaces and one MeetingApp per world).
+const N = Number(process.env.RELIABILITY_FAULTS_N ?? 40);
 const PARALLEL = 32;
 
 describe("reliability: faults (real engine)", function () {

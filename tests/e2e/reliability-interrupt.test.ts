@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { useE2E } from "./harness";
 import { compare, seedWorld, type World } from "./reliability-world";
 
-const PER_KIND = Number(process.env.RELIABILITY_INTERRUPT_N ?? 13); // 8 kinds × 13 = 104 resources
+const PER_KIND = Number(process.env.RELIABILITY_INTERRUPT_N ?? 10); // 10 kinds × 10 + 2 namespaces + 1 app = 103 resources
 
 /** The `pulumi` CLI processes whose working directory is this stack's. */
 function cliPids(workDir: string): number[] {
