@@ -39,7 +39,7 @@ const AREA_OF: Record<ProviderKind, Area> = {
 /** The area an sdk module belongs to (its client or its schemas), or undefined if shared. */
 function areaOfModule(file: string): Area | undefined {
   const m =
-    /[/\\]sdk[/\\](?:schemas[/\\])?(builds|email|content|zone-settings|meetings|registrar|search)[-.]/.exec(
+    /[/\\]sdk[/\\](?:schemas[/\\]|generated[/\\])?(builds|email|content|zone-settings|meetings|registrar|search)[-.]/.exec(
       file,
     );
   if (!m) return undefined;
