@@ -75,7 +75,17 @@ export const SearchDomainsParamsSchema = z.strictObject({
   accountId,
 });
 
-export const ListExtensionsParamsSchema = z.strictObject({ accountId });
+export const ListExtensionsParamsSchema = z.strictObject({
+  accountId,
+  pricedFor: z
+    .string({ error: "must be a string" })
+    .regex(
+      /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/,
+      "must be one label (letters, digits, inner hyphens)",
+    )
+    .optional()
+    .describe('A label such as "acme": each extension is priced for `acme.<extension>`.'),
+});
 
 export const QuoteDomainParamsSchema = z.strictObject({
   domainName: nonEmpty.describe("A fully qualified domain name."),

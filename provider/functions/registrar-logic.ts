@@ -37,13 +37,21 @@ export interface QuoteDomainArgs {
 
 export interface ListExtensionsArgs {
   accountId?: string;
+  /** A label ("acme"): each extension is priced for `<label>.<extension>` by the registrar's check. */
+  pricedFor?: string;
 }
 
 /** A supported extension: `name` is what follows a registrable label ("co.uk"), `tld` its last label. */
 export interface ExtensionResult {
   name: string;
   tld: string;
+  /** With `pricedFor`: whether `<label>.<name>` can be registered, and at what price. */
+  registrable?: boolean;
+  pricing?: DomainAvailabilityResult["pricing"];
 }
+
+/** The registrar's check takes at most this many names at once (the contract's `maxItems`). */
+const CHECK_BATCH = 20;
 
 export interface QuoteResult {
   domainName: string;
@@ -120,15 +128,31 @@ export async function runQuoteDomain(api: AccountApi, args: QuoteDomainArgs): Pr
 }
 
 /**
- * Every extension the registrar supports, by name (every cursor page). No prices: the API's entry
- * has none; `quoteDomain` prices a name.
+ * Every extension the registrar supports, by name (every cursor page). The API's entry has no price
+ * (a price is a name's, premium names cost more): with `pricedFor`, each extension is priced for that
+ * label by the authoritative check, 20 names a request.
  */
 export async function runListExtensions(
   api: AccountApi,
   args: ListExtensionsArgs,
 ): Promise<ExtensionResult[]> {
-  const all = await collect(
-    api.registrar.extensions.list(args.accountId ? { accountId: args.accountId } : {}, { sort_by: "name" }),
-  );
-  return all.map((e) => ({ name: e.metadata.name, tld: e.metadata.tld }));
+  const ids = args.accountId ? { accountId: args.accountId } : {};
+  const all = await collect(api.registrar.extensions.list(ids, { sort_by: "name" }));
+  const out: ExtensionResult[] = all.map((e) => ({ name: e.metadata.name, tld: e.metadata.tld }));
+  if (args.pricedFor === undefined) return out;
+  const label = args.pricedFor.trim().toLowerCase();
+  for (let at = 0; at < out.length; at += CHECK_BATCH) {
+    const batch = out.slice(at, at + CHECK_BATCH);
+    const { domains } = await api.registrar.discovery.check(ids, {
+      domains: batch.map((e) => `${label}.${e.name}`),
+    });
+    for (const e of batch) {
+      const found = domains.find((d) => d.name === `${label}.${e.name}`);
+      if (!found) continue;
+      const priced = toResult(found);
+      e.registrable = priced.registrable;
+      if (priced.pricing) e.pricing = priced.pricing;
+    }
+  }
+  return out;
 }

@@ -46,12 +46,16 @@ export const SendEmailResultSchema = z.object({
     .describe("Dropped because they are on the account's suppression list."),
 });
 
+const PricingSchema = z.object({
+  currency: z.string(),
+  registrationCost: z.string(),
+  renewalCost: z.string(),
+});
+
 export const DomainAvailabilitySchema = z.object({
   name: z.string(),
   registrable: z.boolean(),
-  pricing: z
-    .object({ currency: z.string(), registrationCost: z.string(), renewalCost: z.string() })
-    .optional(),
+  pricing: PricingSchema.optional(),
   reason: z.string().optional().describe("Why the name cannot be registered here."),
   tier: z.string().optional(),
 });
@@ -59,6 +63,8 @@ export const DomainAvailabilitySchema = z.object({
 export const ExtensionSchema = z.object({
   name: z.string().describe('The full extension after a registrable label, such as "com" or "co.uk".'),
   tld: z.string().describe('Its last label: "uk" for "co.uk".'),
+  registrable: z.boolean().optional().describe("With pricedFor: whether that name can be registered."),
+  pricing: PricingSchema.optional().describe("With pricedFor: the price of that name."),
 });
 
 export const QuoteResultSchema = z.object({

@@ -39,6 +39,12 @@ namespace Pulumi.AccountApi
         [Input("accountId")]
         public string? AccountId { get; set; }
 
+        /// <summary>
+        /// A label such as "acme": each extension is priced for `acme.&lt;extension&gt;`.
+        /// </summary>
+        [Input("pricedFor")]
+        public string? PricedFor { get; set; }
+
         public ListExtensionsArgs()
         {
         }
@@ -52,6 +58,12 @@ namespace Pulumi.AccountApi
         /// </summary>
         [Input("accountId")]
         public Input<string>? AccountId { get; set; }
+
+        /// <summary>
+        /// A label such as "acme": each extension is priced for `acme.&lt;extension&gt;`.
+        /// </summary>
+        [Input("pricedFor")]
+        public Input<string>? PricedFor { get; set; }
 
         public ListExtensionsInvokeArgs()
         {

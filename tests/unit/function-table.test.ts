@@ -7,6 +7,7 @@ import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
 import * as pkg from "../../provider";
+import { ExtensionSchema } from "../../provider/functions/results";
 import { FUNCTIONS, INVOKES, functionNamed } from "../../provider/functions/table";
 import { useEmulator } from "../helpers/emulator";
 
@@ -162,6 +163,23 @@ describe("functions table", () => {
         { name: "org", tld: "org" },
         { name: "xyz", tld: "xyz" },
       ]);
+    });
+
+    it("listExtensions with pricedFor prices each extension for that label by the registrar's check", async () => {
+      const f = functionNamed("listExtensions");
+      assert.ok(f);
+      const out = ExtensionSchema.array().parse(
+        f.result.parse(await f.run(fx.api, f.params.parse({ pricedFor: "Fresh" }))),
+      );
+      assert.equal(out.length, 8);
+      const org = out.find((e) => e.name === "org");
+      assert.deepEqual(org, {
+        name: "org",
+        tld: "org",
+        registrable: true,
+        pricing: { currency: "USD", registrationCost: "7.50", renewalCost: "10.11" },
+      });
+      assert.throws(() => f.params.parse({ pricedFor: "two.labels" }), /one label/);
     });
 
     it("listApps lists every app of the account, in the shape its result type says", async () => {

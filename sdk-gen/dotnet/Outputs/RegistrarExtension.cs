@@ -18,6 +18,14 @@ namespace Pulumi.AccountApi.Outputs
         /// </summary>
         public readonly string Name;
         /// <summary>
+        /// With pricedFor: the price of that name.
+        /// </summary>
+        public readonly Outputs.CheckDomainResultPricing? Pricing;
+        /// <summary>
+        /// With pricedFor: whether that name can be registered.
+        /// </summary>
+        public readonly bool? Registrable;
+        /// <summary>
         /// Its last label: "uk" for "co.uk".
         /// </summary>
         public readonly string Tld;
@@ -26,9 +34,15 @@ namespace Pulumi.AccountApi.Outputs
         private RegistrarExtension(
             string name,
 
+            Outputs.CheckDomainResultPricing? pricing,
+
+            bool? registrable,
+
             string tld)
         {
             Name = name;
+            Pricing = pricing;
+            Registrable = registrable;
             Tld = tld;
         }
     }

@@ -29,6 +29,8 @@ func ListExtensions(ctx *pulumi.Context, args *ListExtensionsArgs, opts ...pulum
 type ListExtensionsArgs struct {
 	// The account to act on (default: the provider's).
 	AccountId *string `pulumi:"accountId"`
+	// A label such as "acme": each extension is priced for `acme.<extension>`.
+	PricedFor *string `pulumi:"pricedFor"`
 }
 
 func ListExtensionsOutput(ctx *pulumi.Context, args ListExtensionsOutputArgs, opts ...pulumi.InvokeOption) RegistrarExtensionArrayOutput {
@@ -46,6 +48,8 @@ func ListExtensionsOutput(ctx *pulumi.Context, args ListExtensionsOutputArgs, op
 type ListExtensionsOutputArgs struct {
 	// The account to act on (default: the provider's).
 	AccountId pulumi.StringPtrInput `pulumi:"accountId"`
+	// A label such as "acme": each extension is priced for `acme.<extension>`.
+	PricedFor pulumi.StringPtrInput `pulumi:"pricedFor"`
 }
 
 func (ListExtensionsOutputArgs) ElementType() reflect.Type {

@@ -4428,6 +4428,10 @@ func (o MeetingTemplateStorageCredentialsPtrOutput) Secret() pulumi.StringPtrOut
 type RegistrarExtension struct {
 	// The full extension after a registrable label, such as "com" or "co.uk".
 	Name string `pulumi:"name"`
+	// With pricedFor: the price of that name.
+	Pricing *CheckDomainResultPricing `pulumi:"pricing"`
+	// With pricedFor: whether that name can be registered.
+	Registrable *bool `pulumi:"registrable"`
 	// Its last label: "uk" for "co.uk".
 	Tld string `pulumi:"tld"`
 }
@@ -4449,6 +4453,16 @@ func (o RegistrarExtensionOutput) ToRegistrarExtensionOutputWithContext(ctx cont
 // The full extension after a registrable label, such as "com" or "co.uk".
 func (o RegistrarExtensionOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v RegistrarExtension) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// With pricedFor: the price of that name.
+func (o RegistrarExtensionOutput) Pricing() CheckDomainResultPricingPtrOutput {
+	return o.ApplyT(func(v RegistrarExtension) *CheckDomainResultPricing { return v.Pricing }).(CheckDomainResultPricingPtrOutput)
+}
+
+// With pricedFor: whether that name can be registered.
+func (o RegistrarExtensionOutput) Registrable() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v RegistrarExtension) *bool { return v.Registrable }).(pulumi.BoolPtrOutput)
 }
 
 // Its last label: "uk" for "co.uk".

@@ -20,27 +20,33 @@ __all__ = [
 ]
 
 def list_extensions(account_id: Optional[_builtins.str] = None,
+                    priced_for: Optional[_builtins.str] = None,
                     opts: Optional[pulumi.InvokeOptions] = None) -> list:
     """
     The extensions (TLDs) the registrar supports, by name; answered on preview too. No prices: `quoteDomain` prices a name.
 
     :param _builtins.str account_id: The account to act on (default: the provider's).
+    :param _builtins.str priced_for: A label such as "acme": each extension is priced for `acme.<extension>`.
     """
     __args__ = dict()
     __args__['accountId'] = account_id
+    __args__['pricedFor'] = priced_for
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_single('account-api:index:listExtensions', __args__, opts=opts).value
 
     return __ret__
 def list_extensions_output(account_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                           priced_for: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[list]:
     """
     The extensions (TLDs) the registrar supports, by name; answered on preview too. No prices: `quoteDomain` prices a name.
 
     :param _builtins.str account_id: The account to act on (default: the provider's).
+    :param _builtins.str priced_for: A label such as "acme": each extension is priced for `acme.<extension>`.
     """
     __args__ = dict()
     __args__['accountId'] = account_id
+    __args__['pricedFor'] = priced_for
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output_single('account-api:index:listExtensions', __args__, opts=opts)
     return __ret__
