@@ -1,8 +1,9 @@
 /**
  * The four kinds of the families (MeetingApp, SearchNamespace, SearchToken, SendingDomain) in a YAML
  * program on the native provider plugin, the full sequence on the real engine against the emulator:
- * up (with the invokes of apps and extensions); a clean `preview --refresh`; out-of-band changes that
- * a refreshing preview names; `up --refresh` restoring them; `pulumi import` of an object of each kind
+ * up (with the invokes of apps and extensions); a clean `preview --refresh`; out-of-band changes of
+ * each kind (the app deleted in the dashboard) that a refreshing preview names; `up --refresh`
+ * restoring them; `pulumi import` of an object of each kind
  * made outside, creating nothing; destroy leaving nothing but the app (the API cannot delete one), and
  * saying so. The token's key is a secret: the state holds it only as ciphertext.
  */
@@ -96,10 +97,18 @@ describe("the families' kinds in a YAML program on the native provider plugin (r
 
     await p.ok("preview", "--refresh", "--expect-no-changes");
 
-    // Out of band: the namespace's description and the sending domain's settings change.
+    // Out of band: the namespace's description, the sending domain's settings and the token's name
+    // change, and the app is deleted in the dashboard (with its meeting).
     await p.api.search.namespaces.update({ name: "yaml-ns" }, { description: "Changed by hand" });
     const mailId = String(outputs.mail).split("/").pop() ?? "";
     await p.api.email.subdomains.edit({ zoneId, subdomainId: mailId }, { preview_enabled: true });
+    const tokenId = String(outputs.token);
+    await p.api.search.tokens.update(
+      { id: tokenId },
+      { name: "renamed-by-hand", cf_api_id: "yaml-api-id", cf_api_key: "rotated-by-hand" },
+    );
+    const dashboard = `${p.em.origin}/__emulator/meetings/accounts/${p.em.accountId}/apps/${appId}`;
+    assert.equal((await fetch(dashboard, { method: "DELETE" })).status, 200);
     const drift = await p.ok("preview", "--refresh", "--diff");
     assert.match(
       drift,
@@ -107,8 +116,17 @@ describe("the families' kinds in a YAML program on the native provider plugin (r
       "the preview names the namespace's field",
     );
     assert.match(drift, /previewEnabled/, "the preview names the sending domain's field");
+    assert.match(drift, /name: "renamed-by-hand" => "yaml-token"/, "the preview names the token's field");
+    assert.match(
+      drift,
+      /\+ account-api:index:MeetingApp: \(create\)\s+\[urn=[^\]]*MeetingApp::app\]/,
+      "the deleted app is made again",
+    );
     await p.ok("up", "--refresh", "--yes", "--skip-preview");
     assert.equal((await p.api.search.namespaces.get({ name: "yaml-ns" })).description, "Docs");
+    assert.equal((await p.api.search.tokens.get({ id: tokenId })).name, "yaml-token");
+    const apps = await p.api.meetings.apps.list();
+    assert.equal(apps.filter((a) => a.name === "yaml-app").length, 1, "one app of the program's name");
     await p.ok("preview", "--expect-no-changes");
 
     // Made outside, then imported: nothing is created.
