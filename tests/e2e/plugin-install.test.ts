@@ -9,9 +9,11 @@
  */
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
 import { PLUGIN_EXECUTABLE, pluginArchivePath } from "../../provider/native/plugin-archive";
+import { buildPluginArchive } from "../../scripts/build-plugin";
 import { nativeProject, type NativeProject } from "./native-project";
 
 const AMBIENT_WARNING = /using pulumi-resource-account-api from \$PATH/;
@@ -60,7 +62,7 @@ async function upAndDown(p: NativeProject): Promise<string> {
 describe("the native plugin installed where the engine looks (real engine, no PATH change)", function () {
   this.timeout(10 * 60_000);
 
-  it("npm run build made a reproducible plugin archive the packed package ships", function () {
+  it("npm run build made the plugin archive the packed package ships, and makes the same bytes again", async function () {
     const { version } = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as {
       version: string;
     };
@@ -72,6 +74,13 @@ describe("the native plugin installed where the engine looks (real engine, no PA
     const size = statSync(archive).size;
     console.log(`      plugin archive: ${size} bytes`);
     assert.ok(size < 2_000_000, `the archive is ${size} bytes; it should stay under 2 MB`);
+    const again = join(mkdtempSync(join(tmpdir(), "plugin-again-")), "again.tar.gz");
+    try {
+      await buildPluginArchive(again);
+      assert.ok(readFileSync(again).equals(readFileSync(archive)), "a second build gives the same bytes");
+    } finally {
+      rmSync(dirname(again), { recursive: true, force: true });
+    }
   });
 
   describe("installed by `account-api plugin install` into a fresh PULUMI_HOME", function () {
@@ -96,6 +105,7 @@ describe("the native plugin installed where the engine looks (real engine, no PA
       const said = execFileSync(process.execPath, [cli, "plugin", "install"], {
         env: p.env,
         encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"], // pulumi's own "installing" line stays out of the test log
       });
       const { version } = JSON.parse(readFileSync(join(p.installed, "package.json"), "utf8")) as {
         version: string;
