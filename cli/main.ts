@@ -7,6 +7,7 @@ import { addDriftVerb } from "./drift";
 import { EXIT, type VerbIo } from "./io";
 import { addRecoverVerb } from "./recover";
 import { addDiscoverVerb } from "./discover";
+import { addPluginVerb } from "./plugin-verb";
 import { addVerbs } from "./verbs";
 
 export type { VerbIo } from "./io";
@@ -27,6 +28,7 @@ export function buildCli(
   addDriftVerb(program, io);
   addRecoverVerb(program, io);
   addDiscoverVerb(program, io);
+  addPluginVerb(program, io);
   return program;
 }
 

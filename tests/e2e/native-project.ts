@@ -2,8 +2,10 @@
  * A `runtime: yaml` project on the native provider plugin, as a user sets it up: the packed package
  * installed into a project (tests/fixtures/template/install.ts), its `bin` linked into
  * node_modules/.bin as npm links it, and that folder on PATH, where the engine finds
- * `pulumi-resource-account-api`. The real CLI and the YAML host (scripts/provision-*.sh) run each
- * command against an emulator; plugin acquisition is off, so a missing plugin fails.
+ * `pulumi-resource-account-api` (the engine warns `using … from $PATH`). With `pluginOnPath: false`
+ * nothing is added to PATH: tests/e2e/plugin-install.test.ts installs the plugin instead. The real
+ * CLI and the YAML host (scripts/provision-*.sh) run each command against an emulator; plugin
+ * acquisition is off, so a missing plugin fails.
  * `npm run build` first when running such a test alone: the package is packed from dist.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -20,6 +22,10 @@ export interface NativeProject {
   api: AccountApi;
   /** The YAML project's folder. */
   dir: string;
+  /** The installed package (<npm project>/node_modules/pulumi-account-api). */
+  installed: string;
+  /** The environment each `pulumi` command runs with (PULUMI_HOME, PATH, the file backend). */
+  env: Record<string, string>;
   /** Writes the project's Pulumi.yaml: `name` and `runtime` first, then `body`. */
   program(body: string): void;
   /** One `pulumi` command in the project; its output goes to the test log. */
@@ -48,25 +54,41 @@ function linkBins(modules: string, pkg: string): string {
   return bins;
 }
 
-export async function nativeProject(name: string): Promise<NativeProject> {
+export interface NativeProjectOptions {
+  /**
+   * Puts the package's `bin` folder first on PATH, where the engine finds the plugin (the default).
+   * Without it, nothing is added to the harness's PATH: the plugin must be installed
+   * (`account-api plugin install`) or named by the project's `plugins:`.
+   */
+  pluginOnPath?: boolean;
+}
+
+export async function nativeProject(name: string, o: NativeProjectOptions = {}): Promise<NativeProject> {
   provisionYamlHost();
   mkdirSync(join(REPO_ROOT, ".pulumi-test"), { recursive: true });
   const scratch = mkdtempSync(join(REPO_ROOT, ".pulumi-test", `${name}-`));
-  const { project: npmProject } = installPacked(scratch);
+  const { project: npmProject, installed } = installPacked(scratch);
   const bins = linkBins(join(npmProject, "node_modules"), "pulumi-account-api");
+  const onPath = o.pluginOnPath ?? true;
   const dir = join(scratch, "yaml");
   mkdirSync(dir);
   mkdirSync(join(scratch, "backend"));
   const em = await startEmulator({ env: {} });
   const api = new AccountApi({ baseUrl: em.url, token: em.token, accountId: em.accountId, env: {} });
   // The plugin's `#!/usr/bin/env node` runs the node beside this one (Node >= 22), not the system's.
-  const env = cliEnv(join(scratch, "backend"), join(scratch, "home"), [bins, dirname(process.execPath)]);
+  const env = cliEnv(
+    join(scratch, "backend"),
+    join(scratch, "home"),
+    onPath ? [bins, dirname(process.execPath)] : [],
+  );
   for (const k of Object.keys(env)) if (k.startsWith("ACCOUNT_API_")) delete env[k];
   const { run: pulumi, ok } = pulumiCli(dir, env);
   return {
     em,
     api,
     dir,
+    installed,
+    env,
     program: (body) => writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: yaml\n${body}`),
     pulumi,
     ok,
