@@ -5,8 +5,9 @@
  * off the provider's runtime path.
  */
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PolicyResourceOptions, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
 import {
@@ -254,5 +255,24 @@ describe("policy pack rules", () => {
     assert.equal(blocks.length, 1);
     const problems = compileAsTemplate(blocks, (file) => file.includes("/node_modules/@pulumi/policy/"));
     assert.deepEqual(problems, []);
+  });
+
+  it("says the one command that adds @pulumi/policy when the pack runs without it", function () {
+    this.timeout(60_000);
+    // The built pack copied where no node_modules is above it: it needs nothing of this package but
+    // its own folder, and stops with the typed error before any policy runs.
+    const dir = mkdtempSync(join(tmpdir(), "policy-pack-"));
+    try {
+      cpSync(join(ROOT, "dist", "policy"), dir, { recursive: true });
+      const res = spawnSync(process.execPath, ["-e", `require(${JSON.stringify(dir)})`], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+      assert.notEqual(res.status, 0);
+      assert.match(res.stderr, /PolicyDependencyMissingError/);
+      assert.match(res.stderr, /npm install --save-dev @pulumi\/policy@\^1\.21\.0/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
