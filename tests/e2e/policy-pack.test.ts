@@ -3,12 +3,14 @@
  * as the engine runs any policy pack, with no network:
  * - a YAML program on the native plugin, the packed package installed as a user installs it and
  *   @pulumi/policy beside it, whose registration has no price guard and whose variable `NPM_TOKEN` is
- *   plain: the preview fails, naming each resource and rule; fixed, it passes;
+ *   plain: the preview fails, naming each resource and rule; fixed, it passes, with the advisory
+ *   rule on a trigger that deploys production from every branch reported but not blocking, until
+ *   the pack's config (`--policy-pack-config`) makes it mandatory;
  * - the main job's program (examples/main, the dynamic resources) previews with the pack and passes.
  * `npm run build` first when running this file alone: the pack runs from dist.
  */
 import { strict as assert } from "node:assert";
-import { cpSync } from "node:fs";
+import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { program as mainProgram, seed } from "../../examples/main";
 import { POLICY_NAMES } from "../../policy/policies";
@@ -34,6 +36,14 @@ ${o.guarded ? '      maxCost:\n        amount: "25.00"\n        currency: USD\n'
         NPM_TOKEN:
           value: npm-token-value
           isSecret: ${o.secretToken}
+  every-branch:
+    type: account-api:index:BuildTrigger
+    properties:
+      externalScriptId: 0f6e3b8e2a4c4d1f9b7a5c3e1d2f4a6b
+      repoConnectionUuid: ${TRIGGER}
+      buildTokenUuid: ${TRIGGER}
+      branchIncludes: ["*"]
+      deployCommand: npx wrangler deploy
 `;
 }
 
@@ -60,7 +70,7 @@ describe("policy pack on the real engine (pulumi preview --policy-pack)", functi
       await p?.close();
     });
 
-    it("fails a preview that breaks the mandatory rules, naming each resource and rule; passes once fixed", async () => {
+    it("fails a preview that breaks the mandatory rules, naming each resource and rule; passes once fixed with an advisory warning, which the pack's config can make mandatory", async () => {
       p.program(yamlProgram({ guarded: false, secretToken: false }));
       await p.initStack("dev");
       const started = Date.now();
@@ -80,8 +90,18 @@ describe("policy pack on the real engine (pulumi preview --policy-pack)", functi
       p.program(yamlProgram({ guarded: true, secretToken: true }));
       const passed = await p.pulumi("preview", "--policy-pack", pack);
       assert.ok(passed.ok, `the fixed program passes:\n${passed.out}`);
+      // The advisory rule is reported and does not block.
+      assert.ok(passed.out.includes(`[advisory]  ${POLICY_NAMES.productionEveryBranch}`));
+      assert.ok(passed.out.includes('BuildTrigger "every-branch" deploys production from every branch'));
       assert.ok(!passed.out.includes(POLICY_NAMES.priceGuard));
       assert.ok(!passed.out.includes(POLICY_NAMES.plainCredential));
+
+      // The pack's config raises the advisory rule to mandatory: the same program is then blocked.
+      const config = join(p.dir, "policy-config.json");
+      writeFileSync(config, JSON.stringify({ [POLICY_NAMES.productionEveryBranch]: "mandatory" }));
+      const raised = await p.pulumi("preview", "--policy-pack", pack, "--policy-pack-config", config);
+      assert.equal(raised.ok, false, "a mandatory rule from the config blocks the preview");
+      assert.ok(raised.out.includes(`[mandatory]  ${POLICY_NAMES.productionEveryBranch}`));
     });
   });
 
