@@ -1,5 +1,5 @@
 /**
- * Finishes dist after `tsc` (package.json "build"), in three steps.
+ * Finishes dist after `tsc` (package.json "build"), in these steps.
  *
  * 1. Removes outputs whose source is gone. tsc never deletes, so a module that became a folder
  *    (provider/resources/x.ts → x/index.ts) left x.js beside x/, and Node resolves the stale file first:
@@ -17,10 +17,22 @@
  * not in zod's `exports`, so the node16/bundler declarations in dist/ keep the plain `"zod"`.
  * 3. Makes the barrels (the root, `sdk` and `provider` indexes) load what they re-export on first use:
  *    see `lazyBarrel`.
- * 4. Makes the package's commands (package.json `bin`) executable, as npm does when it installs them,
+ * 4. Makes dist/policy a policy pack folder `pulumi preview --policy-pack` can run (docs/policy.md):
+ *    its PulumiPolicy.yaml, and a package.json, because @pulumi/policy's PolicyPack reads its version
+ *    from the package.json of the folder it runs in. The version is this package's.
+ * 5. Makes the package's commands (package.json `bin`) executable, as npm does when it installs them,
  *    so the engine can start `dist/provider/native/plugin.js` from a checkout too.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const root = resolve(__dirname, "..");
@@ -119,8 +131,14 @@ for (const barrel of LAZY_BARRELS) {
 }
 console.log(`[build] ${LAZY_BARRELS.length} barrels load their modules on first use`);
 
-const { bin } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+const { bin, version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   bin?: Record<string, string>;
+  version: string;
 };
+
+copyFileSync(join(root, "policy", "PulumiPolicy.yaml"), join(dist, "policy", "PulumiPolicy.yaml"));
+const packManifest = { name: "account-api-policy", version, private: true, main: "index.js" };
+writeFileSync(join(dist, "policy", "package.json"), `${JSON.stringify(packManifest, null, 2)}\n`);
+console.log("[build] policy pack folder dist/policy (PulumiPolicy.yaml, package.json)");
 for (const command of Object.values(bin ?? {})) chmodSync(join(root, command), 0o755);
 console.log(`[build] ${Object.keys(bin ?? {}).length} commands executable`);

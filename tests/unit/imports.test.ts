@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import * as ts from "typescript";
 
 const ROOT = resolve(__dirname, "..", "..");
-const DIRS = ["provider", "sdk", "emulator", "cli", "lib"];
+const DIRS = ["provider", "sdk", "emulator", "cli", "lib", "policy"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
