@@ -6,6 +6,7 @@
  * kept, and never the token.
  */
 // The client without its areas: each loads when a handler first asks for it (sdk/account-api.ts).
+import { terminalText } from "../sdk/terminal-text";
 import { AccountApi } from "../sdk/account-api";
 import { AccountApiError, ConfigurationError } from "../sdk/errors";
 import { configProblem, readProviderConfig, type RawConfigReader } from "./config";
@@ -88,7 +89,9 @@ export function openSession(
         );
       return id;
     },
-    log,
+    // Messages carry names read from the account (an app's, an instance's): escaped for a terminal
+    // here, once, whichever sink shows them.
+    log: (message: string) => log(terminalText(message)),
     serialize: (key, fn) => queue.run(key, fn),
     waits: DEFAULT_WAITS,
     claims: new SlotClaims(),

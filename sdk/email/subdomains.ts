@@ -20,11 +20,8 @@ export interface SubdomainIds extends SubdomainZoneIds {
   subdomainId: string;
 }
 
-/** A sending subdomain as read: the contract's fields and the edit body's switches. */
-export const SendingSubdomainSchema = G.EmailSendingSubdomainsGetSendingSubdomainResult.extend({
-  preview_enabled: z.boolean().optional(),
-  drop_suppressed_recipients: z.boolean().optional(),
-});
+/** A sending subdomain as every operation answers it (the edit's result names its two switches too). */
+export const SendingSubdomainSchema = G.EmailSendingSubdomainsEditResult;
 export type SendingSubdomain = z.infer<typeof SendingSubdomainSchema>;
 export type SubdomainDnsRecord = z.infer<typeof G.EmailSendingSubdomainsGetSendingSubdomainDnsResult>[number];
 export type SubdomainDnsStatus = z.infer<typeof G.EmailSendingSubdomainsGetSendingSubdomainDnsStatusResult>;

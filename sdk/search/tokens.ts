@@ -15,6 +15,7 @@ import {
   type SearchTokenBody,
   type SearchTokenListQuery,
 } from "../schemas/search-tokens";
+import * as G from "../generated/search";
 import { validate } from "../validate";
 import { SearchPaths } from "./paths";
 
@@ -34,7 +35,7 @@ export interface TokenRef {
 
 /** The contract's largest page of tokens. */
 const TOKEN_PAGE_MAX = 100;
-const ListOfTokens = z.array(SearchTokenSchema);
+const ListOfTokens = G.AiSearchListTokensResult;
 const TokenIdSchema = z.object({ id: z.string().min(1, "must not be empty") });
 /** The DELETE answers an object with no declared field. */
 const Ignored = z.unknown();

@@ -9,6 +9,7 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as engineTypes from "@pulumi/pulumi/proto/engine_pb";
 import type * as engineServiceTypes from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { engineAddressOf, engineLog } from "../../provider/native/engine-log";
+import { openSession } from "../../provider/session";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi/proto/engine_grpc_pb"));
 const grpc: typeof grpcTypes = fromPulumi("@grpc/grpc-js");
@@ -56,5 +57,14 @@ describe("the native plugin's log to the engine", () => {
       // Graceful: the answer reaches the client (a failed call would write the message to stderr too).
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
     }
+  });
+});
+
+describe("a session's log", () => {
+  it("escapes what a terminal would act on in a name read from the account", () => {
+    const got: string[] = [];
+    const session = openSession(undefined, {}, "test", (m) => got.push(m));
+    session.context.log('MeetingApp: app a1 ("evil\u202e\u001b[2Jname") left in place');
+    assert.deepEqual(got, ['MeetingApp: app a1 ("evil\\u202e\\x1b[2Jname") left in place']);
   });
 });
