@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "dist/**", ".engine/**", "**/*.js", "**/*.mjs"] },
+  { ignores: ["node_modules/**", "dist/**", "emulator/dist/**", ".engine/**", "**/*.js", "**/*.mjs"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

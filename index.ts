@@ -8,7 +8,8 @@
  *   `pulumi-account-api/sdk`. See docs/install.md.
  * - `provider` and `sdk` also stay whole as namespaces (`provider.BuildTrigger` keeps working).
  * - The emulator is not here: it is a server (fastify, pino) whose declarations a user's program must
- *   not have to compile. It has its own subpath, `pulumi-account-api/emulator`.
+ *   not have to compile, and whose dependencies it must not install. It is its own package,
+ *   `pulumi-account-api-emulator` (the workspace `emulator/`).
  */
 // First: Node's compile cache covers only what loads after it (sdk/compile-cache.ts).
 import "./sdk/compile-cache";

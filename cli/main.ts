@@ -2,7 +2,7 @@
 /** The package's command line: `account-api emulator …` and friends. */
 import { Command, CommanderError } from "commander";
 import { PACKAGE_VERSION } from "../sdk/version";
-import { addEmulatorVerb } from "./emulator-verb";
+import { addEmulatorVerb } from "./emulator-package";
 import { addDriftVerb } from "./drift";
 import { EXIT, type VerbIo } from "./io";
 import { addRecoverVerb } from "./recover";

@@ -7,8 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import { API_PREFIX, CONTROL_PREFIX } from "./server";
 
-export const SEEDS = ["demo"] as const;
-export type SeedName = (typeof SEEDS)[number];
+export { SEEDS, type SeedName } from "./seed-names";
 
 /** What the demo seed holds: the names a first program refers to. */
 export interface DemoSeed {

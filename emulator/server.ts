@@ -15,7 +15,9 @@ import { NoParams, defineControl, serializerCompiler, validatorCompiler } from "
 import { DomainError, GENERIC_CODES, errorEnvelope, invalidWith, parseJsonBody, renderError } from "./http";
 import { RATE_LIMITED, RateLimitSchema, RateLimiter, type RateLimit } from "./rate-limit";
 import { Store, type StoredToken } from "./store";
-import { controlRefusal } from "./trust";
+import { controlRefusal, isWildcardAddress } from "./trust";
+
+export { isWildcardAddress } from "./trust";
 
 export const API_PREFIX = "/client/v4";
 export const CONTROL_PREFIX = "/__emulator";
@@ -442,9 +444,4 @@ export async function startEmulator(
       await em.app.close();
     },
   };
-}
-
-/** An address that binds every interface: no request names it as its host. */
-export function isWildcardAddress(host: string): boolean {
-  return ["0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0"].includes(host.trim());
 }

@@ -74,3 +74,8 @@ export function controlRefusal(
     };
   return undefined;
 }
+
+/** An address that binds every interface: no request names it as its host. */
+export function isWildcardAddress(host: string): boolean {
+  return ["0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0"].includes(host.trim());
+}

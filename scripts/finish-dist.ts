@@ -5,6 +5,7 @@
  *    (provider/resources/x.ts → x/index.ts) left x.js beside x/, and Node resolves the stale file first:
  *    the packed package then ran the old code. Pruning in place, not wiping dist first, keeps dist
  *    usable for anything running from it meanwhile.
+ *    Whole folders the build no longer compiles go too (dist/emulator, now the emulator's package).
  * 2. Writes dist/node10/: a copy of the published declarations for TypeScript's `node` (node10) module
  * resolution, which Pulumi's project template uses and which reads `typesVersions` (package.json),
  * not `exports`.
@@ -104,16 +105,30 @@ export function lazyBarrel(js: string, file: string): string {
   );
   if (rewritten === 0)
     throw new Error(`${file}: no re-export found to load lazily; has tsc's output changed?`);
-  return out.replace(/^\/\/# sourceMappingURL=/m, `${LAZY_HELPER}\n//# sourceMappingURL=`);
+  return `${out.trimEnd()}\n${LAZY_HELPER}\n`;
 }
 
 let pruned = 0;
 for (const file of outputs(dist)) {
-  if (existsSync(join(root, relative(dist, file).replace(OUTPUT, ".ts")))) continue;
+  // The build makes no source maps (tsconfig.build.json): they would point at sources the package does
+  // not ship, and took 0.85 MB of what a program installs. Maps of earlier builds go too.
+  const map = file.endsWith(".js.map");
+  if (!map && existsSync(join(root, relative(dist, file).replace(OUTPUT, ".ts")))) continue;
   rmSync(file);
   pruned++;
 }
-console.log(`[build] removed ${pruned} outputs whose source is gone`);
+console.log(`[build] removed ${pruned} stale outputs (their source gone, or a source map)`);
+
+// Whole folders the provider's build no longer compiles (the emulator and lib/ became the emulator's
+// package): their outputs still have sources, so the loop above keeps them, and `npm pack` would ship them.
+const compiled = new Set(
+  (JSON.parse(readFileSync(join(root, "tsconfig.build.json"), "utf8")) as { include: string[] }).include,
+);
+for (const e of readdirSync(dist, { withFileTypes: true }))
+  if (e.isDirectory() && !compiled.has(e.name) && !["node10", "plugin"].includes(e.name)) {
+    rmSync(join(dist, e.name), { recursive: true });
+    console.log(`[build] removed dist/${e.name}: no longer part of this package`);
+  }
 
 rmSync(out, { recursive: true, force: true });
 let count = 0;

@@ -9,7 +9,13 @@ function findPackageJson(): { name: string; version: string } {
       const pkg: unknown = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
       const name = field(pkg, "name");
       const version = field(pkg, "version");
-      if (name === "pulumi-account-api" && typeof version === "string" && version) return { name, version };
+      // The emulator's package carries a copy of the sdk; the two are released together.
+      if (
+        (name === "pulumi-account-api" || name === "pulumi-account-api-emulator") &&
+        typeof version === "string" &&
+        version
+      )
+        return { name, version };
     } catch {
       // not here; keep walking up
     }

@@ -1,11 +1,10 @@
 /** markdown: what an agent gets from a page through the service, or from an HTML file converted locally. */
 import { STATUS_CODES } from "node:http";
 import type { Command } from "commander";
-import { convertHtml } from "../../lib/html-markdown/convert";
-import { countTokens } from "../../lib/html-markdown/tokens";
 import { AccountApi, ConnectionError, TimeoutError, apiErrorItems, describeItem } from "../../sdk";
 import { MAX_ORIGIN_BYTES } from "../../sdk/schemas/content";
 import { terminalText } from "../../sdk/terminal-text";
+import { convertLocalHtml } from "../emulator-package";
 import { CliError, EXIT, action, leaf, readFileArg, type CommonOptions, type VerbIo } from "../io";
 
 export interface MarkdownReport {
@@ -13,8 +12,11 @@ export interface MarkdownReport {
   converted: boolean;
   markdown: string;
   markdownTokens: number;
-  /** Tokens of the HTML the page (or file) would have cost an agent. */
-  htmlTokens: number;
+  /**
+   * Tokens of the HTML the page (or file) would have cost an agent; null when the page was not converted
+   * (the service sends its counts only with a conversion).
+   */
+  htmlTokens: number | null;
   savedTokens: number;
   /** Share of the HTML's tokens saved, in percent (one decimal). */
   savedPercent: number;
@@ -94,17 +96,15 @@ export async function markdownOf(io: VerbIo, o: CommonOptions, source: string): 
           : "",
       )
     ).toString("utf8");
-    const c = convertHtml(html);
-    const markdownTokens = countTokens(c.markdown);
-    const htmlTokens = countTokens(html);
+    const c = convertLocalHtml(html);
     return {
       source,
       converted: true,
       markdown: c.markdown,
-      markdownTokens,
-      htmlTokens,
-      ...savings(markdownTokens, htmlTokens),
-      frontmatter: { ...c.frontmatter },
+      markdownTokens: c.markdownTokens,
+      htmlTokens: c.htmlTokens,
+      ...savings(c.markdownTokens, c.htmlTokens),
+      frontmatter: c.frontmatter,
     };
   }
   // Pages are public: no token is sent, so the client needs none configured.
@@ -131,7 +131,8 @@ export async function markdownOf(io: VerbIo, o: CommonOptions, source: string): 
         converted: false,
         markdown: "",
         markdownTokens: 0,
-        htmlTokens: countTokens(body),
+        // The service counts only what it converts; counting here would take a tokenizer into the package.
+        htmlTokens: null,
         savedTokens: 0,
         savedPercent: 0,
         reason: notConvertedReason(status, headers, body),

@@ -6,9 +6,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { DomainError } from "../http";
 import { DEFAULT_CONTENT_SIGNAL, MAX_ORIGIN_BYTES } from "../../sdk/schemas/content";
-import { convertHtml } from "../../lib/html-markdown/convert";
+import { convertHtml } from "../markdown/convert";
 import { CONTENT_CODES, type ContentModel } from "./state";
-import { countTokens } from "../../lib/html-markdown/tokens";
+import { countTokens } from "../markdown/tokens";
 
 export const EDGE_PREFIX = "/__edge/";
 const ORIGIN_TIMEOUT_MS = 30_000;

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { request } from "undici";
 import { AccountApi, ApiError } from "../../sdk";
-import { API_PREFIX, startEmulator, type RunningEmulator } from "../../emulator";
+import { API_PREFIX, startEmulator, type RunningEmulator } from "../../emulator/index";
 import { operationKey, OperationMatcher, type Operation } from "./contract";
 import { statusSeen } from "./coverage";
 import type { Area, AreaScenario, ConformanceKit, ContractPart } from "./kit";

@@ -4,7 +4,7 @@
  * (conformance.test.ts) builds the kit, records every exchange and validates it against the contract.
  */
 import type { AccountApi } from "../../sdk";
-import type { RunningEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator/index";
 
 export type Area = "builds" | "email" | "content" | "meetings" | "registrar" | "search";
 

@@ -3,8 +3,8 @@
  * onSend hook): recording there sees every caller alike (the sdk with its retries, `kit.raw`, the
  * runner's fault probes, a scenario's own fetch), with no change to the sdk's transport.
  */
-import type { Exchange } from "../../emulator";
-import { API_PREFIX } from "../../emulator";
+import type { Exchange } from "../../emulator/index";
+import { API_PREFIX } from "../../emulator/index";
 
 /** Header `kit.raw` marks its requests with: their bodies are not the sdk's, so they are not validated. */
 export const RAW_HEADER = "x-conformance-raw";

@@ -17,7 +17,6 @@ const COPIED = [
   "provider",
   "emulator",
   "cli",
-  "lib",
   "contract",
   "scripts",
   "tests/helpers",

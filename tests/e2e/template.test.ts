@@ -41,14 +41,14 @@ export const fn: typeof triggerBuild = resources.triggerBuild;
 export const api: typeof AccountApi = client.AccountApi;
 export type Types = [BuildTriggerArgs, TriggerEnvVarInput, Registration, sdk.SearchInstance, client.SearchInstance];
 `;
-const EMULATOR_TS = `import { startEmulator } from "pulumi-account-api/emulator";\nexport const start: typeof startEmulator = startEmulator;\n`;
+const EMULATOR_TS = `import { startEmulator } from "pulumi-account-api-emulator";\nexport const start: typeof startEmulator = startEmulator;\n`;
 
 /** Runs the root and every subpath on the installed copy, against the emulator it ships. */
 const ESM_MJS = `
 import { BuildTrigger, triggerBuild, AccountApi, SearchInstance, provider, sdk } from "pulumi-account-api";
 import { RepoConnection } from "pulumi-account-api/provider";
 import { AccountApi as Client } from "pulumi-account-api/sdk";
-import { startEmulator } from "pulumi-account-api/emulator";
+import { startEmulator } from "pulumi-account-api-emulator";
 const em = await startEmulator({ env: {} });
 const api = new Client({ baseUrl: em.url, token: em.token, accountId: em.accountId, env: {} });
 const tokens = await api.builds.tokens.list();
@@ -89,7 +89,7 @@ describe("the packed package in a Pulumi template project (tsc, CommonJS, ESM, N
   before(function () {
     const started = Date.now();
     dir = mkdtempSync(join(tmpdir(), "account-api-template-"));
-    p = installPacked(dir, TEMPLATE_PROJECT);
+    p = installPacked(dir, TEMPLATE_PROJECT, { emulator: true });
     writeFileSync(join(p.project, "subpaths.ts"), SUBPATHS_TS);
     writeFileSync(join(p.project, "emulator.ts"), EMULATOR_TS);
     writeFileSync(join(p.project, "esm.mjs"), ESM_MJS);

@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { ENGINE_BIN, REPO_ROOT } from "./harness";
 
 /** The README's walkthrough as one bash script: shell blocks as they are, `index.ts` written out. */
-export function walkthroughScript(readme: string): { script: string; project: string; tarball: string } {
+export function walkthroughScript(readme: string): { script: string; project: string; tarballs: string[] } {
   const start = readme.indexOf("## A first program");
   const end = readme.indexOf("\n## ", start + 1);
   assert.ok(start >= 0 && end > start, "the README has a section 'A first program'");
@@ -29,14 +29,15 @@ export function walkthroughScript(readme: string): { script: string; project: st
     "the walkthrough writes index.ts",
   );
   const project = /mkdir (\S+) && cd \1/.exec(section)?.[1];
-  const tarball = /npm install (\S+\.tgz)/.exec(section)?.[1];
-  assert.ok(project && tarball, "the walkthrough names its project folder and tarball");
-  return { script: `set -euo pipefail\n${parts.join("\n")}`, project, tarball };
+  // The provider's package and the emulator's (its own package since issue 27).
+  const tarballs = [...section.matchAll(/npm install (?:--save-dev )?(\S+\.tgz)/g)].map((m) => m[1]!);
+  assert.ok(project && tarballs.length === 2, "the walkthrough names its project folder and both tarballs");
+  return { script: `set -euo pipefail\n${parts.join("\n")}`, project, tarballs };
 }
 
 describe("the README's first program, exactly as written (packed tarball, fresh folder, real CLI)", function () {
   this.timeout(900_000);
-  const { script, project, tarball } = walkthroughScript(readFileSync(join(REPO_ROOT, "README.md"), "utf8"));
+  const { script, project, tarballs } = walkthroughScript(readFileSync(join(REPO_ROOT, "README.md"), "utf8"));
   const home = mkdtempSync(join(tmpdir(), "walkthrough-home-"));
   let group: number | undefined;
   const env: NodeJS.ProcessEnv = {
@@ -54,7 +55,7 @@ describe("the README's first program, exactly as written (packed tarball, fresh 
 
   const clean = (): void => {
     rmSync(project, { recursive: true, force: true });
-    rmSync(tarball, { force: true });
+    for (const tarball of tarballs) rmSync(tarball, { force: true });
   };
   before(clean);
   after(() => {

@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import { request } from "undici";
 import { z } from "zod";
-import { startEmulator, type RouteEntry, type RunningEmulator } from "../../emulator";
+import { startEmulator, type RouteEntry, type RunningEmulator } from "../../emulator/index";
 import { buildMultipart } from "../../emulator/builds/multipart";
 import { jsonTooDeep, parseJsonBody } from "../../emulator/http";
 import { ApiClient, ValidationError } from "../../sdk";

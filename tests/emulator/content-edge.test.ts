@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { countTokens } from "../../lib/html-markdown/tokens";
+import { countTokens } from "../../emulator/markdown/tokens";
 import { ValidationError, type TransportEvent } from "../../sdk";
 import type { ConfigRuleRequest, Zone } from "../../sdk/content";
 import { useEmulator } from "../helpers/emulator";

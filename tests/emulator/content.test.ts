@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator } from "../../emulator";
+import { startEmulator } from "../../emulator/index";
 import {
   AccountApi,
   AuthenticationError,

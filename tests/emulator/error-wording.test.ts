@@ -5,7 +5,7 @@
 import { strict as assert } from "node:assert";
 import { request } from "undici";
 import { z } from "zod";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import { startEmulator, type RunningEmulator } from "../../emulator/index";
 import type { AreaModule } from "../../emulator/area";
 import { defineArea } from "../../emulator/define";
 import { DomainError, notFound } from "../../emulator/http";

@@ -6,7 +6,7 @@
  */
 import { strict as assert } from "node:assert";
 import { request } from "undici";
-import { startEmulator, type RouteEntry, type RunningEmulator } from "../../emulator";
+import { startEmulator, type RouteEntry, type RunningEmulator } from "../../emulator/index";
 import { buildMultipart } from "../../emulator/builds/multipart";
 import { MAX_ISSUE_LINES } from "../../emulator/http";
 import { loadContract } from "../conformance/contract";

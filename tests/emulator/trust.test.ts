@@ -18,7 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
-import { bindWarning } from "../../cli/emulator-verb";
+import { bindWarning } from "../../emulator/verb";
 import { compilePathPattern, PathPatternError } from "../../emulator/path-pattern";
 import { newTokenValue } from "../../emulator/auth";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";

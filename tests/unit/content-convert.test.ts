@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
-import { convertHtml, yamlScalar } from "../../lib/html-markdown/convert";
+import { convertHtml, yamlScalar } from "../../emulator/markdown/convert";
 import { acceptsMarkdown, isHtml, splitEdgeUrl } from "../../emulator/content/edge";
-import { countTokens } from "../../lib/html-markdown/tokens";
+import { countTokens } from "../../emulator/markdown/tokens";
 import { parseContentSignal, parseMarkdownDocument } from "../../sdk/content";
 
 const page = (head: string, body: string): string =>

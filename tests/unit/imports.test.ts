@@ -2,8 +2,8 @@
  * The module graph: no import cycle anywhere in the package, type-only imports included (a cycle of
  * types still ties the modules together), and the provider host's side (the runtime and everything it
  * loads) never loads @pulumi/pulumi or a resource class; for that one, type-only imports do not count:
- * they vanish at run time. The CLI reaches the emulator through its emulator verb only, and lib/ is
- * a library of its own.
+ * they vanish at run time. The emulator is its own package: nothing outside emulator/ imports it (the
+ * CLI loads it by name), nor loads its dependencies, and it loads none of the resources.
  */
 import { strict as assert } from "node:assert";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import * as ts from "typescript";
 
 const ROOT = resolve(__dirname, "..", "..");
-const DIRS = ["provider", "sdk", "emulator", "cli", "lib", "policy"];
+const DIRS = ["provider", "sdk", "emulator", "cli", "policy"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -103,32 +103,65 @@ describe("module graph", () => {
     assert.deepEqual(cycles, []);
   });
 
-  it("keeps the emulator out of the CLI but for the emulator verb, type-only imports included", () => {
+  it("keeps the emulator out of the provider's package, type-only imports included (the CLI loads it by name)", () => {
     const emulator = join(ROOT, "emulator") + "/";
-    const verb = join(ROOT, "cli", "emulator-verb.ts");
     const crossings = [...typeGraph]
-      .filter(([f]) => f.startsWith(join(ROOT, "cli") + "/") && f !== verb)
+      .filter(([f]) => !f.startsWith(emulator))
       .flatMap(([f, deps]) =>
         deps.filter((d) => d.startsWith(emulator)).map((d) => `${name(f)} → ${name(d)}`),
       );
     assert.deepEqual(crossings, []);
     assert.ok(
-      typeGraph.get(verb)?.some((d) => d.startsWith(emulator)),
-      "the walk sees the verb's imports",
+      typeGraph.get(join(ROOT, "emulator", "verb.ts"))?.some((d) => d.startsWith(join(ROOT, "cli") + "/")),
+      "the walk sees the emulator's imports",
     );
   });
 
-  it("keeps lib/ free of the package's layers", () => {
-    const lib = join(ROOT, "lib") + "/";
-    const crossings = [...typeGraph]
-      .filter(([f]) => f.startsWith(lib))
+  it("never imports the emulator's folder by its bare name (its package.json would load the built copy)", () => {
+    const everywhere = ["tests", "bench", "scripts", "examples", ...DIRS].flatMap((d) =>
+      sources(join(ROOT, d)).filter((f) => !f.includes("/node_modules/") && !f.includes("/dist/")),
+    );
+    const bare = everywhere.flatMap((f) =>
+      allImports(f)
+        .filter(
+          (s) =>
+            /^(\.\.?\/)+(\.\.\/)*emulator$|^\.\.?$/.test(s) &&
+            resolve(dirname(f), s) === join(ROOT, "emulator"),
+        )
+        .map((s) => `${name(f)}: "${s}"`),
+    );
+    assert.deepEqual(bare, []);
+  });
+
+  it("keeps the emulator's dependencies out of what a program installs", () => {
+    // The provider's package depends on undici, zod and commander only (issue 27): a module outside
+    // emulator/ that loads one of these would fail in a project without the emulator's package.
+    const EMULATOR_ONLY = ["fastify", "turndown", "@mixmark-io/domino", "gpt-tokenizer"];
+    const emulator = join(ROOT, "emulator") + "/";
+    const reached = [...typeGraph]
+      .filter(([f]) => !f.startsWith(emulator))
       .flatMap(([f, deps]) =>
         deps
-          .filter((d) => d.startsWith(ROOT + "/") && !d.startsWith(lib))
+          .filter((d) => EMULATOR_ONLY.some((p) => d === p || d.startsWith(`${p}/`)))
+          .map((d) => `${name(f)} → ${d}`),
+      );
+    assert.deepEqual(reached, []);
+    assert.ok(
+      typeGraph.get(join(ROOT, "emulator", "markdown", "convert.ts"))?.includes("turndown"),
+      "the walk sees bare imports",
+    );
+  });
+
+  it("keeps the provider's layers out of the emulator (its package carries the sdk, not the resources)", () => {
+    const emulator = join(ROOT, "emulator") + "/";
+    const crossings = [...typeGraph]
+      .filter(([f]) => f.startsWith(emulator))
+      .flatMap(([f, deps]) =>
+        deps
+          .filter((d) => ["provider", "policy"].some((l) => d.startsWith(join(ROOT, l) + "/")))
           .map((d) => `${name(f)} → ${name(d)}`),
       );
     assert.deepEqual(crossings, []);
-    assert.ok(typeGraph.has(join(lib, "html-markdown", "convert.ts")), "the walk sees lib/");
   });
 
   it("keeps @pulumi/pulumi and the resource classes out of the provider host", () => {

@@ -31,7 +31,6 @@ const OURS = [
   "provider",
   "cli",
   "emulator",
-  "lib",
   "examples",
   "bench",
   "scripts",

@@ -1,17 +1,17 @@
 /**
- * `account-api emulator`: starts the local emulator and prints where it is and how to use it.
+ * `account-api emulator` (this package's part of the provider package's CLI, which loads it when installed):
+ * starts the local emulator and prints where it is and how to use it.
  * A token from the environment is never printed: the banner says which variable it came from. A
  * token the emulator generated is no credential anywhere else and is printed once, when it is made;
  * a restart with `--state` says where it is kept instead.
  */
 import { type Command, InvalidArgumentError } from "commander";
-import type { RateLimit } from "../emulator/rate-limit";
-import { SEEDS, seedDemo, type SeedName } from "../emulator/seed";
-import { isWildcardAddress, startEmulator, type RunningEmulator } from "../emulator/server";
-import { StateFileError } from "../emulator/store";
-import { isLoopbackName } from "../emulator/trust";
+import { EXIT, collect, setExit, type VerbIo } from "../cli/io";
 import { terminalText } from "../sdk/terminal-text";
-import { EXIT, collect, setExit, type VerbIo } from "./io";
+import type { RateLimit } from "./rate-limit";
+import { SEEDS, type SeedName } from "./seed-names";
+import type { RunningEmulator } from "./server";
+import { isLoopbackName, isWildcardAddress } from "./trust";
 
 function port(value: string): number {
   const n = Number(value);
@@ -120,6 +120,10 @@ export function addEmulatorVerb(program: Command, io: VerbIo): void {
         io.err(
           "warning: ACCOUNT_API_TOKEN is set but ACCOUNT_API_ACCOUNT_ID is not: the emulator makes its own account and token (set both to use yours)\n",
         );
+      // Loaded here, not above: the provider's CLI loads this module to list the verb, and every other
+      // verb would otherwise pay for the server (fastify) and the areas.
+      const { startEmulator } = require("./server") as typeof import("./server");
+      const { StateFileError } = require("./store") as typeof import("./store");
       let em: RunningEmulator;
       try {
         em = await startEmulator({
@@ -145,7 +149,7 @@ export function addEmulatorVerb(program: Command, io: VerbIo): void {
         );
       const warning = bindWarning(o.host, o.allowHost ?? []);
       if (warning) io.err(terminalText(warning.trimEnd()) + "\n");
-      const seeded = o.seed ? await seedDemo(em) : undefined;
+      const seeded = o.seed ? await (require("./seed") as typeof import("./seed")).seedDemo(em) : undefined;
       io.out(
         banner(
           em,
