@@ -41,6 +41,7 @@ const SHELL = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>account-api emulator</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${CONSOLE_ASSETS_PREFIX}/style.css">
 <script type="module" src="${CONSOLE_ASSETS_PREFIX}/app.js"></script>
 </head>

@@ -72,6 +72,35 @@ export const control = {
 /** @type {Set<() => void>} */
 let listeners = new Set();
 
+/**
+ * A change handler that never runs twice at once: a change arriving while it runs makes it run once
+ * more afterwards, so a page shows the newest state without piling up reads.
+ * @param {() => unknown} fn
+ * @returns {() => void}
+ */
+function serialized(fn) {
+  let running = false;
+  let again = false;
+  const run = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        await fn();
+      } while (again);
+    } catch {
+      // The page shows its own errors; a failed re-read waits for the next change.
+    } finally {
+      running = false;
+    }
+  };
+  return () => void run();
+}
+
 function connectEvents() {
   const status = /** @type {HTMLElement} */ (document.getElementById("live"));
   const source = new EventSource(`${CONTROL}/events`);
@@ -147,8 +176,8 @@ async function show() {
     await mod.render(view, {
       control,
       h,
-      onChange: (/** @type {() => void} */ fn) => {
-        if (own === listeners) own.add(fn);
+      onChange: (/** @type {() => unknown} */ fn) => {
+        if (own === listeners) own.add(serialized(fn));
       },
     });
   } catch (e) {
