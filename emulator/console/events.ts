@@ -15,6 +15,15 @@ export const PING_MS = 15_000;
 /** Whether some state changes with time alone right now (so open pages re-read once a second). */
 export type LiveCheck = () => boolean;
 
+/** A check that throws (a state being loaded, a bug) counts as "nothing moves": the tick must not crash the server. */
+function safely(check: LiveCheck): boolean {
+  try {
+    return check();
+  } catch {
+    return false;
+  }
+}
+
 export class ChangeFeed {
   #seq = 0;
   readonly #streams = new Set<ServerResponse>();
@@ -83,7 +92,7 @@ export class ChangeFeed {
   #startTimers(): void {
     if (!this.#tick) {
       this.#tick = setInterval(() => {
-        if (this.#live.some((check) => check())) this.#send();
+        if (this.#live.some(safely)) this.#send();
       }, LIVE_TICK_MS);
       this.#tick.unref();
     }

@@ -147,6 +147,26 @@ describe("console: server side", () => {
     }
   });
 
+  it("ticks once a second while a build runs, with no request", async () => {
+    const world = await seedBuildWorld(fx);
+    await fx.api.builds.builds.create(
+      { triggerUuid: await productionTrigger(fx, world) },
+      { branch: "main" },
+    );
+    const ctl = new AbortController();
+    const res = await request(`${fx.em.origin}/__emulator/events`, { signal: ctl.signal });
+    try {
+      let text = "";
+      for await (const chunk of res.body) {
+        text += String(chunk);
+        if (/data: \{"seq":1\}/.test(text)) break;
+      }
+      assert.match(text, /data: \{"seq":0\}[\s\S]*data: \{"seq":1\}/);
+    } finally {
+      ctl.abort();
+    }
+  });
+
   it("serves an email's HTML as a sandboxed document and its attachment as a download", async () => {
     const id = await send(fx, Buffer.from("<script>alert(1)</script>"));
     const base = `/__emulator/email/accounts/${fx.em.accountId}/outbox/${encodeURIComponent(id)}`;
