@@ -16,11 +16,12 @@ import { DomainError, GENERIC_CODES, errorEnvelope, invalidWith, parseJsonBody, 
 import { RATE_LIMITED, RateLimitSchema, RateLimiter, type RateLimit } from "./rate-limit";
 import { Store, type StoredToken } from "./store";
 import { controlRefusal, isWildcardAddress } from "./trust";
+import { registerConsole } from "./console/routes";
+import { API_PREFIX, CONTROL_PREFIX } from "./prefixes";
 
 export { isWildcardAddress } from "./trust";
 
-export const API_PREFIX = "/client/v4";
-export const CONTROL_PREFIX = "/__emulator";
+export { API_PREFIX, CONTROL_PREFIX };
 
 export interface EmulatorOptions {
   /** Account id; default ACCOUNT_API_ACCOUNT_ID when ACCOUNT_API_TOKEN is also set, else generated. */
@@ -333,6 +334,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     routes,
   };
   await app.register(async (control) => registerControl(control, emulator), { prefix: CONTROL_PREFIX });
+  registerConsole(app, emulator);
   for (const area of [...AREAS, ...(options.extraAreas ?? [])]) await mountArea(app, area, ctx);
   await app.ready();
   return emulator;

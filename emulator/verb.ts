@@ -76,6 +76,7 @@ function banner(em: RunningEmulator, o: EmulatorOptions, seeded?: string): strin
   const lines = [
     `emulator listening: ${em.url}`,
     `control API:        ${em.origin}/__emulator`,
+    `console:            ${em.origin}/`,
     `account id:         ${em.accountId}`,
   ];
   const limit = em.rateLimit.get();

@@ -29,6 +29,10 @@ console.log(`[build] emulator: removed ${pruned} outputs whose source is gone`);
 
 if (existsSync(join(root, ASSETS))) {
   rmSync(join(dist, ASSETS), { recursive: true, force: true });
-  cpSync(join(root, ASSETS), join(dist, ASSETS), { recursive: true });
+  // Not the folder's tsconfig.json: it type-checks the sources and is nothing the console serves.
+  cpSync(join(root, ASSETS), join(dist, ASSETS), {
+    recursive: true,
+    filter: (src) => !src.endsWith("tsconfig.json"),
+  });
   console.log(`[build] emulator: console files copied to ${relative(root, join(dist, ASSETS))}`);
 }

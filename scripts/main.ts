@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   mkdirSync(join(stateDir, "backend"), { recursive: true });
   const em = await startEmulator({ stateFile: join(stateDir, "emulator.json"), env: {} });
   console.log(`[main] emulator on ${em.url} (account ${em.accountId}, state in .state/emulator.json)`);
+  console.log(`[main] console: ${em.origin}/ (outbox, builds, requests…; open it while the run goes on)`);
   const api = new AccountApi({ baseUrl: em.url, token: em.token, accountId: em.accountId });
   const writes = (): number => em.requestLog.filter((r) => r.method !== "GET" && r.method !== "HEAD").length;
   try {

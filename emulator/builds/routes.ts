@@ -32,6 +32,7 @@ import * as G from "../../sdk/generated/builds";
 import { TOO_DEEP_RULE } from "../../sdk/validate";
 import { dict } from "../store";
 import { registerConfigRoutes } from "./config-routes";
+import { buildsConsoleRoutes } from "./console-routes";
 import { MultipartError, boundaryOf, parseMultipart, type Part } from "./multipart";
 import * as render from "./render";
 import { BuildsModel, accountState, buildErrors } from "./state";
@@ -566,6 +567,11 @@ function registerControl(app: FastifyInstance, ctx: AreaContext): void {
     m.setBuildMinutesAllowance(body.build_minutes);
     return m.limits();
   });
+  buildsConsoleRoutes(
+    app,
+    () => model(ctx, ctx.store.accountId),
+    () => ctx.clock.now(),
+  );
 }
 
 export const buildsArea: AreaModule = {

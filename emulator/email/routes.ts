@@ -26,6 +26,7 @@ import * as G from "../../sdk/generated/email";
 import { AccountParams, defineArea, defineControl, orEmpty } from "../define";
 import { ContentModel } from "../content/state";
 import { DomainError, notFound, parseJsonBody } from "../http";
+import { listedEntry, outboxRoutes } from "./outbox-routes";
 import { subdomainRoutes, suppressionRoutes, type EmailWording } from "./family-routes";
 import { EmailFailure, EmailModel, type EmailAccountState, type OutboxEntry } from "./state";
 
@@ -249,10 +250,8 @@ function controlRoutes(app: FastifyInstance, model: EmailModel): void {
       return null;
     },
   );
-  control.get(
-    "/accounts/:account_id/outbox",
-    { params: Account, permissions: undefined },
-    ({ params }) => model.account(params.account_id).outbox,
+  control.get("/accounts/:account_id/outbox", { params: Account, permissions: undefined }, ({ params }) =>
+    model.account(params.account_id).outbox.map(listedEntry),
   );
   control.delete(
     "/accounts/:account_id/outbox",
@@ -262,6 +261,7 @@ function controlRoutes(app: FastifyInstance, model: EmailModel): void {
       return null;
     },
   );
+  outboxRoutes(app, model);
 }
 
 export const emailArea: AreaModule = {

@@ -51,6 +51,8 @@ export interface OutboxEntry {
       disposition: string;
       content_id?: string;
       size: number;
+      /** The content (base64) when the message's attachments are small enough to keep (the console's download). */
+      content?: string;
     }[];
   };
   result: { delivered: string[]; permanent_bounces: string[]; queued: string[] };
@@ -107,6 +109,8 @@ interface EmailState {
 /** The outbox is persisted with the store after every send, so it is kept small. */
 const OUTBOX_LIMIT = 200;
 const OUTBOX_BODY_CHARS = 64 * 1024;
+/** Attachments are kept for download when together at most this many bytes (decoded). */
+export const OUTBOX_ATTACHMENT_BYTES = 256 * 1024;
 
 function clip(body: string | undefined): string | undefined {
   if (body === undefined || body.length <= OUTBOX_BODY_CHARS) return body;
@@ -259,6 +263,8 @@ export class EmailModel {
     subdomains: readonly string[] = [],
   ): OutboxEntry {
     const { attachments, ...message } = body;
+    const sizes = (attachments ?? []).map((a) => Buffer.from(a.content, "base64").length);
+    const keep = sizes.reduce((a, b) => a + b, 0) <= OUTBOX_ATTACHMENT_BYTES;
     return this.#deliver(accountId, addressOf(body.from), bytes, subdomains, {
       kind: "send",
       to: addressesOf(body.to),
@@ -271,12 +277,13 @@ export class EmailModel {
         ...(message.text !== undefined ? { text: clip(message.text) } : {}),
         ...(attachments
           ? {
-              attachments: attachments.map((a) => ({
+              attachments: attachments.map((a, i) => ({
                 filename: a.filename,
                 type: a.type,
                 disposition: a.disposition,
                 ...(a.content_id !== undefined ? { content_id: a.content_id } : {}),
-                size: Buffer.from(a.content, "base64").length,
+                size: sizes[i]!,
+                ...(keep ? { content: a.content } : {}),
               })),
             }
           : {}),

@@ -269,6 +269,12 @@ describe("command line: account-api emulator", function () {
       const account = field(em.banner, /account id:\s+(\S+)/);
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
       assert.match(em.banner, new RegExp(`pulumi config set --secret account-api:apiToken ${token}`));
+      // The console is served at the root of the same origin.
+      const consoleUrl = field(em.banner, /console:\s+(\S+)/);
+      assert.equal(consoleUrl, `${new URL(url).origin}/`);
+      const shell = await request(consoleUrl);
+      assert.equal(shell.statusCode, 200);
+      assert.match(await shell.body.text(), /<title>account-api emulator<\/title>/);
       const res = await request(`${url}/accounts/${account}/registrar/registrations`, {
         headers: { authorization: `Bearer ${token}` },
       });
