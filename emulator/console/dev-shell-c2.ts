@@ -22,7 +22,7 @@ const PAGES = ["registrar", "search", "meetings", "markdown"];
 
 const SHELL = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Emulator console (C2 dev shell)</title>
-</head><body><nav aria-label="Pages" data-testid="nav"></nav><main id="view" data-testid="view"></main>
+<link rel="stylesheet" href="/__console/dev-shell-c2.css"><link rel="stylesheet" href="/__console/pages-c2.css"></head><body><nav aria-label="Pages" data-testid="nav"></nav><main id="view" data-testid="view"></main>
 <script type="module" src="/__console/dev-shell-c2.js"></script></body></html>`;
 
 // The stand-in app.js: h (text and attributes only), control (JSON, /__emulator), onChange (polling
@@ -60,6 +60,12 @@ addEventListener("hashchange", () => void show());
 void show();
 `;
 
+// The stand-in style.css: just enough for the screenshots to read like a page.
+const BASE_CSS = `body { font: 15px/1.45 system-ui, sans-serif; margin: 0; color: #1d2128; }
+nav { display: flex; flex-wrap: wrap; gap: 1rem; padding: 0.6rem 1rem; background: #1d2128; }
+nav a { color: #fff; } main { padding: 0.5rem 1rem 2rem; max-width: 1200px; }
+h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; } h3 { font-size: 1rem; }`;
+
 const ASSETS = resolve(__dirname, "assets");
 
 function send(reply: FastifyReply, type: string, body: string | Buffer): FastifyReply {
@@ -75,6 +81,7 @@ export const devShellC2: AreaModule = {
   api: () => undefined,
   edge: (app) => {
     app.get("/", async (_req, reply) => send(reply, "text/html; charset=utf-8", SHELL));
+    app.get("/__console/dev-shell-c2.css", async (_req, reply) => send(reply, TYPES[".css"]!, BASE_CSS));
     app.get("/__console/dev-shell-c2.js", async (_req, reply) => send(reply, TYPES[".js"]!, APP));
     app.get<{ Params: { "*": string } }>("/__console/*", async (req, reply) => {
       const file = resolve(ASSETS, req.params["*"]);

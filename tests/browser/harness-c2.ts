@@ -78,3 +78,20 @@ export function useConsole(options: EmulatorOptions = {}): ConsoleFixture {
 export async function waitFor(page: Page, fn: string, timeout = 15_000): Promise<void> {
   await page.waitForFunction(fn, { timeout, polling: 100 });
 }
+
+/** The rendered text of the first element `selector` matches (the project's types have no DOM lib). */
+export async function textOf(page: Page, selector: string): Promise<string> {
+  return page.$eval(selector, (el) => (el as unknown as { innerText: string }).innerText);
+}
+
+/** Whether each element `selector` matches is a disabled control, in document order. */
+export async function disabledOf(page: Page, selector: string): Promise<boolean[]> {
+  return page.$$eval(selector, (els) => els.map((el) => (el as unknown as { disabled: boolean }).disabled));
+}
+
+/** Replaces the value of an input, as a user selecting its text and typing would. */
+export async function fill(page: Page, selector: string, value: string): Promise<void> {
+  await page.click(selector, { count: 3 });
+  await page.keyboard.press("Backspace");
+  await page.type(selector, value);
+}
