@@ -151,6 +151,15 @@ describe("console pages: registrar, search, meetings, markdown (headless Chromiu
         /^200/,
       );
       await fx.screenshot("markdown");
+
+      // A path that would resolve outside the edge is refused by the page, not fetched.
+      await fill(fx.page, '[data-testid="markdown-path"]', "/../../__emulator/state");
+      await fx.page.click('[data-testid="markdown-fetch"]');
+      await fx.page.waitForSelector('[data-testid="markdown-result"] [role="alert"]');
+      assert.match(
+        await textOf(fx.page, '[data-testid="markdown-result"]'),
+        /^Not fetched: .* is not a page of the edge/,
+      );
     });
   });
 

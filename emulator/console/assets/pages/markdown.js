@@ -94,8 +94,20 @@ export async function render(view, ctx) {
   /** @param {string} hostname @param {string} pagePath */
   async function fetchPage(hostname, pagePath) {
     result.replaceChildren(h("p", null, "Fetching…"));
-    // The host is one path segment of the edge's address: encoded, it cannot leave /__edge/.
-    const url = `/__edge/${encodeURIComponent(hostname)}${pagePath.startsWith("/") ? pagePath : `/${pagePath}`}`;
+    const prefix = `/__edge/${encodeURIComponent(hostname)}`;
+    const url = `${prefix}${pagePath.startsWith("/") ? pagePath : `/${pagePath}`}`;
+    // Dot segments ("..", or a host named "..") would resolve outside the edge: refused, not fetched.
+    const resolved = new URL(url, location.origin);
+    if (!hostname || hostname.startsWith(".") || !`${resolved.pathname}/`.startsWith(`${prefix}/`)) {
+      result.replaceChildren(
+        h(
+          "p",
+          { class: "error", role: "alert" },
+          `Not fetched: ${url} is not a page of the edge (no "." or ".." segments).`,
+        ),
+      );
+      return;
+    }
     try {
       const res = await fetch(url, { headers: { accept: "text/markdown, text/html;q=0.5" } });
       const body = await res.text();
