@@ -43,7 +43,12 @@ describe("console registrar page steers a waiting pulumi up (real engine, headle
     await page.goto(`${e2e.emulator.origin}/#/registrar`);
     const wf = `[data-testid="workflow-row"][data-domain="${DOMAIN}"]`;
     const waiting = ["pending", "in_progress", "blocked"].map((s) => `${wf}[data-state="${s}"]`).join(", ");
-    await page.waitForSelector(waiting, { timeout: 180_000 });
+    // The page follows the workflow as the provider starts it; an up that ends first is the failure.
+    const endedEarly = up.then((r) => {
+      throw new Error(`up ended (${r.summary.result}) before the workflow was moved from the page`);
+    });
+    endedEarly.catch(() => undefined);
+    await Promise.race([page.waitForSelector(waiting, { timeout: 180_000 }), endedEarly]);
     assert.equal(finished, false, "up is waiting on the workflow");
 
     await page.click(`${wf} [data-testid="move-succeeded"]`);
