@@ -13,7 +13,7 @@ import { DETOUR_AT_MS } from "../../emulator/registrar/workflow";
 import { ITEM_MS, SCAN_MS } from "../../emulator/search/sync";
 import { countTokens } from "../../lib/html-markdown/tokens";
 import { AccountApi } from "../../sdk";
-import { disabledOf, fill, textOf, useConsole, waitFor } from "./harness-c2";
+import { activate, disabledOf, fill, textOf, useConsole, waitFor } from "./harness-c2";
 
 const ARTICLE =
   "<!doctype html><html><head><title>Guide</title></head><body><main><h1>Guide</h1>" +
@@ -51,7 +51,7 @@ describe("console pages: registrar, search, meetings, markdown (headless Chromiu
     const job = await textOf(fx.page, '[data-testid="search-job-row"]');
     assert.match(job, /nightly/);
     assert.match(job, /completed/);
-    await fx.page.click('[data-testid="search-job-row"] summary');
+    await activate(fx.page, '[data-testid="search-job-row"] summary');
     const logs = await fx.page.$$eval('[data-testid="search-job-logs"] li', (li) => li.length);
     assert.ok(logs > 0, "the job's logs are listed");
     const failed = await textOf(fx.page, '[data-testid="search-item-row"][data-key="doc-5.md"]');
@@ -124,7 +124,7 @@ describe("console pages: registrar, search, meetings, markdown (headless Chromiu
       );
       await fx.open("markdown");
       const row = '[data-testid="zone-row"][data-zone="docs.example.com"]';
-      await fx.page.waitForSelector(row);
+      await fx.page.waitForSelector(`${row} [data-testid="rule-row"]`);
       assert.match(await textOf(fx.page, row), /docs\.example\.com[\s\S]*off/);
       assert.match(
         await textOf(fx.page, `${row} [data-testid="rule-row"]`),
@@ -137,7 +137,7 @@ describe("console pages: registrar, search, meetings, markdown (headless Chromiu
 
       await fill(fx.page, '[data-testid="markdown-host"]', "docs.example.com");
       await fill(fx.page, '[data-testid="markdown-path"]', "/docs/guide");
-      await fx.page.click('[data-testid="markdown-fetch"]');
+      await activate(fx.page, '[data-testid="markdown-fetch"]');
       await fx.page.waitForSelector('[data-testid="markdown-body"]');
       const shown = await fx.page.$eval('[data-testid="markdown-body"]', (p) => p.textContent ?? "");
       assert.match(shown, /^# Guide/m);
@@ -154,7 +154,7 @@ describe("console pages: registrar, search, meetings, markdown (headless Chromiu
 
       // A path that would resolve outside the edge is refused by the page, not fetched.
       await fill(fx.page, '[data-testid="markdown-path"]', "/../../__emulator/state");
-      await fx.page.click('[data-testid="markdown-fetch"]');
+      await activate(fx.page, '[data-testid="markdown-fetch"]');
       await fx.page.waitForSelector('[data-testid="markdown-result"] [role="alert"]');
       assert.match(
         await textOf(fx.page, '[data-testid="markdown-result"]'),
@@ -174,12 +174,12 @@ describe("console pages: registrar, search, meetings, markdown (headless Chromiu
     assert.match(await textOf(fx.page, wf), /a third party \(in_progress at /);
     assert.deepEqual(await disabledOf(fx.page, `${wf} [data-testid="move-blocked"]`), [true]);
 
-    await fx.page.click(`${wf} [data-testid="move-action_required"]`);
+    await activate(fx.page, `${wf} [data-testid="move-action_required"]`);
     await fx.page.waitForSelector(`${wf}[data-state="action_required"]`);
     assert.match(await textOf(fx.page, wf), /the user: Verify the registrant email/);
     await fx.screenshot("registrar");
 
-    await fx.page.click(`${wf} [data-testid="move-succeeded"]`);
+    await activate(fx.page, `${wf} [data-testid="move-succeeded"]`);
     await fx.page.waitForSelector(`${wf}[data-state="succeeded"]`);
     await waitFor(
       fx.page,

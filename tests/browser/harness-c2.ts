@@ -5,6 +5,7 @@
  * CONSOLE_SCREENSHOTS=1. Until C1's shell is merged the console is the temporary dev shell
  * (emulator/console/dev-shell-c2.ts), mounted as an extra area.
  */
+import { strict as assert } from "node:assert";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 // puppeteer-core is an ES module: its types resolved as one, the module loaded by import().
@@ -36,22 +37,27 @@ export async function launchChromium(): Promise<Browser> {
 /** Call inside a mocha `describe`: one emulator and one browser for the suite. */
 export function useConsole(options: EmulatorOptions = {}): ConsoleFixture {
   const fx = {} as ConsoleFixture;
+  const pageErrors: string[] = [];
   before(async function () {
     this.timeout(60_000);
     fx.emulator = await startEmulator({ env: {}, ...options, extraAreas: [devShellC2] });
     fx.browser = await launchChromium();
     fx.page = await fx.browser.newPage();
     await fx.page.setViewport({ width: 1280, height: 800 });
-    // A page error is a test failure, never something to read past.
-    fx.page.on("pageerror", (e) => {
-      throw e;
-    });
+    // A page error is a test failure, never something to read past: checked after each test.
+    fx.page.on("pageerror", (e) => pageErrors.push(e instanceof Error ? e.message : String(e)));
+  });
+  afterEach(() => {
+    const errors = pageErrors.splice(0);
+    assert.deepEqual(errors, [], "no error in the page");
   });
   after(async () => {
     await fx.browser?.close();
     await fx.emulator?.stop();
   });
   fx.open = async (id) => {
+    // A fresh document each time: going to the page already shown would change no hash and redraw nothing.
+    await fx.page.goto("about:blank");
     await fx.page.goto(`${fx.emulator.origin}/#/${id}`);
     await fx.page.waitForSelector(`[data-page="${id}"]`);
   };
@@ -89,9 +95,17 @@ export async function disabledOf(page: Page, selector: string): Promise<boolean[
   return page.$$eval(selector, (els) => els.map((el) => (el as unknown as { disabled: boolean }).disabled));
 }
 
-/** Replaces the value of an input, as a user selecting its text and typing would. */
+/** Replaces the value of an input by keyboard: focused, emptied, typed (no mouse: live redraws move things). */
 export async function fill(page: Page, selector: string, value: string): Promise<void> {
-  await page.click(selector, { count: 3 });
-  await page.keyboard.press("Backspace");
+  await page.focus(selector);
+  await page.$eval(selector, (el) => {
+    (el as unknown as { value: string }).value = "";
+  });
   await page.type(selector, value);
+}
+
+/** Activates a button, link or summary by keyboard (focus, Enter), as a keyboard user does. */
+export async function activate(page: Page, selector: string): Promise<void> {
+  await page.focus(selector);
+  await page.keyboard.press("Enter");
 }

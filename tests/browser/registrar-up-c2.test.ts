@@ -11,7 +11,7 @@ import { devShellC2 } from "../../emulator/console/dev-shell-c2";
 import { BLOCKED_MS } from "../../emulator/registrar/workflow";
 import { DomainRegistration } from "../../provider/resources/domain-registration";
 import { useE2E } from "../e2e/harness";
-import { launchChromium } from "./harness-c2";
+import { activate, launchChromium } from "./harness-c2";
 
 const DOMAIN = "blocked-console-up.com";
 
@@ -51,7 +51,7 @@ describe("console registrar page steers a waiting pulumi up (real engine, headle
     await Promise.race([page.waitForSelector(waiting, { timeout: 180_000 }), endedEarly]);
     assert.equal(finished, false, "up is waiting on the workflow");
 
-    await page.click(`${wf} [data-testid="move-succeeded"]`);
+    await activate(page, `${wf} [data-testid="move-succeeded"]`);
     await page.waitForSelector(`${wf}[data-state="succeeded"]`);
 
     const result = await up;
