@@ -80,6 +80,33 @@ describe("console control routes (registrar, search, meetings, markdown)", () =>
       assert.equal(missing.status, 404);
     });
 
+    it("the move keeps the control API's trust checks: cross-site, non-JSON and a foreign Host are refused", async () => {
+      await fx.api.registrar.registrations.create({}, { domain_name: "blocked-trust.com" });
+      const at = "/__emulator/registrar/workflows/blocked-trust.com/registration/move";
+      const body = JSON.stringify({ state: "failed" });
+      const json = { "content-type": "application/json" };
+      const crossSite = await fx.http("POST", at, {
+        body,
+        token: null,
+        headers: { ...json, "sec-fetch-site": "cross-site" },
+      });
+      assert.equal(crossSite.status, 403, crossSite.text);
+      const plain = await fx.http("POST", at, {
+        body,
+        token: null,
+        headers: { "content-type": "text/plain" },
+      });
+      assert.equal(plain.status, 415, plain.text);
+      const port = new URL(fx.em.origin).port;
+      const rebound = await fx.http("GET", "/__emulator/registrar/workflows", {
+        token: null,
+        headers: { host: `evil.example:${port}` },
+      });
+      assert.equal(rebound.status, 403, rebound.text);
+      const [wf] = await get<Wf[]>("/registrar/workflows");
+      assert.equal(wf?.state, "pending", "nothing moved");
+    });
+
     it("a workflow moved to failed takes its registration away", async () => {
       await fx.api.registrar.registrations.create({}, { domain_name: "blocked-fail.com" });
       assert.equal((await move("blocked-fail.com", "failed")).status, 200);
