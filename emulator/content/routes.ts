@@ -7,6 +7,7 @@ import { NoParams, answer, defineArea, defineControl } from "../define";
 import { pageOf, pageQuery } from "../paging";
 import type { StoredToken } from "../store";
 import {
+  CONTENT_CONVERTER_SETTING,
   CreateCustomHostnameRequestSchema,
   CreateZoneRequestSchema,
   CustomHostnameSchema,
@@ -214,7 +215,7 @@ function api(app: FastifyInstance, ctx: AreaContext): void {
   );
 }
 
-/** Control routes: register the origin a zone's pages come from. */
+/** Control routes: register the origin a zone's pages come from; the console's view of every zone. */
 function control(app: FastifyInstance, ctx: AreaContext): void {
   const model = new ContentModel(ctx.store, ctx.clock);
   const area = defineControl(app, CONTENT_CODES.badRequest);
@@ -223,6 +224,16 @@ function control(app: FastifyInstance, ctx: AreaContext): void {
     area[method]("/zones/:zone_id/origin", set, ({ params, body }) =>
       model.setOrigin(params.zone_id, body.url),
     );
+  // The console's markdown page: each zone of the account with its content_converter setting, the
+  // rules of its configuration entrypoint (in order) and the origin its pages come from.
+  area.get("/zones", { params: NoParams, permissions: undefined }, () =>
+    model.listZones(ctx.store.accountId).map((zone) => ({
+      zone,
+      content_converter: model.getSetting(zone.id, CONTENT_CONVERTER_SETTING),
+      rules: model.findEntrypoint(zone.id)?.rules ?? [],
+      origin: model.getOrigin(zone.id) ?? null,
+    })),
+  );
   area.get("/zones/:zone_id/origin", { params: Zone, permissions: undefined }, ({ params }) => ({
     zone_id: params.zone_id,
     url: model.getOrigin(params.zone_id) ?? null,

@@ -17,14 +17,14 @@ import {
 import type { AreaContext, AreaModule } from "../area";
 import type { Permission } from "../auth";
 import { answer, defineArea, defineControl, orEmpty } from "../define";
-import { GENERIC_CODES } from "../http";
+import { DomainError, GENERIC_CODES } from "../http";
 import * as G from "../../sdk/generated/meetings";
 import { BASE, REALTIME, models, type Meetings, type MeetingsArea } from "./context";
 import { appRoutes } from "./apps-routes";
 import { meetingsErrorBody, missing } from "./errors";
 import { liveRoutes } from "./live-routes";
 import { PageQuery, pageOf } from "./paging";
-import { view } from "./state";
+import { view, type StoredMeeting } from "./state";
 
 /**
  * With VP8 or VP9 video the service sets the audio codec to vorbis itself (spec D), so a codec the
@@ -114,8 +114,49 @@ const TokenBody = z.strictObject({ token: z.string().min(1, "must not be empty")
 
 const AppAt = z.object({ account_id: z.string(), app_id: z.string() });
 
-function controlRoutes(app: FastifyInstance, { model, live, find: stored }: Meetings): void {
+function controlRoutes(
+  app: FastifyInstance,
+  ctx: AreaContext,
+  { model, live, find: stored }: Meetings,
+): void {
   const control = defineControl(app);
+  /** A meeting's session for the console: who is in it by name, never a participant's token. */
+  const sessionOf = (accountId: string, m: StoredMeeting) => {
+    const snap = live.snapshot(accountId, m);
+    const s = snap.session;
+    if (!s) return null;
+    let active: ReturnType<typeof live.activeSession> | undefined;
+    try {
+      active = live.activeSession(accountId, m);
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+    }
+    const who = (id: string) => {
+      const p = snap.participants[id];
+      return { id, name: p?.name ?? null, custom_participant_id: p?.custom_participant_id ?? null };
+    };
+    return {
+      id: s.id,
+      status: active?.status ?? "ENDED",
+      started_at: s.started_at,
+      ended_at: s.ended_at ?? null,
+      live_participants: active ? s.live.map(who) : [],
+      max_concurrent_participants: s.max_concurrent,
+      minutes_consumed: active?.minutes_consumed ?? null,
+    };
+  };
+  // The console's meetings page: the account's apps, their meetings and each meeting's session.
+  control.get("/overview", { params: z.object({}), permissions: undefined }, () => {
+    const accountId = ctx.store.accountId;
+    return model.apps(accountId).map((a) => ({
+      ...a,
+      meetings: model.list(accountId, a.id).map((m) => ({
+        ...view(m),
+        participants: live.participants(accountId, m).length,
+        session: sessionOf(accountId, m),
+      })),
+    }));
+  });
   // An app deleted in the dashboard (the API has no delete of an app), with its meetings.
   control.delete(
     "/accounts/:account_id/apps/:app_id",
@@ -145,5 +186,5 @@ function controlRoutes(app: FastifyInstance, { model, live, find: stored }: Meet
 export const meetingsArea: AreaModule = {
   name: "meetings",
   api: (app, ctx) => apiRoutes(app, ctx, models(ctx)),
-  control: (app, ctx) => controlRoutes(app, models(ctx)),
+  control: (app, ctx) => controlRoutes(app, ctx, models(ctx)),
 };

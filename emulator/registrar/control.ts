@@ -27,7 +27,7 @@ import {
 
 import { REGISTRAR_CODES, Registrar } from "./state";
 import { renderRegistration, renderWorkflow, workflowLinks } from "./views";
-import { SCENARIOS } from "./workflow";
+import { CONSOLE_MOVES, SCENARIOS, waitingOn } from "./workflow";
 
 const SeedSchema = z.strictObject({
   domain_name: DomainNameSchema,
@@ -70,6 +70,10 @@ const ArmSchema = z.strictObject({
   scenario: z.enum(SCENARIOS),
 });
 
+const MoveSchema = z.strictObject({
+  state: z.enum(CONSOLE_MOVES, { error: `must be one of ${CONSOLE_MOVES.map((s) => `"${s}"`).join(", ")}` }),
+});
+
 const TakenSchema = z.strictObject({ domain_name: DomainNameSchema });
 
 const Domain = z.object({ domain_name: z.string() });
@@ -105,6 +109,27 @@ export const registrarControl: AreaPlugin = (app, ctx) => {
       "fail-*": "registration workflow fails",
     },
   }));
+
+  // The console's registrar page: the account's registrations, and every workflow with what it waits on.
+  control.get("/registrations", none, () => model.list().map(renderRegistration));
+
+  control.get("/workflows", none, () =>
+    model.workflows().map((w) => ({
+      kind: w.kind,
+      ...renderWf(w.kind, w.domain_name),
+      waiting_on: waitingOn(w, model.now()) ?? null,
+    })),
+  );
+
+  // A move from the console's buttons: only the ones the workflow's rules allow (a 409 otherwise).
+  control.post(
+    "/workflows/:domain_name/:kind/move",
+    { params: Workflow, body: MoveSchema, permissions: undefined },
+    ({ params, body }) => {
+      model.move(params.kind, params.domain_name, body.state);
+      return renderWf(params.kind, params.domain_name);
+    },
+  );
 
   control.post("/registrations", { ...none, body: SeedSchema }, ({ body }) =>
     answer(renderRegistration(model.seed(body)), { status: 201 }),

@@ -32,8 +32,10 @@ import {
   defaultError,
   force,
   plan,
+  refusedMove,
   resume,
   stateAt,
+  type ConsoleMove,
   type Scenario,
   type WorkflowRecord,
 } from "./workflow";
@@ -483,6 +485,27 @@ export class Registrar {
     if (state === "failed") wf.error = detail.error ?? wf.error ?? defaultError(kind, wf.domain_name);
     else delete wf.error;
     return wf;
+  }
+
+  /**
+   * A move asked from the console: like forceState, but only where the workflow's rules allow it
+   * (workflow.refusedMove); a refused move is a 409 naming the workflow and the rule.
+   */
+  move(kind: WorkflowKind, domainName: string, state: ConsoleMove): WorkflowRecord {
+    const wf = this.workflow(kind, domainName);
+    const why = refusedMove(stateAt(wf, this.now()), state);
+    if (why) {
+      throw registrarConflict(
+        REGISTRAR_CODES.notApplicable,
+        `state: ${kind} workflow for ${wf.domain_name} cannot move to ${state}: ${why}`,
+      );
+    }
+    return this.forceState(kind, domainName, state, {});
+  }
+
+  /** Every workflow of the account, oldest first (registrations whose workflow failed included). */
+  workflows(): WorkflowRecord[] {
+    return Object.values(this.data.workflows).sort((a, b) => a.created_at - b.created_at);
   }
 
   /** The user did what `context.action` asked: the workflow resumes. */

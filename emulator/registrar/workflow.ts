@@ -123,3 +123,35 @@ export function resume(w: WorkflowRecord, now: number): void {
   ];
   delete w.action;
 }
+
+/** The states a console user may move a workflow into (the detours of the table, and the happy end). */
+export const CONSOLE_MOVES = ["action_required", "blocked", "failed", "succeeded"] as const;
+export type ConsoleMove = (typeof CONSOLE_MOVES)[number];
+
+/**
+ * Why a move is refused, or undefined when the workflow's rules allow it: a finished workflow
+ * (succeeded or failed) never moves again, as on the service, and a move to the state it is in
+ * changes nothing a user could test.
+ */
+export function refusedMove(current: WorkflowState, target: ConsoleMove): string | undefined {
+  if (isTerminal(current)) return `it is ${current}: a finished workflow does not move again`;
+  if (current === target) return `it is already ${current}`;
+  return undefined;
+}
+
+/** What a workflow waits on at `now`, in words for the console (undefined once it finished). */
+export function waitingOn(w: WorkflowRecord, now: number): string | undefined {
+  const state = stateAt(w, now);
+  if (isTerminal(state)) return undefined;
+  if (state === "action_required") return `the user: ${w.action ?? DEFAULT_ACTION}`;
+  const next = w.steps.find((s) => s.at > now);
+  const who =
+    state === "pending"
+      ? "the registry to pick it up"
+      : state === "blocked"
+        ? "a third party"
+        : "the registry";
+  return next
+    ? `${who} (${next.state} at ${new Date(next.at).toISOString()})`
+    : `${who} (no change planned: move it)`;
+}

@@ -8,6 +8,7 @@ import type { AreaContext } from "../../area";
 import { NoParams, defineControl, orEmpty } from "../../define";
 import type { NamespaceRecord } from "../state";
 import { modelOf } from "./context";
+import { instanceView, itemView, jobView, logViews } from "../views";
 
 const NamespaceBodySchema = z.strictObject({
   name: z.string({ error: "is required and must be a string" }),
@@ -30,6 +31,26 @@ export function control(app: FastifyInstance, ctx: AreaContext): void {
       modelOf(ctx)
         .listNamespaces(query.account_id ?? ctx.store.accountId)
         .map(view),
+  );
+  // The console's search page: every namespace's instances, with their jobs (newest first, with
+  // their logs) and their items. The same views the API answers with, so no credential is shown.
+  area.get(
+    "/overview",
+    { params: NoParams, querystring: AccountQuery, permissions: undefined },
+    ({ query }) => {
+      const model = modelOf(ctx);
+      return model.listNamespaces(query.account_id ?? ctx.store.accountId).map((ns) => ({
+        ...view(ns),
+        instances: model.listInstances(ns).map((inst) => ({
+          instance: instanceView(model, ns, inst),
+          jobs: [...inst.jobs].reverse().map((job) => ({
+            ...jobView(model, inst, job),
+            logs: logViews(model, inst, job),
+          })),
+          items: model.items(inst).map(({ item }) => itemView(ns, inst, item)),
+        })),
+      }));
+    },
   );
   area.post(
     "/namespaces",
