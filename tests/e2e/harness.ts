@@ -16,7 +16,7 @@ import {
   type Stack,
   type UpResult,
 } from "@pulumi/pulumi/automation";
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator/server";
+import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { AccountApi } from "../../sdk";
 import { runIsolated, type ProgramRef } from "./isolated";
 
@@ -69,11 +69,8 @@ export interface StackOptions {
   config?: Record<string, { value: string; secret?: boolean }>;
 }
 
-/**
- * Call inside a mocha `describe`: one emulator and one backend for the suite. `emulator`: more
- * options for it (a browser test mounts the console's dev shell; see tests/browser/).
- */
-export function useE2E(suiteName = "e2e", emulator: Pick<EmulatorOptions, "extraAreas"> = {}): E2EFixture {
+/** Call inside a mocha `describe`: one emulator and one backend for the suite. */
+export function useE2E(suiteName = "e2e"): E2EFixture {
   const fx = {} as E2EFixture;
   let scratch = "";
   let counter = 0;
@@ -85,11 +82,7 @@ export function useE2E(suiteName = "e2e", emulator: Pick<EmulatorOptions, "extra
     // resolves @pulumi/pulumi and this package from the repository's node_modules.
     scratch = mkdtempSync(join(REPO_ROOT, ".pulumi-test", `${suiteName}-`));
     command = await PulumiCommand.get({ root: join(REPO_ROOT, ".engine"), skipVersionCheck: true });
-    fx.emulator = await startEmulator({
-      ...emulator,
-      env: {},
-      stateFile: join(scratch, "emulator-state.json"),
-    });
+    fx.emulator = await startEmulator({ env: {}, stateFile: join(scratch, "emulator-state.json") });
     fx.api = new AccountApi({
       baseUrl: fx.emulator.url,
       token: fx.emulator.token,
@@ -103,7 +96,6 @@ export function useE2E(suiteName = "e2e", emulator: Pick<EmulatorOptions, "extra
     fx.emulator = await startEmulator({
       env: {},
       stateFile: join(scratch, "emulator-state.json"),
-      ...emulator,
       port: Number(new URL(old.origin).port),
       accountId: old.accountId,
       token: old.token,

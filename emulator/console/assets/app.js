@@ -153,6 +153,7 @@ async function show() {
   }
   const page = PAGES.find((p) => p.id === id) ?? PAGES[0];
   document.title = `${page.title} · account-api emulator`;
+  view.removeAttribute("data-page");
   replace(view, h("p", null, "Loading…"));
   /** @type {{ title?: string, render: (view: HTMLElement, ctx: object) => Promise<void> } | undefined} */
   let mod;
@@ -180,6 +181,8 @@ async function show() {
         if (own === listeners) own.add(serialized(fn));
       },
     });
+    // Says the page has drawn once: what a test (or a script) waits for before reading it.
+    if (mine === generation) view.setAttribute("data-page", id);
   } catch (e) {
     if (mine === generation)
       replace(

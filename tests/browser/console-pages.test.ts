@@ -11,9 +11,9 @@ import type { AddressInfo } from "node:net";
 import { ManualClock } from "../../emulator/clock";
 import { DETOUR_AT_MS } from "../../emulator/registrar/workflow";
 import { ITEM_MS, SCAN_MS } from "../../emulator/search/sync";
-import { countTokens } from "../../lib/html-markdown/tokens";
+import { countTokens } from "../../emulator/markdown/tokens";
 import { AccountApi } from "../../sdk";
-import { activate, disabledOf, fill, textOf, useConsole, waitFor } from "./harness-c2";
+import { activate, disabledOf, fill, textOf, useConsole, waitFor } from "./console-fixture";
 
 const ARTICLE =
   "<!doctype html><html><head><title>Guide</title></head><body><main><h1>Guide</h1>" +

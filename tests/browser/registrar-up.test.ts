@@ -7,22 +7,22 @@
  */
 import { strict as assert } from "node:assert";
 import type { Browser, Page } from "puppeteer-core" with { "resolution-mode": "import" };
-import { devShellC2 } from "../../emulator/console/dev-shell-c2";
 import { BLOCKED_MS } from "../../emulator/registrar/workflow";
 import { DomainRegistration } from "../../provider/resources/domain-registration";
 import { useE2E } from "../e2e/harness";
-import { activate, launchChromium } from "./harness-c2";
+import { activate } from "./console-fixture";
+import { launchBrowser } from "./harness";
 
 const DOMAIN = "blocked-console-up.com";
 
 describe("console registrar page steers a waiting pulumi up (real engine, headless Chromium)", function () {
   this.timeout(600_000);
-  const e2e = useE2E("console-registrar", { extraAreas: [devShellC2] });
+  const e2e = useE2E("console-registrar");
   let browser: Browser;
   let page: Page;
 
   before(async () => {
-    browser = await launchChromium();
+    browser = await launchBrowser();
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 800 });
   });

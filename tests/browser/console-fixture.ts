@@ -1,19 +1,16 @@
 /**
- * Helper C2's minimal browser harness (issue 28), until the lead merges it with tests/browser/harness.ts:
- * an emulator on port 0 with the console, a headless Debian Chromium driven by puppeteer-core (which
- * never downloads a browser), and screenshots at 1280x800 into docs/emulator/ when
- * CONSOLE_SCREENSHOTS=1. Until C1's shell is merged the console is the temporary dev shell
- * (emulator/console/dev-shell-c2.ts), mounted as an extra area.
+ * One emulator and one page of a headless Chromium (harness.ts launches it) for a suite of the console's
+ * pages, with keyboard-only helpers (live redraws move things under a mouse), and screenshots at
+ * 1280x800 into docs/emulator/ when CONSOLE_SCREENSHOTS=1.
  */
 import { strict as assert } from "node:assert";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 // puppeteer-core is an ES module: its types resolved as one, the module loaded by import().
 import type { Browser, Page } from "puppeteer-core" with { "resolution-mode": "import" };
-import { devShellC2 } from "../../emulator/console/dev-shell-c2";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator/server";
+import { launchBrowser } from "./harness";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DOCS = resolve(__dirname, "..", "..", "docs", "emulator");
 
 export interface ConsoleFixture {
@@ -28,20 +25,14 @@ export interface ConsoleFixture {
   control<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
-/** Debian's Chromium, headless, driven by puppeteer-core (it never downloads a browser). */
-export async function launchChromium(): Promise<Browser> {
-  const { default: puppeteer } = await import("puppeteer-core");
-  return puppeteer.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless=new"] });
-}
-
 /** Call inside a mocha `describe`: one emulator and one browser for the suite. */
 export function useConsole(options: EmulatorOptions = {}): ConsoleFixture {
   const fx = {} as ConsoleFixture;
   const pageErrors: string[] = [];
   before(async function () {
     this.timeout(60_000);
-    fx.emulator = await startEmulator({ env: {}, ...options, extraAreas: [devShellC2] });
-    fx.browser = await launchChromium();
+    fx.emulator = await startEmulator({ env: {}, ...options });
+    fx.browser = await launchBrowser();
     fx.page = await fx.browser.newPage();
     await fx.page.setViewport({ width: 1280, height: 800 });
     // A page error is a test failure, never something to read past: checked after each test.
@@ -59,7 +50,7 @@ export function useConsole(options: EmulatorOptions = {}): ConsoleFixture {
     // A fresh document each time: going to the page already shown would change no hash and redraw nothing.
     await fx.page.goto("about:blank");
     await fx.page.goto(`${fx.emulator.origin}/#/${id}`);
-    await fx.page.waitForSelector(`[data-page="${id}"]`);
+    await fx.page.waitForSelector(`#view[data-page="${id}"]`);
   };
   fx.screenshot = async (name) => {
     if (process.env.CONSOLE_SCREENSHOTS !== "1") return;
