@@ -108,7 +108,7 @@ describe("the provider's package installed alone by npm, in a fresh folder", fun
     assert.equal((refused.stderr ?? "").trim().split("\n").length, 1, "one line");
   });
 
-  it("runs the emulator once its package is added, from the same CLI", async () => {
+  it("runs the emulator and its console once its package is added, from the same CLI", async () => {
     await run(
       "npm",
       [
@@ -141,8 +141,15 @@ describe("the provider's package installed alone by npm, in a fresh folder", fun
       });
       const url = /(http:\/\/127\.0\.0\.1:\d+\/client\/v4)/.exec(banner)?.[1];
       assert.ok(url, banner);
-      const health = await fetch(`${url.replace(/\/client\/v4$/, "")}/__emulator/health`);
+      const origin = url.replace(/\/client\/v4$/, "");
+      const health = await fetch(`${origin}/__emulator/health`);
       assert.equal(health.status, 200);
+      // The console's browser files travel in the package (tsc copies none: the build does).
+      const shell = await fetch(`${origin}/`);
+      assert.equal(shell.status, 200);
+      assert.match(shell.headers.get("content-type") ?? "", /text\/html/);
+      const app = await fetch(`${origin}/__console/app.js`);
+      assert.equal(app.status, 200, "the console's app.js is served from the installed package");
     } finally {
       child.kill("SIGTERM");
     }
