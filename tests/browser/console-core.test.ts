@@ -49,6 +49,40 @@ describe("console in a browser (outbox, builds, requests)", function () {
     );
   });
 
+  it("makes links only to the console itself: h() refuses another origin however it is spelled", async () => {
+    const page = await openConsole(b, fx.em.origin, "outbox");
+    const outcomes = await page.evaluate(async () => {
+      // Evaluated in the page: the console's own module, as its pages use it.
+      const dom = (await import("/__console/dom.js" as string)) as {
+        h(tag: string, attrs: Record<string, string>): unknown;
+      };
+      const tries = [
+        "//evil.test/x",
+        "/\\evil.test/x",
+        "javascript:alert(1)",
+        "https://evil.test/",
+        "#/builds",
+        "/__console/app.js",
+      ];
+      return tries.map((href) => {
+        try {
+          dom.h("a", { href });
+          return `${href} allowed`;
+        } catch {
+          return `${href} refused`;
+        }
+      });
+    });
+    assert.deepEqual(outcomes, [
+      "//evil.test/x refused",
+      "/\\evil.test/x refused",
+      "javascript:alert(1) refused",
+      "https://evil.test/ refused",
+      "#/builds allowed",
+      "/__console/app.js allowed",
+    ]);
+  });
+
   it("shows a sent message with each recipient's result, its headers, text, attachments and HTML", async () => {
     await addSender(fx);
     await fx.api.email.sending.send(

@@ -11,7 +11,8 @@
  * @typedef {{ [name: string]: string | number | boolean | null | undefined | Record<string, EventListener> }} Attrs
  */
 
-const SAFE_URL = /^(#|\/(?!\/))/;
+// Not `//host` nor `/\host`: a browser reads a backslash as a slash there, and both leave the origin.
+const SAFE_URL = /^(#|\/(?![/\\]))/;
 
 /**
  * @param {string} tag
