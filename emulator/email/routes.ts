@@ -28,7 +28,13 @@ import { ContentModel } from "../content/state";
 import { DomainError, notFound, parseJsonBody } from "../http";
 import { listedEntry, outboxRoutes } from "./outbox-routes";
 import { subdomainRoutes, suppressionRoutes, type EmailWording } from "./family-routes";
-import { EmailFailure, EmailModel, type EmailAccountState, type OutboxEntry } from "./state";
+import {
+  EmailFailure,
+  EmailModel,
+  type EmailAccountState,
+  type OutboxEntry,
+  type SubdomainRecord,
+} from "./state";
 
 const SEND_PATH = "/accounts/:account_id/email/sending/send";
 const SEND_RAW_PATH = "/accounts/:account_id/email/sending/send_raw";
@@ -128,10 +134,10 @@ function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): 
   };
   const bytesOf = (req: FastifyRequest): number =>
     sizes.get(req) ?? Number(req.headers["content-length"] ?? 0);
-  // The emulator keeps no suppression list, so `suppressed_recipients` (public client's field) is empty.
+  // `suppressed_recipients` (the public client's field): those a dropping sending subdomain left out.
   const answerOf = (entry: OutboxEntry) => ({
     ...entry.result,
-    suppressed_recipients: [],
+    suppressed_recipients: entry.result.suppressed_recipients ?? [],
     message_id: entry.message_id,
   });
 
@@ -139,8 +145,8 @@ function sendRoutes(app: FastifyInstance, ctx: AreaContext, model: EmailModel): 
   const send = { ...sending, params: G.EmailSendingAccountSendBuilderPath, body: SendEmailShapeSchema };
   // A sending subdomain of one of the account's zones is a sender domain too (issue 26).
   const zones = new ContentModel(ctx.store, ctx.clock);
-  const subdomainsOf = (accountId: string): string[] =>
-    model.subdomainNames(zones.listZones(accountId).map((z) => z.id));
+  const subdomainsOf = (accountId: string): SubdomainRecord[] =>
+    model.subdomainsOf(zones.listZones(accountId).map((z) => z.id));
   area.post(SEND_PATH, send, ({ params, body, req }) => {
     contentFailure(emailContentIssues(body));
     return answerOf(model.send(params.account_id, body, bytesOf(req), subdomainsOf(params.account_id)));

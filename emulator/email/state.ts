@@ -55,7 +55,13 @@ export interface OutboxEntry {
       content?: string;
     }[];
   };
-  result: { delivered: string[]; permanent_bounces: string[]; queued: string[] };
+  result: {
+    delivered: string[];
+    permanent_bounces: string[];
+    queued: string[];
+    /** Dropped for being on a suppression list (the sending subdomain drops them); absent in older state. */
+    suppressed_recipients?: string[];
+  };
 }
 
 export interface EmailAccountState {
@@ -147,6 +153,17 @@ export function freshAccount(): EmailAccountState {
   };
 }
 
+/** The most specific sending subdomain `address` falls under (its domain or a parent). */
+function subdomainOf(address: string, subdomains: readonly SubdomainRecord[]): SubdomainRecord | undefined {
+  const labels = domainOf(address).split(".");
+  for (let i = 0; i < labels.length - 1; i++) {
+    const name = labels.slice(i).join(".");
+    const found = subdomains.find((s) => s.name.toLowerCase() === name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /**
  * Which recipient ends where, by the local part (case-insensitive): `bounce…` bounces permanently,
  * `queue…` is queued, anything else is delivered.
@@ -225,11 +242,9 @@ export class EmailModel {
   }
 
   /** The names of these zones' sending subdomains (read only: no zone entry is made). */
-  subdomainNames(zoneIds: readonly string[]): string[] {
+  subdomainsOf(zoneIds: readonly string[]): SubdomainRecord[] {
     const zones = this.state.subdomains ?? {};
-    return zoneIds.flatMap((id) =>
-      Object.hasOwn(zones, id) ? Object.values(zones[id]!).map((s) => s.name) : [],
-    );
+    return zoneIds.flatMap((id) => (Object.hasOwn(zones, id) ? Object.values(zones[id]!) : []));
   }
 
   /**
@@ -239,7 +254,7 @@ export class EmailModel {
   senderDomain(
     accountId: string,
     address: string,
-    subdomains: readonly string[] = [],
+    subdomains: readonly SubdomainRecord[] = [],
   ): SenderDomain | undefined {
     const domains = this.account(accountId).domains;
     const labels = domainOf(address).split(".");
@@ -247,12 +262,31 @@ export class EmailModel {
       const found = domains[labels.slice(i).join(".")];
       if (found) return found;
     }
-    const own = new Set(subdomains);
-    for (let i = 0; i < labels.length - 1; i++) {
-      const name = labels.slice(i).join(".");
-      if (own.has(name)) return { domain: name, sending_disabled: false, created_at: this.nowIso() };
+    const sub = subdomainOf(address, subdomains);
+    return sub && { domain: sub.name, sending_disabled: false, created_at: this.nowIso() };
+  }
+
+  /**
+   * The recipients on a suppression list that applies to this send: the account's, or the sender's
+   * domain's (the registered domain or the sending subdomain `from` falls under). Expired ones do not.
+   */
+  #suppressed(
+    accountId: string,
+    senderDomains: readonly string[],
+    recipients: readonly string[],
+  ): Map<string, string> {
+    const now = this.now();
+    const found = new Map<string, string>();
+    const records = Object.values(this.suppressionRecords(accountId)).filter(
+      (r) =>
+        (r.expires_at === null || Date.parse(r.expires_at) > now) &&
+        (r.scope.type === "account" || senderDomains.includes(r.scope.value.toLowerCase())),
+    );
+    for (const address of recipients) {
+      const hit = records.find((r) => r.email.toLowerCase() === address.toLowerCase());
+      if (hit) found.set(address.toLowerCase(), hit.id);
     }
-    return undefined;
+    return found;
   }
 
   /** Delivers a valid body: checks the sender domain, applies the recipient rule, records the outbox. */
@@ -260,7 +294,7 @@ export class EmailModel {
     accountId: string,
     body: SendEmailBody,
     bytes: number,
-    subdomains: readonly string[] = [],
+    subdomains: readonly SubdomainRecord[] = [],
   ): OutboxEntry {
     const { attachments, ...message } = body;
     const sizes = (attachments ?? []).map((a) => Buffer.from(a.content, "base64").length);
@@ -296,7 +330,7 @@ export class EmailModel {
     accountId: string,
     body: SendRawEmailBody,
     bytes: number,
-    subdomains: readonly string[] = [],
+    subdomains: readonly SubdomainRecord[] = [],
   ): OutboxEntry {
     return this.#deliver(accountId, body.from, bytes, subdomains, {
       kind: "raw",
@@ -312,7 +346,7 @@ export class EmailModel {
     accountId: string,
     from: string,
     bytes: number,
-    subdomains: readonly string[],
+    subdomains: readonly SubdomainRecord[],
     parts: Omit<OutboxEntry, "message_id" | "accepted_at" | "bytes" | "from" | "result">,
   ): OutboxEntry {
     const acct = this.account(accountId);
@@ -322,13 +356,35 @@ export class EmailModel {
     if (domain.sending_disabled) {
       throw new EmailFailure(10203, [`from: sending is disabled for the domain ${domain.domain}`]);
     }
+    // A suppressed recipient is dropped when the sending subdomain says so, and otherwise fails the
+    // send (the public client's `suppressed_recipients`; docs/assumptions.md, "Suppressed recipients").
+    const sub = subdomainOf(from, subdomains);
+    const suppressed = this.#suppressed(
+      accountId,
+      [domain.domain, ...(sub ? [sub.name] : [])],
+      [...parts.to, ...parts.cc, ...parts.bcc],
+    );
+    if (suppressed.size && !sub?.drop_suppressed_recipients) {
+      const fields = (["to", "cc", "bcc"] as const).flatMap((field) =>
+        parts[field].flatMap((address, i) => {
+          const id = suppressed.get(address.toLowerCase());
+          return id === undefined
+            ? []
+            : [
+                `${field}.${i}: ${address} is on a suppression list (suppression ${id}); nothing is sent to it unless the sending subdomain drops suppressed recipients`,
+              ];
+        }),
+      );
+      throw new EmailFailure(10202, fields);
+    }
     const result: OutboxEntry["result"] = { delivered: [], permanent_bounces: [], queued: [] };
     const seen = new Set<string>();
     for (const address of [...parts.to, ...parts.cc, ...parts.bcc]) {
       const key = address.toLowerCase();
       if (seen.has(key)) continue;
       seen.add(key);
-      result[fateOf(address)].push(address);
+      if (suppressed.has(key)) (result.suppressed_recipients ??= []).push(address);
+      else result[fateOf(address)].push(address);
     }
     const n = this.store.next("email.message");
     const now = this.now();

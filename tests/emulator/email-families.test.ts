@@ -336,17 +336,50 @@ describe("email emulator: suppressions", () => {
     assert.equal(badShape.status, 400, badShape.text);
   });
 
-  it("needs email:send on the account (401, 403), and leaves the send result as it was", async () => {
+  it("needs email:send on the account (401, 403)", async () => {
     assert.equal((await fx.http("GET", base(), { token: null })).status, 401);
     assert.equal((await fx.http("GET", base(), { token: fx.token("account", ["zone:read"]) })).status, 403);
-    await suppress({ email: "ada@dest.test" });
-    await fx.http("PUT", `/__emulator/email/accounts/${fx.em.accountId}/domains/example.com`, { body: {} });
-    const sent = await fx.http("POST", `/accounts/${fx.em.accountId}/email/sending/send`, {
-      body: { from: "news@example.com", to: "ada@dest.test", subject: "Hi", text: "Hello" },
+  });
+
+  it("fails a send to a suppressed recipient, naming it, unless the sending subdomain drops them", async () => {
+    const zone = await createZone(fx, "example.com");
+    const sub = await createSubdomain(fx, zone, "mail.example.com");
+    await suppress({ email: "Ada@dest.test" });
+    // Another domain's suppression, and one that has expired, do not apply to this send.
+    await suppress({ email: "bob@dest.test", scope: { type: "sending_domain", value: "other.com" } });
+    await suppress({ email: "cy@dest.test", expires_at: new Date(fx.clock.now() + 1000).toISOString() });
+    fx.clock.advance(2000);
+    const send = (to: string[]) =>
+      fx.http("POST", `/accounts/${fx.em.accountId}/email/sending/send`, {
+        body: { from: "news@mail.example.com", to, subject: "Hi", text: "Hello" },
+      });
+
+    const refused = await send(["carol@dest.test", "ada@dest.test"]);
+    assert.equal(refused.status, 400, refused.text);
+    // The email area's errors carry the API's message, and what went wrong in `detail`.
+    const errors = (refused.json as Envelope<null>).errors as { code: number; detail?: string }[];
+    assert.equal(errors[0]!.code, 10202);
+    assert.match(
+      errors[0]!.detail ?? "",
+      /to\.1: ada@dest\.test is on a suppression list \(suppression \w+\)/,
+    );
+    const outbox = async (): Promise<{ result: Record<string, string[]> }[]> =>
+      (
+        (await fx.http("GET", `/__emulator/email/accounts/${fx.em.accountId}/outbox`)).json as Envelope<
+          { result: Record<string, string[]> }[]
+        >
+      ).result;
+    assert.equal((await outbox()).length, 0, "nothing was sent");
+
+    const edited = await fx.http("PATCH", subdomains(zone, `/${sub.tag}`), {
+      body: { drop_suppressed_recipients: true },
     });
+    assert.equal(edited.status, 200, edited.text);
+    const sent = await send(["carol@dest.test", "ADA@dest.test", "bob@dest.test", "cy@dest.test"]);
     assert.equal(sent.status, 200, sent.text);
     const result = (sent.json as Envelope<{ delivered: string[]; suppressed_recipients: string[] }>).result;
-    assert.deepEqual(result.delivered, ["ada@dest.test"]);
-    assert.deepEqual(result.suppressed_recipients, []);
+    assert.deepEqual(result.delivered, ["carol@dest.test", "bob@dest.test", "cy@dest.test"]);
+    assert.deepEqual(result.suppressed_recipients, ["ADA@dest.test"]);
+    assert.deepEqual((await outbox())[0]!.result.suppressed_recipients, ["ADA@dest.test"]);
   });
 });

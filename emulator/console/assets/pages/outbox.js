@@ -27,7 +27,7 @@ export const title = "Outbox";
  * @property {string[]} reply_to
  * @property {string} [mime_message]
  * @property {{ subject?: string, html?: string, text?: string, headers?: Record<string, string>, attachments?: Attachment[] }} [message]
- * @property {{ delivered: string[], permanent_bounces: string[], queued: string[] }} result
+ * @property {{ delivered: string[], permanent_bounces: string[], queued: string[], suppressed_recipients?: string[] }} result
  */
 
 /** @param {number} n */
@@ -46,12 +46,16 @@ function subjectOf(e) {
   return m ? m[1] : "";
 }
 
-/** @param {Entry} e @returns {[string, "delivered" | "queued" | "bounced"][]} */
+/** @param {Entry} e @returns {[string, "delivered" | "queued" | "bounced" | "suppressed"][]} */
 function recipients(e) {
   return [
     ...e.result.delivered.map((a) => /** @type {[string, "delivered"]} */ ([a, "delivered"])),
     ...e.result.queued.map((a) => /** @type {[string, "queued"]} */ ([a, "queued"])),
     ...e.result.permanent_bounces.map((a) => /** @type {[string, "bounced"]} */ ([a, "bounced"])),
+    // Dropped by a sending subdomain that drops suppressed recipients: never sent.
+    ...(e.result.suppressed_recipients ?? []).map(
+      (a) => /** @type {[string, "suppressed"]} */ ([a, "suppressed"]),
+    ),
   ];
 }
 
