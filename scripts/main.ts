@@ -76,6 +76,10 @@ async function main(): Promise<void> {
     await api.close();
     await em.stop();
   }
+  // The emulator stops with the run; its state (the outbox, the builds and their logs) stays.
+  console.log(
+    "[main] to look at this run in the console again: npm run cli -- emulator --state .state/emulator.json, then open http://127.0.0.1:8787/",
+  );
 }
 
 main().catch((err: unknown) => {
